@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type AuthMode = 'lan' | 'strict';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  databaseUrl: string | null;
+  port: number;
+  host: string;
+  jwtSecret: string;
+  tablePrefix: string;
+  logLevel: LogLevel;
+  authMode: AuthMode;
+  outboxRetentionHours: number;
+  dataDir: string;
+  rulePrefix: string;
+  servicePorts: { backend: number; frontend: number; jury: number };
+  corsOrigins: string[];
+}
+
+/** Thrown for a bad environment value; `main` prints its message as the one line that stops the start. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+// The prefix is spliced into SQL identifiers (it cannot be a bind parameter), so only a plain
+// lowercase identifier is accepted.
+const TABLE_PREFIX_PATTERN = /^[a-z][a-z0-9_]{0,19}$/;
+
+function readPort(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
+    throw new ConfigError(name, `must be a port number between 1 and 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function readDatabaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://user:password@host:port/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  }
+  return raw;
+}
+
+function readJwtSecret(env: Env, dataDir: string): string {
+  const raw = env.JWT_SECRET;
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 16) throw new ConfigError('JWT_SECRET', 'must be at least 16 characters long');
+    return raw;
+  }
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+function readPositiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new ConfigError(name, `must be a positive number, got "${raw}"`);
+  }
+  return value;
+}
+
+function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const dataDir = path.resolve(cwd, env.DATA_DIR || '.data');
+  const tablePrefix = env.TABLE_PREFIX || 'app_';
+  if (!TABLE_PREFIX_PATTERN.test(tablePrefix)) {
+    throw new ConfigError('TABLE_PREFIX', `must be lowercase letters, digits and underscores starting with a letter (at most 20), got "${tablePrefix}"`);
+  }
+  const host = env.HOST || '0.0.0.0';
+  const rulePrefix = env.RULE_PREFIX || 'App';
+  if (!/^[A-Za-z0-9 _.-]{1,40}$/.test(rulePrefix)) {
+    throw new ConfigError('RULE_PREFIX', 'may only contain letters, digits, spaces, dots, dashes and underscores (at most 40)');
+  }
+  const port = readPort(env, 'PORT', 3001);
+  return {
+    databaseUrl: readDatabaseUrl(env),
+    port,
+    host,
+    jwtSecret: readJwtSecret(env, dataDir),
+    tablePrefix,
+    logLevel: readEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    authMode: readEnum(env, 'AUTH_MODE', ['lan', 'strict'] as const, 'lan'),
+    outboxRetentionHours: readPositiveNumber(env, 'OUTBOX_RETENTION_HOURS', 48),
+    dataDir,
+    rulePrefix,
+    servicePorts: {
+      backend: port,
+      frontend: readPort(env, 'FRONTEND_PORT', 5173),
+      jury: readPort(env, 'JURY_PORT', 5174),
+    },
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+  };
+}

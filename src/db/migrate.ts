@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+export interface Migration {
+  id: number;
+  name: string;
+  sql: string;
+}
+
+/** Reads `NNNN_name.sql` files in order; numbers are forward-only and must be unique. */
+export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
+  const migrations = readdirSync(dir)
+    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({ id: Number(file.slice(0, 4)), name: file, sql: readFileSync(path.join(dir, file), 'utf8') }));
+  const ids = new Set<number>();
+  for (const migration of migrations) {
+    if (ids.has(migration.id)) throw new Error(`two migrations share number ${migration.id}`);
+    ids.add(migration.id);
+  }
+  return migrations;
+}
+
+// Any fixed 64-bit key works; it only has to be the same for every instance sharing a database.
+const MIGRATION_LOCK_KEY = 7_310_482_611;
+
+/**
+ * Applies pending migrations, each in its own transaction, under an advisory lock so two
+ * instances starting together do not race. Returns the names applied by this call.
+ */
+export async function migrate(client: pg.ClientBase, prefix: string, logger?: Logger): Promise<string[]> {
+  const bookkeeping = `${prefix}svc_migrations`;
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  try {
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${bookkeeping} (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ id: number }>(`SELECT id FROM ${bookkeeping}`);
+    const done = new Set(rows.map((row) => row.id));
+    const applied: string[] = [];
+    for (const migration of readMigrations()) {
+      if (done.has(migration.id)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql.replaceAll('{{prefix}}', prefix));
+        await client.query(`INSERT INTO ${bookkeeping} (id, name) VALUES ($1, $2)`, [migration.id, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
+      }
+      logger?.info({ migration: migration.name }, 'migration applied');
+      applied.push(migration.name);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+  }
+}

@@ -1,0 +1,52 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+export type Pool = pg.Pool;
+/** A connection inside a transaction: what every command and write-path statement receives. */
+export type TxClient = pg.PoolClient;
+/** Anything that can run one statement: the pool for plain reads, a transaction client otherwise. */
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+// Scores are float4 (`real`) in the legacy layout; pg returns them as JS numbers already.
+// COUNT(*) and bigserial ids arrive as int8 strings: parse them, they stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// Dates are calendar days (birthdays): keep them as 'YYYY-MM-DD' instead of shifting by time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+
+export interface PoolOptions {
+  connectionString: string;
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool(options: PoolOptions, logger: Logger): Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 20,
+    application_name: options.applicationName ?? 'gym-competition-service',
+    // A request must fail fast with 503 while the database restarts instead of queueing forever.
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 15_000,
+    query_timeout: 20_000,
+  });
+  // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection lost'));
+  return pool;
+}
+
+/** Runs `work` in one transaction: commit when it resolves, roll back when it throws. */
+export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

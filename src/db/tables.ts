@@ -1,0 +1,19 @@
+/**
+ * Table names carry the installation's prefix (the legacy program's prefix differs per site).
+ * The prefix is validated by the config as a plain identifier before it is set here, which is
+ * what makes splicing it into SQL text safe; values always travel as `$n` parameters.
+ */
+let prefix = 'app_';
+
+export function setTablePrefix(value: string): void {
+  prefix = value;
+}
+
+export function tablePrefix(): string {
+  return prefix;
+}
+
+/** `t('wertungen')` → `app_wertungen` for the configured prefix. */
+export function t(name: string): string {
+  return prefix + name;
+}

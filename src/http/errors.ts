@@ -1,0 +1,114 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'NOT_FOUND'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'PERMISSION_DENIED'
+  | 'RULE_NOT_FOUND'
+  | 'UNSUPPORTED_PLATFORM'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
+  | 'INTERNAL';
+
+/** An error whose status, code and message are meant for the client as they are. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const validationFailed = (message: string) => new AppError(400, 'VALIDATION_FAILED', message);
+export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
+export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  code: ErrorCode;
+  message: string;
+}
+
+export function errorBody(statusCode: number, code: ErrorCode, message: string): ErrorBody {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message };
+}
+
+// SQLSTATE classes that mean "the database is not reachable right now", not "the request is wrong".
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+
+function isDatabaseUnavailable(error: { code?: unknown; message?: unknown }): boolean {
+  const code = typeof error.code === 'string' ? error.code : '';
+  const message = typeof error.message === 'string' ? error.message : '';
+  return (
+    UNAVAILABLE_SQLSTATES.has(code) ||
+    UNAVAILABLE_NODE_CODES.has(code) ||
+    /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+  );
+}
+
+/** Maps any thrown value to the contract's error body; only AppErrors and framework 4xx keep their text. */
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof AppError) return errorBody(error.statusCode, error.code, error.message);
+  const candidate = (error ?? {}) as Partial<FastifyError> & { code?: string };
+  if (candidate.validation) {
+    const context = candidate.validationContext ?? 'request';
+    const first = candidate.validation[0];
+    const field = first ? `${context}${first.instancePath.replaceAll('/', '.')}` : context;
+    const detail = first?.message ?? 'is invalid';
+    const missing = first?.keyword === 'required' ? `.${String(first.params.missingProperty)}` : '';
+    return errorBody(400, 'VALIDATION_FAILED', `${field}${missing} ${first?.keyword === 'required' ? 'is required' : detail}`);
+  }
+  switch (candidate.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errorBody(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the allowed limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errorBody(415, 'VALIDATION_FAILED', 'The request body must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errorBody(400, 'VALIDATION_FAILED', 'The request body is not valid JSON');
+    case 'FST_ERR_VALIDATION':
+      return errorBody(400, 'VALIDATION_FAILED', candidate.message ?? 'The request is invalid');
+    case '23503':
+      return errorBody(400, 'VALIDATION_FAILED', 'The request refers to a record that does not exist');
+    case '23505':
+      return errorBody(409, 'CONFLICT', 'The record was changed by another request; retry');
+    case '40001':
+    case '40P01':
+      return errorBody(409, 'CONFLICT', 'The record was changed by another request at the same moment; retry');
+  }
+  if (typeof candidate.code === 'string' && /^22/.test(candidate.code)) {
+    return errorBody(400, 'VALIDATION_FAILED', 'A value in the request is out of range for its field');
+  }
+  if (isDatabaseUnavailable(candidate)) {
+    return errorBody(503, 'UNAVAILABLE', 'The database is not reachable right now; retry in a moment');
+  }
+  const status = candidate.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code: ErrorCode = status === 401 ? 'UNAUTHORIZED' : status === 403 ? 'FORBIDDEN' : status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
+    return errorBody(status, code, candidate.message ?? 'The request is invalid');
+  }
+  return errorBody(500, 'INTERNAL', 'An unexpected error occurred; it has been logged');
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const body = toErrorBody(error);
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ err: { message: (error as Error).message, code: body.code } }, 'request refused');
+    void reply.status(body.statusCode).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send(errorBody(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

@@ -1,0 +1,26 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const ErrorBodySchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    code: Type.String(),
+    message: Type.String(),
+  },
+  { $id: 'ErrorBody', description: 'Contract section 3 error body' },
+);
+
+/** Positive database id (spec: identifiers are integers; contract: ids > 0). */
+export const Id = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, ...options });
+
+/** Response map with the shared error body for each listed 4xx/5xx status. */
+export function withErrors<T extends Record<number, TSchema>>(success: T, ...statuses: number[]) {
+  const errors: Record<number, TSchema> = {};
+  for (const status of [...statuses, 500]) errors[status] = Type.Ref(ErrorBodySchema);
+  return { ...success, ...errors };
+}
+
+export const PaginationQuery = {
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  offset: Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 }),
+};

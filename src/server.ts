@@ -1,0 +1,51 @@
+import type { Logger } from 'pino';
+import { buildApp, type TypedApp } from './app.js';
+import type { Config } from './config.js';
+import { migrateDatabase } from './db/database.js';
+import { createPool, type Pool } from './db/pool.js';
+import { setTablePrefix } from './db/tables.js';
+import { createRealtimeGateway, type RealtimeGateway } from './realtime/gateway.js';
+import { OutboxRelay } from '../outbox/relay.js';
+
+export interface RunningServer {
+  app: TypedApp;
+  pool: Pool;
+  relay: OutboxRelay;
+  gateway: RealtimeGateway;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:3001 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Wires database, relay, HTTP and Socket.IO on one port. Used by `npm start` and by tests alike. */
+export async function startServer(config: Config, databaseUrl: string, logger: Logger): Promise<RunningServer> {
+  setTablePrefix(config.tablePrefix);
+  await migrateDatabase(databaseUrl, config.tablePrefix, logger);
+  const pool = createPool({ connectionString: databaseUrl }, logger);
+  const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger });
+  const app = await buildApp({ config, pool, logger, relay });
+  const gateway = createRealtimeGateway(app.server, logger, config.corsOrigins);
+  await relay.start();
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    pool,
+    relay,
+    gateway,
+    url: `http://${shownHost}:${port}`,
+    close() {
+      // Order matters: stop taking requests and let in-flight ones finish, then stop emitting, then the pool.
+      closing ??= (async () => {
+        await app.close();
+        await gateway.close();
+        await relay.stop();
+        await pool.end();
+      })();
+      return closing;
+    },
+  };
+}

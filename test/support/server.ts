@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough';
+
+export interface TestServer extends RunningServer {
+  database: TestDatabase;
+  config: Config;
+  /** Stops the server and drops its database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The real service (fastify, Socket.IO, outbox relay) on a free port over a fresh database.
+ * `env` takes the same variables as `npm start`.
+ */
+export async function startTestServer(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestServer> {
+  const database = options.database ?? (await createTestDatabase());
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-test-data-'));
+  const config: Config = {
+    ...loadConfig({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', HOST: '127.0.0.1', DATA_DIR: dataDir, ...options.env }),
+    port: 0,
+  };
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const server = await startServer(config, database.url, logger);
+  return {
+    ...server,
+    database,
+    config,
+    async stop() {
+      await server.close();
+      if (!options.database) await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A Socket.IO client connected to the test server; resolves once connected. */
+export async function openSocket(baseUrl: string, options: { auth?: Record<string, unknown> } = {}): Promise<Socket> {
+  const socket = connectSocket(baseUrl, { transports: ['websocket'], forceNew: true, reconnection: true, auth: options.auth });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+/** Waits for `condition` to hold, polling; fails with `message` after the deadline. No fixed sleeps. */
+export async function waitFor<T>(condition: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (options.timeoutMs ?? 5_000);
+  for (;;) {
+    const value = await condition();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out: ${options.message ?? 'condition not met'}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
