@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isValidRulePrefix } from './firewall/services.js';
 
 export type AuthMode = 'lan' | 'strict';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -104,8 +105,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   const host = env.HOST || '0.0.0.0';
   const rulePrefix = env.RULE_PREFIX || 'App';
-  if (!/^[A-Za-z0-9 _.-]{1,40}$/.test(rulePrefix)) {
-    throw new ConfigError('RULE_PREFIX', 'may only contain letters, digits, spaces, dots, dashes and underscores (at most 40)');
+  // Same rule as the firewall module's: the prefix becomes part of a netsh `name=` argument.
+  if (!isValidRulePrefix(rulePrefix)) {
+    throw new ConfigError('RULE_PREFIX', 'must be 1-64 ASCII letters, digits, spaces or ._()- and not start or end with a space');
   }
   const port = readPort(env, 'PORT', 3001);
   return {

@@ -39,6 +39,10 @@ const SERVICE_NAMES: Readonly<Record<FirewallServiceKey, string>> = {
  */
 const RULE_PREFIX_PATTERN = /^[A-Za-z0-9._()-](?:[A-Za-z0-9 ._()-]{0,62}[A-Za-z0-9._()-])?$/;
 
+export function isValidRulePrefix(rulePrefix: string): boolean {
+  return RULE_PREFIX_PATTERN.test(rulePrefix);
+}
+
 export function isFirewallServiceKey(value: unknown): value is FirewallServiceKey {
   return typeof value === 'string' && (FIREWALL_SERVICE_KEYS as readonly string[]).includes(value);
 }
@@ -46,7 +50,7 @@ export function isFirewallServiceKey(value: unknown): value is FirewallServiceKe
 /** Throws on a bad prefix or port so a misconfiguration fails at start-up, not at the first click. */
 export function firewallServices(options: FirewallServiceOptions): readonly FirewallServiceDefinition[] {
   const { rulePrefix, ports } = options;
-  if (!RULE_PREFIX_PATTERN.test(rulePrefix)) {
+  if (!isValidRulePrefix(rulePrefix)) {
     throw new RangeError(
       `Invalid firewall rule prefix ${JSON.stringify(rulePrefix)}: use 1 to 64 ASCII letters, digits, spaces or . _ ( ) -, not starting or ending with a space`,
     );

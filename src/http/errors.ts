@@ -64,7 +64,9 @@ export function toErrorBody(error: unknown): ErrorBody {
     const context = candidate.validationContext ?? 'request';
     const first = candidate.validation[0];
     const field = first ? `${context}${first.instancePath.replaceAll('/', '.')}` : context;
-    const detail = first?.message ?? 'is invalid';
+    // A union of literals fails once per branch; naming the accepted values helps more than "constant".
+    const allowed = candidate.validation.filter((issue) => issue.keyword === 'const' && issue.instancePath === first?.instancePath).map((issue) => String(issue.params.allowedValue));
+    const detail = allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : (first?.message ?? 'is invalid');
     const missing = first?.keyword === 'required' ? `.${String(first.params.missingProperty)}` : '';
     return errorBody(400, 'VALIDATION_FAILED', `${field}${missing} ${first?.keyword === 'required' ? 'is required' : detail}`);
   }
@@ -104,7 +106,9 @@ export function toErrorBody(error: unknown): ErrorBody {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const body = toErrorBody(error);
-    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // 501 (a feature this host OS does not offer) and 503 (database away) are expected states, not bugs.
+    if (body.statusCode === 500) request.log.error({ err: error }, 'request failed');
+    else if (body.statusCode > 500) request.log.warn({ err: { message: (error as Error).message, code: body.code } }, 'request not served');
     else request.log.info({ err: { message: (error as Error).message, code: body.code } }, 'request refused');
     void reply.status(body.statusCode).send(body);
   });
