@@ -1,8 +1,56 @@
+import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { RelayStatus } from '../src/app.js';
-import type { Pool } from '../src/db/pool.js';
-import { tablePrefix } from '../src/db/tables.js';
+import type { Pool, Queryable } from '../src/db/pool.js';
+import { t, tablePrefix } from '../src/db/tables.js';
+import type { OutboxTopic } from './append.js';
 import { OutboxListener } from './listener.js';
+import { OutboxSequencer } from './sequencer.js';
+
+const READ_BATCH = 500;
+
+/** One sequenced outbox row as clients receive it. */
+export interface OutboxDelivery {
+  seq: number;
+  topic: OutboxTopic;
+  eventId: number;
+  /** The payload plus `seq` and `source` (contract section 5). */
+  message: Record<string, unknown>;
+}
+
+interface OutboxRow {
+  seq: number;
+  topic: OutboxTopic;
+  event_id: number | null;
+  source: string;
+  payload: Record<string, unknown>;
+}
+
+export async function selectMaxSeq(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ seq: number }>(`SELECT COALESCE(max(seq), 0) AS seq FROM ${t('svc_outbox')}`);
+  return rows[0]?.seq ?? 0;
+}
+
+export async function selectSequencedAfter(db: Queryable, after: number, limit: number): Promise<OutboxRow[]> {
+  const { rows } = await db.query<OutboxRow>(
+    `SELECT seq, topic, event_id, source, payload FROM ${t('svc_outbox')} WHERE seq > $1 ORDER BY seq LIMIT $2`,
+    [after, limit],
+  );
+  return rows;
+}
+
+export async function selectEventRange(db: Queryable, eventId: number, after: number, upTo: number, limit: number): Promise<OutboxRow[]> {
+  const { rows } = await db.query<OutboxRow>(
+    `SELECT seq, topic, event_id, source, payload FROM ${t('svc_outbox')}
+     WHERE event_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4`,
+    [eventId, after, upTo, limit],
+  );
+  return rows;
+}
+
+function toDelivery(row: OutboxRow & { event_id: number }): OutboxDelivery {
+  return { seq: row.seq, topic: row.topic, eventId: row.event_id, message: { ...row.payload, seq: row.seq, source: row.source } };
+}
 
 export interface OutboxRelayOptions {
   connectionString: string;
@@ -10,28 +58,164 @@ export interface OutboxRelayOptions {
   logger: Logger;
 }
 
+/**
+ * Turns sequenced outbox rows into deliveries, in `seq` order, on every instance. Wake-ups come
+ * from NOTIFY (a latency hint only), from every (re)connect of the LISTEN client, and from a
+ * node-cron backstop each second; whatever woke it, one pass reads `seq > cursor` until drained,
+ * so a lost notification costs at most a second and a reconnect catches up everything.
+ */
 export class OutboxRelay {
   private readonly listener: OutboxListener;
+  private readonly sequencer: OutboxSequencer;
+  private readonly subscribers = new Set<(delivery: OutboxDelivery) => void>();
+  private backstop: ScheduledTask | null = null;
+  private cursor = 0;
   private delivered = 0;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private nextPassWaiters: Array<() => void> = [];
+  private reportCatchUp = false;
+  private readFailing = false;
+  private stopped = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
+    this.sequencer = new OutboxSequencer(options.connectionString, options.logger);
     this.listener = new OutboxListener({
       connectionString: options.connectionString,
       channel: `${tablePrefix()}svc_outbox`,
       logger: options.logger,
-      onWake: () => undefined,
+      onWake: (reason) => {
+        if (reason === 'connected') this.reportCatchUp = true;
+        this.wake();
+      },
     });
   }
 
   status(): RelayStatus {
-    return { state: this.listener.state, delivered: this.delivered };
+    return { state: this.listener.state, delivered: this.delivered, cursor: this.cursor, sequencer: this.sequencer.isSequencer };
+  }
+
+  /** Called synchronously for each delivery, in `seq` order; returns the unsubscribe function. */
+  subscribe(subscriber: (delivery: OutboxDelivery) => void): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
   }
 
   async start(): Promise<void> {
+    // Live only from here on: what came before is for clients to replay with `since`.
+    this.cursor = await selectMaxSeq(this.options.pool);
     await this.listener.start();
+    this.backstop = cron.schedule('* * * * * *', () => this.wake(), { name: 'outbox-relay-backstop', noOverlap: true });
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    await this.backstop?.destroy();
     await this.listener.stop();
+    await this.running;
+    for (const resolve of this.nextPassWaiters.splice(0)) resolve();
+    await this.sequencer.stop();
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    this.again = true;
+    this.running ??= this.run();
+  }
+
+  /** Resolves after a full pass that started after this call, whether it succeeded or not. */
+  nextPass(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stopped) return resolve();
+      this.nextPassWaiters.push(resolve);
+      this.wake();
+    });
+  }
+
+  /** Single flight: wake-ups during a pass merge into one more pass. */
+  private async run(): Promise<void> {
+    try {
+      while (this.again && !this.stopped) {
+        this.again = false;
+        const waiters = this.nextPassWaiters;
+        this.nextPassWaiters = [];
+        try {
+          await this.sequencer.step();
+          await this.drain();
+        } finally {
+          for (const resolve of waiters) resolve();
+        }
+      }
+    } finally {
+      // Same tick as the loop's last check, so no wake-up can fall between the two.
+      this.running = null;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    const catchingUp = this.reportCatchUp;
+    this.reportCatchUp = false;
+    const before = this.delivered;
+    try {
+      for (;;) {
+        const rows = await selectSequencedAfter(this.options.pool, this.cursor, READ_BATCH);
+        // Delivery is synchronous from here to the cursor update, which is what lets a replay
+        // join the room in the tick where it has seen the cursor reach its own position.
+        for (const row of rows) this.deliver(row);
+        if (rows.length < READ_BATCH) break;
+      }
+      if (this.readFailing) this.options.logger.info({ cursor: this.cursor }, 'outbox relay can read again');
+      this.readFailing = false;
+      if (catchingUp) this.options.logger.info({ events: this.delivered - before, cursor: this.cursor }, `outbox relay caught up ${this.delivered - before} events`);
+    } catch (error) {
+      // The backstop retries every second; a reconnect is reported again once reading works.
+      if (!this.readFailing) this.options.logger.warn({ err: error }, 'outbox relay cannot read the outbox; retrying');
+      this.readFailing = true;
+      this.reportCatchUp ||= catchingUp;
+    }
+  }
+
+  private deliver(row: OutboxRow): void {
+    this.cursor = row.seq;
+    if (row.event_id === null) return;
+    const delivery = toDelivery({ ...row, event_id: row.event_id });
+    this.delivered += 1;
+    for (const subscriber of this.subscribers) {
+      try {
+        subscriber(delivery);
+      } catch (error) {
+        this.options.logger.error({ err: error, seq: row.seq }, 'outbox subscriber failed');
+      }
+    }
+  }
+
+  /**
+   * Sends the deliveries of one event with `seq > since` that this instance has already delivered
+   * live, then calls `follow` (join the room) in the same tick in which it has seen that nothing
+   * newer was delivered in between: every event goes out exactly once, by replay or live.
+   * Returns how many were replayed.
+   */
+  async replay(eventId: number, since: number, send: (delivery: OutboxDelivery) => void, follow: () => void): Promise<number> {
+    let sentUpTo = since;
+    let replayed = 0;
+    let waitedForRelay = false;
+    for (;;) {
+      const target = this.cursor;
+      if (sentUpTo >= target) {
+        // A client may have seen a later seq from another instance whose relay is a moment ahead;
+        // one pass started now reads everything that instance had delivered.
+        if (sentUpTo > target && !waitedForRelay) {
+          waitedForRelay = true;
+          await this.nextPass();
+          continue;
+        }
+        follow();
+        return replayed;
+      }
+      const rows = await selectEventRange(this.options.pool, eventId, sentUpTo, target, READ_BATCH);
+      for (const row of rows) send(toDelivery({ ...row, event_id: eventId }));
+      replayed += rows.length;
+      sentUpTo = rows.length === READ_BATCH ? rows[rows.length - 1]!.seq : target;
+    }
   }
 }

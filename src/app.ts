@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
+import type { Firewall } from './firewall/index.js';
 import { installErrorHandling } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
@@ -16,6 +17,10 @@ import { readPackageInfo } from './system/package-info.js';
 export interface RelayStatus {
   state: 'starting' | 'listening' | 'reconnecting' | 'stopped';
   delivered: number;
+  /** Last `seq` this instance has delivered: everything up to it has gone out to the rooms. */
+  cursor: number;
+  /** Whether this instance currently numbers the outbox (exactly one per database does). */
+  sequencer: boolean;
 }
 
 /** Everything the HTTP layer needs from the composition root; tests build it the same way. */
@@ -24,6 +29,8 @@ export interface AppDeps {
   pool: Pool;
   logger: Logger;
   relay: { status(): RelayStatus };
+  /** Host firewall; absent means the one `createFirewall` picks for this OS from the config. */
+  firewall?: Firewall;
 }
 
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

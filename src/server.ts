@@ -1,31 +1,43 @@
 import type { Logger } from 'pino';
-import { buildApp, type TypedApp } from './app.js';
+import { buildApp, type AppDeps, type TypedApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateDatabase } from './db/database.js';
 import { createPool, type Pool } from './db/pool.js';
 import { setTablePrefix } from './db/tables.js';
 import { createRealtimeGateway, type RealtimeGateway } from './realtime/gateway.js';
 import { OutboxRelay } from '../outbox/relay.js';
+import { OutboxRetention } from '../outbox/retention.js';
 
 export interface RunningServer {
   app: TypedApp;
   pool: Pool;
   relay: OutboxRelay;
+  retention: OutboxRetention;
   gateway: RealtimeGateway;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3001 */
   url: string;
   close(): Promise<void>;
 }
 
-/** Wires database, relay, HTTP and Socket.IO on one port. Used by `npm start` and by tests alike. */
-export async function startServer(config: Config, databaseUrl: string, logger: Logger): Promise<RunningServer> {
+/**
+ * Wires database, relay, HTTP and Socket.IO on one port. Used by `npm start` and by tests alike;
+ * `overrides` lets tests replace host adapters, e.g. a firewall whose commands they replay.
+ */
+export async function startServer(
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+  overrides: Pick<AppDeps, 'firewall'> = {},
+): Promise<RunningServer> {
   setTablePrefix(config.tablePrefix);
   await migrateDatabase(databaseUrl, config.tablePrefix, logger);
   const pool = createPool({ connectionString: databaseUrl }, logger);
   const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger });
-  const app = await buildApp({ config, pool, logger, relay });
-  const gateway = createRealtimeGateway(app.server, logger, config.corsOrigins);
+  const app = await buildApp({ config, pool, logger, relay, ...overrides });
+  const gateway = createRealtimeGateway(app.server, logger, config.corsOrigins, relay);
+  const retention = new OutboxRetention({ pool, logger, retentionHours: config.outboxRetentionHours });
   await relay.start();
+  retention.start();
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -35,6 +47,7 @@ export async function startServer(config: Config, databaseUrl: string, logger: L
     app,
     pool,
     relay,
+    retention,
     gateway,
     url: `http://${shownHost}:${port}`,
     close() {
@@ -42,6 +55,7 @@ export async function startServer(config: Config, databaseUrl: string, logger: L
       closing ??= (async () => {
         await app.close();
         await gateway.close();
+        await retention.stop();
         await relay.stop();
         await pool.end();
       })();

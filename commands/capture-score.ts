@@ -1,0 +1,56 @@
+/**
+ * POST /api/scores/capture: several field values of one score at once, the final score
+ * calculated when the request does not carry it, and the detail value updated (event 2).
+ *
+ * The discipline is the one the fields belong to: every fieldId must exist and all must belong to
+ * the same discipline (the score row itself names none), else 400 and nothing is written.
+ * "Final field without a value" is read as "not in this request": a capture that changes the
+ * inputs recalculates the final; when the formula gives no finite result the stored final and
+ * detail stay as they are (rule 5), since copying the jury final into the detail would run rule 6
+ * the wrong way round.
+ */
+import type { TxClient } from '../src/db/pool.js';
+import { notFound, validationFailed } from '../src/http/errors.js';
+import { calculatedScoreOf, finalFieldOfState, juryResultEntries, loadDisciplineState, type JuryResultEntry, type WarnLogger } from '../queries/scoring-context.js';
+import { appendScoreValueEvent, lockScoreRow, selectFieldDisciplines, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
+
+export interface CaptureScoreInput {
+  wertungenId: number;
+  fieldValues: FieldValue[];
+}
+
+export interface CaptureScoreReply {
+  success: true;
+  wertungenId: number;
+  finalScore: number | null;
+  calculated: boolean;
+  juryResults: JuryResultEntry[];
+}
+
+function disciplineOfFields(fieldValues: readonly FieldValue[], disciplines: ReadonlyMap<number, number>): number {
+  const unknown = fieldValues.map((item) => item.fieldId).filter((fieldId) => !disciplines.has(fieldId));
+  if (unknown.length > 0) throw validationFailed(`body.fieldValues: unknown fieldId ${unknown.join(', ')}`);
+  const distinct = new Set(disciplines.values());
+  if (distinct.size !== 1) throw validationFailed(`body.fieldValues: the fields belong to ${distinct.size} disciplines; a capture covers one`);
+  return [...distinct][0]!;
+}
+
+export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: WarnLogger): Promise<CaptureScoreReply> {
+  const fieldIds = input.fieldValues.map((item) => item.fieldId);
+  if (new Set(fieldIds).size !== fieldIds.length) throw validationFailed('body.fieldValues: each fieldId may appear only once');
+  const scoreId = input.wertungenId;
+  if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId}`);
+  const disciplineId = disciplineOfFields(input.fieldValues, await selectFieldDisciplines(tx, fieldIds));
+
+  await upsertJuryResults(tx, scoreId, input.fieldValues, null);
+  const captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  const finalField = finalFieldOfState(captured);
+  const given = finalField === null ? undefined : input.fieldValues.find((item) => item.fieldId === finalField.fieldId);
+  const calculatedValue = given === undefined ? calculatedScoreOf(captured) : null;
+  const finalValue = given?.value ?? calculatedValue;
+  if (finalValue !== null) await storeFinalScore(tx, captured, finalValue);
+
+  const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  await appendScoreValueEvent(tx, stored);
+  return { success: true, wertungenId: scoreId, finalScore: stored.detailValue, calculated: calculatedValue !== null, juryResults: juryResultEntries(stored) };
+}

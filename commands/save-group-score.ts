@@ -1,0 +1,32 @@
+import type { Pool } from '../src/db/pool.js';
+import { runCommand } from './run-command.js';
+import {
+  appendCollectiveScoreEvent,
+  GROUP_KIND,
+  prepareCollectiveScore,
+  storedFinalScore,
+  upsertDetailRows,
+  upsertScoreRow,
+  type CollectiveScoreInput,
+  type StoredDetail,
+} from './collective-score.js';
+
+export interface SaveGroupScoreResult {
+  scoreId: number;
+  /** Every detail row written, the final-score row included, in the discipline's field order. */
+  components: StoredDetail[];
+}
+
+/**
+ * POST /api/scores/group: create-or-update keyed by (group, competition, discipline, attempt).
+ * Components the request leaves out keep their stored rows, so a client may save field by field.
+ */
+export function saveGroupScore(pool: Pool, input: CollectiveScoreInput): Promise<SaveGroupScoreResult> {
+  return runCommand(pool, async (tx) => {
+    const prepared = await prepareCollectiveScore(tx, GROUP_KIND, input);
+    const row = await upsertScoreRow(tx, prepared);
+    const components = await upsertDetailRows(tx, prepared, row.scoreId);
+    await appendCollectiveScoreEvent(tx, prepared, { ...row, finalScore: storedFinalScore(prepared, components) });
+    return { scoreId: row.scoreId, components };
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * POST /api/jury-results: one field value of a score, insert-or-update keyed by (wertungenId,
+ * field, attempt 1), plus event 1 of `score-updated` with the score the formula gives now.
+ *
+ * The score row names no discipline, so the field's own discipline is the one this value
+ * belongs to. No detail row is required: the portal saves field values before the final score
+ * (rule 7), and save-value creates the detail row then.
+ */
+import type { TxClient } from '../src/db/pool.js';
+import { genderFromCode } from '../src/domain/final-score.js';
+import { notFound, validationFailed } from '../src/http/errors.js';
+import { appendOutboxEvent } from '../outbox/append.js';
+import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../queries/scoring-context.js';
+import { lockScoreRow, selectFieldDisciplines, upsertJuryResults } from './score-writes.js';
+
+export interface SaveJuryResultInput {
+  /** Carries the wertungenId (spec). */
+  participantId: number;
+  disciplineFieldId: number;
+  performance: number;
+  attempt: number;
+  /** 0 compulsory (Pflicht), 1 free (Kuer); stored in int_kp. */
+  type: 0 | 1;
+}
+
+export interface SaveJuryResultReply {
+  success: true;
+  id: number;
+  wertungenId: number;
+  disciplineFieldId: number;
+  performance: number;
+  finalScore: number | null;
+}
+
+export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, log: WarnLogger): Promise<SaveJuryResultReply> {
+  if (input.attempt !== 1) throw validationFailed(`body.attempt must be 1: jury results only use attempt 1, got ${input.attempt}`);
+  const scoreId = input.participantId;
+  if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
+  const disciplineId = (await selectFieldDisciplines(tx, [input.disciplineFieldId])).get(input.disciplineFieldId);
+  if (disciplineId === undefined) throw notFound(`No discipline field ${input.disciplineFieldId}`);
+
+  const [stored] = await upsertJuryResults(tx, scoreId, [{ fieldId: input.disciplineFieldId, value: input.performance }], input.type);
+  const state = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  const finalScore = calculatedScoreOf(state);
+  await appendOutboxEvent(tx, {
+    topic: 'score-updated',
+    eventId: state.eventId,
+    payload: {
+      scoreId,
+      eventId: state.eventId,
+      competitionId: state.competitionId,
+      disciplineId,
+      disciplineName: state.disciplineName,
+      firstname: state.firstName,
+      lastname: state.lastName,
+      gender: genderFromCode(state.genderCode),
+      squadName: state.squadName,
+      finalScore,
+      score: finalScore,
+      formula: state.formula.text,
+      startValue: state.formula.startValue,
+      timestamp: new Date().toISOString(),
+    },
+  });
+  return { success: true, id: stored!.id, wertungenId: scoreId, disciplineFieldId: input.disciplineFieldId, performance: stored!.value, finalScore };
+}

@@ -1,0 +1,93 @@
+/**
+ * POST /api/scores/save-value: the final score of a participant in a discipline (rule 7's last two
+ * steps), creating the score row and detail row when none exists (the portal sends score 0 for
+ * that), plus event 2 of `score-updated`.
+ *
+ * `participantId` resolution (the portal sends the wertungenId in it): an individual score row with
+ * that id in the given competition wins; otherwise the id is a participant id and that
+ * participant's individual score row in the competition is used (the lowest id if the legacy data
+ * holds several), created with status 1 when there is none. Creation runs under a transaction-
+ * scoped advisory lock on (competition, participant), so a save retried after a timeout, or sent by
+ * two portals at once, finds the first one's row instead of creating a second. The status of an
+ * existing row is left alone: a score 0 sent only to create the row is not a captured score.
+ */
+import type { TxClient } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import { notFound } from '../src/http/errors.js';
+import { loadDisciplineState, type WarnLogger } from '../queries/scoring-context.js';
+import { appendScoreValueEvent, lockScoreRow, storeFinalScore } from './score-writes.js';
+
+export interface SaveScoreValueInput {
+  competitionId: number;
+  /** A wertungenId or a participant id, see the module comment. */
+  participantId: number;
+  disciplineId: number;
+  score: number;
+}
+
+export interface SaveScoreValueReply {
+  success: true;
+  wertungenId: number;
+  score: number;
+}
+
+interface SaveTargetRow {
+  competition_found: boolean;
+  discipline_found: boolean;
+  participant_found: boolean;
+  score_id: number | null;
+}
+
+export async function selectSaveTarget(tx: TxClient, input: SaveScoreValueInput): Promise<SaveTargetRow> {
+  const { rows } = await tx.query<SaveTargetRow>(
+    `SELECT EXISTS (SELECT 1 FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $1) AS competition_found,
+            EXISTS (SELECT 1 FROM ${t('disziplinen')} WHERE int_disziplinenid = $3) AS discipline_found,
+            EXISTS (SELECT 1 FROM ${t('teilnehmer')} WHERE int_teilnehmerid = $2) AS participant_found,
+            (SELECT int_wertungenid FROM ${t('wertungen')}
+              WHERE int_wertungenid = $2 AND int_wettkaempfeid = $1 AND int_teilnehmerid IS NOT NULL) AS score_id`,
+    [input.competitionId, input.participantId, input.disciplineId],
+  );
+  return rows[0]!;
+}
+
+export async function lockParticipantScoreCreation(tx: TxClient, competitionId: number, participantId: number): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${t('wertungen')}:individual:${competitionId}:${participantId}`]);
+}
+
+/** Must run after the advisory lock, as its own statement, so it sees a row committed meanwhile. */
+export async function findOrCreateParticipantScoreRow(tx: TxClient, competitionId: number, participantId: number): Promise<number> {
+  const { rows } = await tx.query<{ score_id: number }>(
+    `WITH found AS (
+       SELECT int_wertungenid FROM ${t('wertungen')}
+        WHERE int_wettkaempfeid = $1 AND int_teilnehmerid = $2
+        ORDER BY int_wertungenid LIMIT 1
+     ), created AS (
+       INSERT INTO ${t('wertungen')} (int_wettkaempfeid, int_teilnehmerid, int_statusid, int_runde, int_startnummer)
+       SELECT $1, p.int_teilnehmerid, 1, 1, CASE WHEN p.var_startnummer ~ '^[0-9]{1,9}$' THEN p.var_startnummer::int END
+         FROM ${t('teilnehmer')} p
+        WHERE p.int_teilnehmerid = $2 AND NOT EXISTS (SELECT 1 FROM found)
+       RETURNING int_wertungenid
+     )
+     SELECT int_wertungenid AS score_id FROM found UNION ALL SELECT int_wertungenid FROM created`,
+    [competitionId, participantId],
+  );
+  return rows[0]!.score_id;
+}
+
+export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, log: WarnLogger): Promise<SaveScoreValueReply> {
+  const target = await selectSaveTarget(tx, input);
+  if (!target.competition_found) throw notFound(`No competition ${input.competitionId}`);
+  if (!target.discipline_found) throw notFound(`No discipline ${input.disciplineId}`);
+  let scoreId = target.score_id;
+  if (scoreId === null) {
+    if (!target.participant_found) throw notFound(`No score row or participant with id ${input.participantId} in competition ${input.competitionId}`);
+    await lockParticipantScoreCreation(tx, input.competitionId, input.participantId);
+    scoreId = await findOrCreateParticipantScoreRow(tx, input.competitionId, input.participantId);
+  }
+  if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId}`);
+
+  const state = (await loadDisciplineState(tx, scoreId, input.disciplineId, log))!;
+  const stored = await storeFinalScore(tx, state, input.score);
+  await appendScoreValueEvent(tx, { ...state, detailValue: stored });
+  return { success: true, wertungenId: scoreId, score: stored };
+}

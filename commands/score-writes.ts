@@ -1,0 +1,105 @@
+/**
+ * Write-side statements shared by the individual-scoring commands (capture, save-value,
+ * jury-results). Every command takes the score row's lock first, so commands on one score run one
+ * after the other: the last one wins on every row, a final score is always calculated from the
+ * results the command sees, and two commands never lock jury and detail rows in opposite order.
+ */
+import type { TxClient } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import { appendOutboxEvent } from '../outbox/append.js';
+import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../queries/scoring-context.js';
+
+/** False when the score row does not exist. */
+export async function lockScoreRow(tx: TxClient, scoreId: number): Promise<boolean> {
+  // NO KEY UPDATE leaves inserts that only reference the row (FK checks) unblocked.
+  const { rowCount } = await tx.query(`SELECT 1 FROM ${t('wertungen')} WHERE int_wertungenid = $1 FOR NO KEY UPDATE`, [scoreId]);
+  return rowCount === 1;
+}
+
+/** fieldId → disciplineId for the fields that exist. */
+export async function selectFieldDisciplines(tx: TxClient, fieldIds: readonly number[]): Promise<Map<number, number>> {
+  const { rows } = await tx.query<{ field_id: number; discipline_id: number }>(
+    `SELECT int_disziplinen_felderid AS field_id, int_disziplinenid AS discipline_id
+       FROM ${t('disziplinen_felder')} WHERE int_disziplinen_felderid = ANY($1::int[])`,
+    [fieldIds],
+  );
+  return new Map(rows.map((row) => [row.field_id, row.discipline_id]));
+}
+
+export interface FieldValue {
+  fieldId: number;
+  value: number;
+}
+
+/**
+ * Insert-or-update keyed by (score, field, attempt 1). `kind` (0 compulsory, 1 free) goes to
+ * int_kp; null keeps a stored kind and inserts 0. Field ids must be distinct (one statement
+ * cannot update a row twice). Returns the stored rows: `value` is what the real column kept.
+ */
+export async function upsertJuryResults(
+  tx: TxClient,
+  scoreId: number,
+  values: readonly FieldValue[],
+  kind: 0 | 1 | null,
+): Promise<Array<{ id: number; fieldId: number; value: number }>> {
+  const { rows } = await tx.query<{ id: number; fieldId: number; value: number }>(
+    `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+     SELECT $1, v.field_id, v.value, 1, COALESCE($4::int, 0)
+       FROM unnest($2::int[], $3::float8[]) AS v(field_id, value)
+      ORDER BY v.field_id
+     ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch)
+     DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, ${t('jury_results')}.int_kp)
+     RETURNING int_juryresultsid AS id, int_disziplinen_felderid AS "fieldId", rel_leistung AS value`,
+    [scoreId, values.map((item) => item.fieldId), values.map((item) => item.value), kind],
+  );
+  return rows;
+}
+
+/** The attempt-1 detail row is created when missing; returns the value as stored. */
+export async function upsertDetailValue(tx: TxClient, scoreId: number, disciplineId: number, value: number): Promise<number> {
+  const { rows } = await tx.query<{ value: number }>(
+    `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+     VALUES ($1, $2, 1, 0, $3)
+     ON CONFLICT (int_wertungenid, int_disziplinenid, int_versuch, int_kp) DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung
+     RETURNING rel_leistung AS value`,
+    [scoreId, disciplineId, value],
+  );
+  return rows[0]!.value;
+}
+
+/**
+ * Rule 7's last two steps: the final score into the final field's jury result (when the
+ * discipline has a final field) and into the detail value. Returns the stored detail value.
+ */
+export async function storeFinalScore(tx: TxClient, state: DisciplineState, value: number): Promise<number> {
+  const finalField = finalFieldOfState(state);
+  if (finalField !== null) await upsertJuryResults(tx, state.scoreId, [{ fieldId: finalField.fieldId, value }], null);
+  return upsertDetailValue(tx, state.scoreId, state.disciplineId, value);
+}
+
+/**
+ * Event 2 of `score-updated` (save-value and capture). `storedScore` is the detail value as
+ * stored; `score`/`finalScore` are that value or, when none is stored, what the formula gives.
+ */
+export async function appendScoreValueEvent(tx: TxClient, state: DisciplineState): Promise<void> {
+  const score = state.detailValue ?? calculatedScoreOf(state);
+  await appendOutboxEvent(tx, {
+    topic: 'score-updated',
+    eventId: state.eventId,
+    payload: {
+      scoreId: state.scoreId,
+      eventId: state.eventId,
+      competitionId: state.competitionId,
+      participantId: state.participantId,
+      disciplineId: state.disciplineId,
+      disciplineName: state.disciplineName,
+      firstname: state.firstName,
+      lastname: state.lastName,
+      score,
+      finalScore: score,
+      storedScore: state.detailValue,
+      hasFormula: state.formula.expr !== null,
+      timestamp: new Date().toISOString(),
+    },
+  });
+}

@@ -1,0 +1,118 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Queryable } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+
+// Same for every instance on a database; only the holder of this session lock numbers rows.
+const SEQUENCER_LOCK_KEY = 7_310_482_612;
+const BATCH_SIZE = 1_000;
+// Non-holders ask for the lock at most this often, so a lost sequencer is replaced within about a second.
+const ACQUIRE_INTERVAL_MS = 900;
+
+export const SEQUENCER_APPLICATION_NAME = 'gym-competition-service:sequencer';
+
+export async function selectUnsequencedIds(db: Queryable, limit: number): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${t('svc_outbox')} WHERE seq IS NULL ORDER BY id LIMIT $1`, [limit]);
+  return rows.map((row) => row.id);
+}
+
+/** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
+export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
+  await db.query(
+    `UPDATE ${t('svc_outbox')} AS o SET seq = n.seq, sequenced_at = now()
+     FROM (SELECT id, nextval('${t('svc_outbox_seq')}') AS seq FROM unnest($1::bigint[]) AS id) AS n
+     WHERE o.id = n.id AND o.seq IS NULL`,
+    [ids],
+  );
+}
+
+/**
+ * Numbers committed outbox rows. Exactly one instance per database does it — whoever holds a session
+ * advisory lock on its own connection — and each batch is a short autocommit statement on that same
+ * connection, so batches commit in the order their numbers were drawn: a reader that has seen `seq`
+ * N has already been able to see every lower one, and `seq > cursor` never skips. Uncommitted rows
+ * are invisible to the UPDATE rather than waited for, so a transaction left open elsewhere holds up
+ * only its own row. If this connection dies, its lock goes with it and another instance takes over.
+ */
+export class OutboxSequencer {
+  private client: pg.Client | null = null;
+  private holding = false;
+  private lastAttempt = 0;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly logger: Logger,
+  ) {}
+
+  get isSequencer(): boolean {
+    return this.holding;
+  }
+
+  /** Numbers what is visible now (when this instance is the sequencer); returns how many rows. */
+  async step(): Promise<number> {
+    if (!this.holding && !(await this.tryAcquire())) return 0;
+    const client = this.client!;
+    try {
+      let total = 0;
+      for (;;) {
+        const ids = await selectUnsequencedIds(client, BATCH_SIZE);
+        // Only a non-empty batch is written: the statement-level NOTIFY trigger fires on every
+        // UPDATE, and an empty one would wake every instance, this one included, in a loop.
+        if (ids.length > 0) await assignSeq(client, ids);
+        total += ids.length;
+        if (ids.length < BATCH_SIZE) return total;
+      }
+    } catch (error) {
+      this.drop(error);
+      return 0;
+    }
+  }
+
+  private async tryAcquire(): Promise<boolean> {
+    if (Date.now() - this.lastAttempt < ACQUIRE_INTERVAL_MS) return false;
+    this.lastAttempt = Date.now();
+    try {
+      if (!this.client) this.client = await this.connect();
+      const { rows } = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SEQUENCER_LOCK_KEY]);
+      this.holding = rows[0]?.locked === true;
+      if (this.holding) this.logger.info('this instance is now the outbox sequencer');
+    } catch (error) {
+      this.drop(error);
+    }
+    return this.holding;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      application_name: SEQUENCER_APPLICATION_NAME,
+      keepAlive: true,
+      connectionTimeoutMillis: 3_000,
+      statement_timeout: 10_000,
+      query_timeout: 15_000,
+    });
+    client.on('error', (error) => this.drop(error));
+    await client.connect();
+    // If this process vanishes without closing the socket, the server ends the session (and frees the
+    // lock) once it has been idle this long; a live sequencer runs a statement every second.
+    await client.query(`SET idle_session_timeout = '30s'`).catch(() => undefined);
+    return client;
+  }
+
+  private drop(error: unknown): void {
+    if (this.holding) this.logger.warn({ err: error }, 'outbox sequencer lost its connection; another instance or a reconnect takes over');
+    else this.logger.debug({ err: error }, 'outbox sequencer connection failed');
+    this.holding = false;
+    const client = this.client;
+    this.client = null;
+    void client?.end().catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    this.holding = false;
+    // Closing the session releases the lock at once, so another instance need not wait for a timeout.
+    await client?.end().catch(() => undefined);
+  }
+}

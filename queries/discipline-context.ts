@@ -1,0 +1,56 @@
+import type { Queryable } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import { compileFormula, type DisciplineFormula } from '../src/domain/final-score.js';
+import { fieldSortOrder, type ScoringField } from './scoring-context.js';
+
+/**
+ * A discipline's fields and formula without any score row: group and team saves need them before
+ * the score row exists, which `scoring-context.ts` (keyed by score row) cannot serve.
+ */
+
+/** A field in the same shape `scoring-context.ts` uses, minus the jury result of a score. */
+export type DisciplineField = Omit<ScoringField, 'resultId' | 'value'>;
+
+export interface DisciplineContext {
+  id: number;
+  name: string;
+  formula: DisciplineFormula;
+  /** All fields, enabled or not, in ascending sort order (fields without one last, ties by id). */
+  fields: DisciplineField[];
+}
+
+interface DisciplineContextRow {
+  id: number;
+  name: string;
+  recordFormula: string | null;
+  disciplineFormula: string | null;
+  fields: DisciplineField[];
+}
+
+/** Set-wise, so a caller holding many disciplines still runs one statement. */
+export async function selectDisciplineContexts(db: Queryable, disciplineIds: readonly number[]): Promise<Map<number, DisciplineContext>> {
+  const { rows } = await db.query<DisciplineContextRow>(
+    `SELECT d.int_disziplinenid AS id, d.var_name AS name, fo.var_formel AS "recordFormula", d.var_formel AS "disciplineFormula",
+            COALESCE((
+              SELECT json_agg(json_build_object(
+                       'fieldId', f.int_disziplinen_felderid, 'name', f.var_name, 'shortName', f.var_kurzname,
+                       'sortOrder', ${fieldSortOrder('f')}, 'isFinal', COALESCE(f.bol_endwert, false),
+                       'isStarting', COALESCE(f.bol_ausgangswert, false), 'enabled', COALESCE(f.bol_enabled, true),
+                       'group', f.int_gruppe)
+                     ORDER BY ${fieldSortOrder('f')} NULLS LAST, f.int_disziplinen_felderid)
+                FROM ${t('disziplinen_felder')} f
+               WHERE f.int_disziplinenid = d.int_disziplinenid
+            ), '[]'::json) AS fields
+       FROM ${t('disziplinen')} d
+       LEFT JOIN ${t('formeln')} fo ON fo.int_formelid = d.int_formelid
+      WHERE d.int_disziplinenid = ANY($1::int[])`,
+    [disciplineIds],
+  );
+  return new Map(
+    rows.map((row) => [row.id, { id: row.id, name: row.name, formula: compileFormula(row.recordFormula, row.disciplineFormula), fields: row.fields }]),
+  );
+}
+
+export async function selectDisciplineContext(db: Queryable, disciplineId: number): Promise<DisciplineContext | null> {
+  return (await selectDisciplineContexts(db, [disciplineId])).get(disciplineId) ?? null;
+}

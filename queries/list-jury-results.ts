@@ -1,0 +1,29 @@
+/** GET /api/jury-results: the saved field values of one score in one discipline (attempt 1). */
+import type { Queryable } from '../src/db/pool.js';
+import { notFound } from '../src/http/errors.js';
+import { juryResultEntries, loadDisciplineState, type WarnLogger } from './scoring-context.js';
+
+export interface ListJuryResultsInput {
+  /** Carries the wertungenId (spec), not the participant id. */
+  participantId: number;
+  disciplineId: number;
+}
+
+export interface JuryResultListing {
+  results: Array<{ fieldId: number; performance: number; isFinalScore: boolean; sortOrder: number | null }>;
+}
+
+export async function listJuryResults(db: Queryable, input: ListJuryResultsInput, log: WarnLogger): Promise<JuryResultListing> {
+  const state = await loadDisciplineState(db, input.participantId, input.disciplineId, log);
+  if (state === null) {
+    throw notFound(`No score with wertungenId ${input.participantId} or no discipline ${input.disciplineId} (participantId carries the wertungenId)`);
+  }
+  return {
+    results: juryResultEntries(state).map((entry) => ({
+      fieldId: entry.disciplineFieldId,
+      performance: entry.performance,
+      isFinalScore: entry.isFinalScore,
+      sortOrder: entry.sortOrder,
+    })),
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * Read side shared by the individual-scoring queries and commands (and meant for group/team
+ * scoring): everything about a score row in one discipline, loaded set-wise in one statement.
+ */
+import type { BaseLogger } from 'pino';
+import type { Queryable } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import { calculateFinalScore, compareFields, compileFormula, finalFieldOf, type DisciplineFormula, type FieldResult } from '../src/domain/final-score.js';
+
+export type WarnLogger = Pick<BaseLogger, 'warn'>;
+
+/** Contract: the service reads the sort order from either legacy column. */
+export const fieldSortOrder = (alias: string) => `COALESCE(${alias}.int_sortierung, ${alias}.int_reihenfolge)`;
+
+/** ORDER BY items: ascending sort order, fields without one last, ties by id. */
+export const fieldOrdering = (alias: string) => `${fieldSortOrder(alias)} NULLS LAST, ${alias}.int_disziplinen_felderid`;
+
+/** json_build_object arguments giving field `alias` the `ScoringField` shape (without a result). */
+export const fieldJsonPairs = (alias: string) =>
+  `'fieldId', ${alias}.int_disziplinen_felderid, 'name', ${alias}.var_name, 'shortName', ${alias}.var_kurzname,
+   'sortOrder', ${fieldSortOrder(alias)}, 'isFinal', COALESCE(${alias}.bol_endwert, false),
+   'isStarting', COALESCE(${alias}.bol_ausgangswert, false), 'enabled', COALESCE(${alias}.bol_enabled, true),
+   'group', ${alias}.int_gruppe`;
+
+export interface ScoringKey {
+  scoreId: number;
+  /** null: the score row alone, with no discipline (and so no fields). */
+  disciplineId: number | null;
+}
+
+export interface ScoringField extends FieldResult {
+  readonly name: string | null;
+  readonly shortName: string | null;
+  readonly isStarting: boolean;
+  readonly enabled: boolean;
+  readonly group: number | null;
+}
+
+export interface ScoringState {
+  scoreId: number;
+  competitionId: number;
+  eventId: number;
+  participantId: number | null;
+  firstName: string | null;
+  lastName: string | null;
+  genderCode: number | null;
+  startNumber: string | null;
+  clubName: string | null;
+  squadName: string | null;
+  /** null when the key named none or the discipline does not exist. */
+  disciplineId: number | null;
+  disciplineName: string | null;
+  formula: DisciplineFormula;
+  /** The attempt-1 detail row (`int_versuch` 1, `int_kp` 0): the authoritative final score. */
+  detailId: number | null;
+  detailValue: number | null;
+  /** All fields of the discipline in sort order, each with this score's attempt-1 jury result. */
+  fields: ScoringField[];
+}
+
+interface StateRow {
+  score_id: number;
+  competition_id: number;
+  event_id: number;
+  participant_id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  gender_code: number | null;
+  start_number: string | null;
+  club_name: string | null;
+  squad_name: string | null;
+  discipline_id: number | null;
+  discipline_name: string | null;
+  record_formula: string | null;
+  discipline_formula: string | null;
+  detail_id: number | null;
+  detail_value: number | null;
+  fields: Array<Omit<ScoringField, 'value'> & { value: unknown }>;
+}
+
+/**
+ * One row per key that names an existing score row, in key order. Only attempt 1 counts (spec
+ * limit); a legacy row with a NULL attempt or kp is not addressed, exactly like the upsert keys.
+ */
+export async function selectScoringStates(db: Queryable, keys: readonly ScoringKey[]): Promise<StateRow[]> {
+  const { rows } = await db.query<StateRow>(
+    `SELECT w.int_wertungenid AS score_id, w.int_wettkaempfeid AS competition_id, c.int_veranstaltungenid AS event_id,
+            w.int_teilnehmerid AS participant_id, p.var_vorname AS first_name, p.var_nachname AS last_name,
+            p.int_geschlecht AS gender_code, COALESCE(p.var_startnummer, w.int_startnummer::text) AS start_number,
+            v.var_name AS club_name, w.var_riege AS squad_name,
+            dz.int_disziplinenid AS discipline_id, dz.var_name AS discipline_name,
+            fo.var_formel AS record_formula, dz.var_formel AS discipline_formula,
+            det.int_wertungen_detailsid AS detail_id, det.rel_leistung AS detail_value,
+            COALESCE(fl.fields, '[]'::json) AS fields
+       FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
+       JOIN ${t('wertungen')} w ON w.int_wertungenid = k.score_id
+       JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+       LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
+       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid
+       LEFT JOIN ${t('disziplinen')} dz ON dz.int_disziplinenid = k.discipline_id
+       LEFT JOIN ${t('formeln')} fo ON fo.int_formelid = dz.int_formelid
+       LEFT JOIN ${t('wertungen_details')} det
+              ON det.int_wertungenid = w.int_wertungenid AND det.int_disziplinenid = dz.int_disziplinenid
+             AND det.int_versuch = 1 AND det.int_kp = 0
+       LEFT JOIN LATERAL (
+         SELECT json_agg(json_build_object(${fieldJsonPairs('f')}, 'resultId', j.int_juryresultsid, 'value', j.rel_leistung)
+                         ORDER BY ${fieldOrdering('f')}) AS fields
+           FROM ${t('disziplinen_felder')} f
+           LEFT JOIN ${t('jury_results')} j
+                  ON j.int_disziplinen_felderid = f.int_disziplinen_felderid AND j.int_wertungenid = w.int_wertungenid
+                 AND j.int_versuch = 1
+          WHERE f.int_disziplinenid = dz.int_disziplinenid
+       ) fl ON true
+      ORDER BY k.ord`,
+    [keys.map((key) => key.scoreId), keys.map((key) => key.disciplineId)],
+  );
+  return rows;
+}
+
+// real columns can hold NaN/Infinity (JSON renders them as strings); neither is a score.
+function finiteOrNull(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * `selectScoringStates` mapped, with formulas compiled once per discipline; a malformed stored
+ * formula is logged once per call and treated as none.
+ */
+export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey[], log: WarnLogger): Promise<ScoringState[]> {
+  const rows = await selectScoringStates(db, keys);
+  const formulas = new Map<number | null, DisciplineFormula>();
+  return rows.map((row) => {
+    let formula = formulas.get(row.discipline_id);
+    if (formula === undefined) {
+      formula = compileFormula(row.record_formula, row.discipline_formula);
+      formulas.set(row.discipline_id, formula);
+      if (formula.rejected) {
+        log.warn({ disciplineId: row.discipline_id, formula: formula.rejected.stored, reason: formula.rejected.error }, 'stored formula is malformed; treated as no formula');
+      }
+    }
+    return {
+      scoreId: row.score_id,
+      competitionId: row.competition_id,
+      eventId: row.event_id,
+      participantId: row.participant_id,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      genderCode: row.gender_code,
+      startNumber: row.start_number,
+      clubName: row.club_name,
+      squadName: row.squad_name,
+      disciplineId: row.discipline_id,
+      disciplineName: row.discipline_name,
+      formula,
+      detailId: row.detail_id,
+      detailValue: finiteOrNull(row.detail_value),
+      fields: row.fields.map((field) => ({ ...field, value: finiteOrNull(field.value) })),
+    };
+  });
+}
+
+export type DisciplineState = ScoringState & { disciplineId: number; disciplineName: string };
+
+/** One score in one discipline; null when either does not exist. */
+export async function loadDisciplineState(db: Queryable, scoreId: number, disciplineId: number, log: WarnLogger): Promise<DisciplineState | null> {
+  const [state] = await loadScoringStates(db, [{ scoreId, disciplineId }], log);
+  return state !== undefined && state.disciplineId !== null ? (state as DisciplineState) : null;
+}
+
+export interface JuryResultEntry {
+  id: number;
+  disciplineFieldId: number;
+  fieldName: string | null;
+  performance: number;
+  isFinalScore: boolean;
+  isStartingScore: boolean;
+  sortOrder: number | null;
+}
+
+/** The spec's jury result entries of a state: attempt 1, final field included, in sort order. */
+export function juryResultEntries(state: ScoringState): JuryResultEntry[] {
+  return [...state.fields].sort(compareFields).flatMap((field) =>
+    field.resultId === null || field.value === null
+      ? []
+      : [{ id: field.resultId, disciplineFieldId: field.fieldId, fieldName: field.name, performance: field.value, isFinalScore: field.isFinal, isStartingScore: field.isStarting, sortOrder: field.sortOrder }],
+  );
+}
+
+export function finalFieldOfState(state: ScoringState): ScoringField | null {
+  return finalFieldOf(state.fields);
+}
+
+/** The formula's result from the state's current jury results (null: no formula or not finite). */
+export function calculatedScoreOf(state: ScoringState): number | null {
+  return calculateFinalScore(state.formula, state.fields);
+}

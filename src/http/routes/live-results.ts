@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps, TypedApp } from '../../app.js';
+import { loadLiveResults } from '../../../projections/live-results.js';
+import { Id, withErrors } from '../schemas/common.js';
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+const LiveResultsQuerySchema = Type.Object({
+  eventId: Id(),
+  disciplineId: Id(),
+  competitionId: Type.Optional(Id({ description: 'Rank within one competition (age class) of the event instead of across all of them' })),
+});
+
+const LiveResultSchema = Type.Object({
+  rank: Type.Union([Type.Integer(), Type.Null()], { description: 'Standard competition ranking (ties share a rank, the next rank is skipped); null when out of competition' }),
+  scoreId: Type.Integer({ description: 'wertungenId' }),
+  competitionId: Type.Integer(),
+  participantId: Type.Integer(),
+  firstName: NullableString,
+  lastName: NullableString,
+  startNumber: NullableString,
+  clubName: NullableString,
+  squadName: NullableString,
+  score: Type.Number({ description: 'Final score (detail value) of the latest attempt that has one' }),
+  attempt: Type.Union([Type.Integer(), Type.Null()]),
+  outOfCompetition: Type.Boolean(),
+});
+
+const LiveResultsSchema = Type.Object({
+  eventId: Type.Integer(),
+  disciplineId: Type.Integer(),
+  disciplineName: Type.String(),
+  competitionId: Type.Union([Type.Integer(), Type.Null()]),
+  seq: Type.Integer({ description: 'Last outbox seq these results include: join-competition with since = seq to follow them live' }),
+  results: Type.Array(LiveResultSchema),
+});
+
+export async function liveResultsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
+  app.get(
+    '/api/live-results',
+    {
+      schema: {
+        tags: ['live results'],
+        summary: 'Ranked live results of one discipline of an event: the scoreboard’s initial load before it subscribes with since',
+        querystring: LiveResultsQuerySchema,
+        response: withErrors({ 200: LiveResultsSchema }, 400, 404),
+      },
+    },
+    async (request) => loadLiveResults(deps.pool, request.query, () => deps.relay.status().cursor),
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Individual scoring and jury results (spec "Individual scores and jury results"): one area
+ * module for /api/scores, /api/scores/capture, /api/scores/save-value, /api/jury-results and
+ * /api/discipline-fields. Handlers live in commands/ and queries/.
+ */
+import type { AppDeps, TypedApp } from '../../app.js';
+import { runCommand } from '../../../commands/run-command.js';
+import { captureScore } from '../../../commands/capture-score.js';
+import { saveJuryResult } from '../../../commands/save-jury-result.js';
+import { saveScoreValue } from '../../../commands/save-score-value.js';
+import { selectDisciplineFields } from '../../../queries/list-discipline-fields.js';
+import { listJuryResults } from '../../../queries/list-jury-results.js';
+import { listScores } from '../../../queries/list-scores.js';
+import { withErrors } from '../schemas/common.js';
+import {
+  CaptureBody,
+  CaptureReply,
+  DisciplineFieldsQuery,
+  DisciplineFieldsReply,
+  JuryResultsQuery,
+  JuryResultsReply,
+  SaveJuryResultBody,
+  SaveJuryResultReply,
+  SaveValueBody,
+  SaveValueReply,
+  ScoresPageSchema,
+  ScoresQuery,
+} from '../schemas/scoring.js';
+
+const WRITE_ERRORS = [400, 401, 403, 404, 409, 503];
+
+export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
+  app.get(
+    '/api/scores',
+    {
+      schema: {
+        tags: ['scores'],
+        summary: 'Individual scores of an event with their jury results; completes and syncs final scores on read',
+        querystring: ScoresQuery,
+        response: withErrors({ 200: ScoresPageSchema }, 400, 503),
+      },
+    },
+    async (request) => {
+      const { eventId, squadName, limit, offset } = request.query;
+      return listScores(deps.pool, { eventId, squadName: squadName || undefined, limit, offset }, request.log);
+    },
+  );
+
+  app.post(
+    '/api/scores/capture',
+    {
+      preHandler: app.requireScoreWriter,
+      schema: {
+        tags: ['scores'],
+        summary: 'Store field values of a score, calculate the final score when not given, update the detail value',
+        body: CaptureBody,
+        response: withErrors({ 200: CaptureReply }, ...WRITE_ERRORS),
+      },
+    },
+    async (request) => runCommand(deps.pool, (tx) => captureScore(tx, request.body, request.log)),
+  );
+
+  app.post(
+    '/api/scores/save-value',
+    {
+      preHandler: app.requireScoreWriter,
+      schema: {
+        tags: ['scores'],
+        summary: 'Store the final score of a participant in a discipline, creating the score row when needed',
+        body: SaveValueBody,
+        response: withErrors({ 200: SaveValueReply }, ...WRITE_ERRORS),
+      },
+    },
+    async (request) => runCommand(deps.pool, (tx) => saveScoreValue(tx, request.body, request.log)),
+  );
+
+  app.get(
+    '/api/jury-results',
+    {
+      schema: {
+        tags: ['scores'],
+        summary: 'Saved jury results (attempt 1) of a score in a discipline, final field included',
+        querystring: JuryResultsQuery,
+        response: withErrors({ 200: JuryResultsReply }, 400, 404, 503),
+      },
+    },
+    async (request) => listJuryResults(deps.pool, request.query, request.log),
+  );
+
+  app.post(
+    '/api/jury-results',
+    {
+      preHandler: app.requireScoreWriter,
+      schema: {
+        tags: ['scores'],
+        summary: 'Insert or update one field value of a score (attempt 1)',
+        body: SaveJuryResultBody,
+        response: withErrors({ 200: SaveJuryResultReply }, ...WRITE_ERRORS),
+      },
+    },
+    async (request) => {
+      const { participantId, disciplineFieldId, performance, attempt, type } = request.body;
+      const input = { participantId, disciplineFieldId, performance, attempt: attempt ?? 1, type: type === 1 ? (1 as const) : (0 as const) };
+      return runCommand(deps.pool, (tx) => saveJuryResult(tx, input, request.log));
+    },
+  );
+
+  app.get(
+    '/api/discipline-fields',
+    {
+      schema: {
+        tags: ['scores'],
+        summary: 'Discipline fields as a bare array, optionally of one discipline',
+        querystring: DisciplineFieldsQuery,
+        response: withErrors({ 200: DisciplineFieldsReply }, 400, 503),
+      },
+    },
+    async (request) => selectDisciplineFields(deps.pool, request.query.disciplineId ?? null),
+  );
+}

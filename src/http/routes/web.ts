@@ -1,0 +1,47 @@
+/**
+ * The built web client (web/dist/<page>/, `npm run build:web`) under /<page>/ on the backend's own
+ * port, so a judge's phone needs only the one address. Hashed assets are cached for good; the
+ * pages themselves never, so a new build reaches every device on its next load.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { AppDeps, TypedApp } from '../../app.js';
+
+export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+export const WEB_PAGES = ['jury', 'board'] as const;
+
+const NOT_BUILT = (page: string, dir: string) =>
+  `The web client page /${page}/ is not built (${dir} is missing).\n` +
+  'Run `npm run build:web` (npm start and npm test do it when needed), then reload this page.\n';
+
+/** Serves `distDir`'s pages; a page that is not built answers 503 with the command that builds it. */
+export function webRoutesFrom(distDir: string) {
+  return async function webRoutes(app: TypedApp, _deps: AppDeps): Promise<void> {
+    for (const page of WEB_PAGES) {
+      const root = path.join(distDir, page);
+      await app.register(async (scope) => {
+        // Checked per request, so a build made while the server runs is served without a restart.
+        scope.addHook('onRequest', async (_request, reply) => {
+          if (!existsSync(path.join(root, 'index.html'))) {
+            return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT(page, root));
+          }
+        });
+        await scope.register(fastifyStatic, {
+          root,
+          prefix: `/${page}/`,
+          redirect: true,
+          decorateReply: false,
+          cacheControl: false,
+          setHeaders(reply, filePath) {
+            const hashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
+            reply.header('cache-control', hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+          },
+        });
+      });
+    }
+  };
+}
+
+export const webRoutes = webRoutesFrom(WEB_DIST_DIR);

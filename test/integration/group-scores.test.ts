@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../src/db/tables.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { countRows, createScoringWorld, getJson, postJson, type ScoringWorld } from '../support/group-team-fixtures.js';
+
+let server: TestServer;
+let world: ScoringWorld;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  world = await createScoringWorld(server.pool);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const saveGroup = (body: Record<string, unknown>) => postJson(`${server.url}/api/scores/group`, body);
+
+/** A fresh group per test keeps the tests independent of each other's score rows. */
+async function newGroup(name = 'Gruppe'): Promise<number> {
+  const { rows } = await server.pool.query<{ id: number }>(
+    `INSERT INTO ${t('gruppen')} (int_veranstaltungenid, var_name, int_startnummer, int_vereineid, var_riege)
+     VALUES ($1, $2, 42, $3, 'Gelb') RETURNING int_gruppenid AS id`,
+    [world.eventId, name, world.clubId],
+  );
+  return rows[0]!.id;
+}
+
+async function scoreRowsOf(groupId: number) {
+  const { rows } = await server.pool.query(
+    `SELECT int_wertungenid AS id, int_wettkaempfeid AS "competitionId", int_teilnehmerid AS "participantId",
+            int_gruppenid AS "groupId", int_mannschaftenid AS "teamId", int_statusid AS "statusId", int_runde AS round,
+            int_startnummer AS "startNumber", var_riege AS "squadName"
+       FROM ${t('wertungen')} WHERE int_gruppenid = $1 ORDER BY int_wertungenid`,
+    [groupId],
+  );
+  return rows;
+}
+
+async function detailRowsOf(scoreId: number) {
+  const { rows } = await server.pool.query(
+    `SELECT int_wertungen_detailsid AS id, int_disziplinenid AS "disciplineId", int_versuch AS attempt, int_kp AS kp, rel_leistung AS value
+       FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 ORDER BY int_disziplinenid, int_versuch, int_kp`,
+    [scoreId],
+  );
+  return rows;
+}
+
+describe('POST /api/scores/group', () => {
+  it('creates the group score row and one detail row per component plus the final row, and appends an outbox event', async () => {
+    const groupId = await newGroup('Gruppe Stern');
+    const { fields } = world;
+    const response = await saveGroup({
+      groupId,
+      competitionId: world.groupCompetitionId,
+      disciplineId: world.disciplineId,
+      attemptNumber: 1,
+      components: [
+        { fieldId: fields.E, value: 8.2 },
+        { fieldId: fields.D, value: 4.5 },
+        { fieldId: fields.Abz, value: 0.3 },
+      ],
+      finalScore: 12.4,
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.success).toBe(true);
+    const scoreId = response.body.scoreId;
+    expect(response.body.components.map(({ fieldId, value }: { fieldId: number; value: number }) => ({ fieldId, value }))).toEqual([
+      { fieldId: fields.D, value: 4.5 },
+      { fieldId: fields.E, value: 8.2 },
+      { fieldId: fields.Abz, value: 0.3 },
+      { fieldId: fields.final, value: 12.4 },
+    ]);
+
+    expect(await scoreRowsOf(groupId)).toEqual([
+      { id: scoreId, competitionId: world.groupCompetitionId, participantId: null, groupId, teamId: null, statusId: 1, round: 1, startNumber: 42, squadName: 'Gelb' },
+    ]);
+    const details = await detailRowsOf(scoreId);
+    expect(details.map(({ kp, value, attempt, disciplineId }) => ({ kp, value, attempt, disciplineId }))).toEqual(
+      [fields.D, fields.E, fields.Abz, fields.final]
+        .map((kp, index) => ({ kp, value: [4.5, 8.2, 0.3, 12.4][index], attempt: 1, disciplineId: world.disciplineId }))
+        .sort((a, b) => a.kp - b.kp),
+    );
+    expect(response.body.components.map((component: { id: number }) => component.id).sort()).toEqual(details.map((detail) => detail.id).sort());
+
+    const { rows } = await server.pool.query(`SELECT topic, event_id AS "eventId", payload FROM ${t('svc_outbox')} WHERE payload->>'scoreId' = $1`, [String(scoreId)]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ topic: 'score-updated', eventId: world.eventId });
+    expect(rows[0].payload).toEqual({
+      scoreId,
+      eventId: world.eventId,
+      competitionId: world.groupCompetitionId,
+      groupId,
+      name: 'Gruppe Stern',
+      disciplineId: world.disciplineId,
+      disciplineName: 'Boden',
+      attempt: 1,
+      score: 12.4,
+      finalScore: 12.4,
+      squadName: 'Gelb',
+      timestamp: expect.any(String),
+    });
+    expect(new Date(rows[0].payload.timestamp).toISOString()).toBe(rows[0].payload.timestamp);
+  });
+
+  it('updates on the second save: one score row, the same detail rows, untouched components kept', async () => {
+    const groupId = await newGroup();
+    const { fields } = world;
+    const key = { groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, attemptNumber: 2 };
+    const first = await saveGroup({ ...key, components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: 8 }], finalScore: 12 });
+    expect(first.status).toBe(200);
+    const before = await detailRowsOf(first.body.scoreId);
+
+    const second = await saveGroup({ ...key, squadName: 'Blau', statusId: 9, components: [{ fieldId: fields.E, value: 9 }], finalScore: 13 });
+    expect(second.status).toBe(200);
+    expect(second.body.scoreId).toBe(first.body.scoreId);
+
+    const rows = await scoreRowsOf(groupId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ statusId: 9, squadName: 'Blau' });
+    const after = await detailRowsOf(first.body.scoreId);
+    expect(after.map((row) => row.id)).toEqual(before.map((row) => row.id));
+    expect(Object.fromEntries(after.map((row) => [row.kp, row.value]))).toEqual({ [fields.D]: 4, [fields.E]: 9, [fields.final]: 13 });
+
+    // An omitted status keeps the row's instead of falling back to 1; an omitted squad name is the group's.
+    await saveGroup({ ...key, finalScore: 14 });
+    expect((await scoreRowsOf(groupId))[0]).toMatchObject({ statusId: 9, squadName: 'Gelb' });
+  });
+
+  it('creates one score row when first saves of a group race each other', async () => {
+    const groupId = await newGroup();
+    const responses = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((value) =>
+        saveGroup({ groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, attemptNumber: 1, components: [{ fieldId: world.fields.D, value }], finalScore: value }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(await scoreRowsOf(groupId)).toHaveLength(1);
+    expect(await detailRowsOf(responses[0]!.body.scoreId)).toHaveLength(2);
+  });
+
+  it('keeps attempts and disciplines apart under one score row', async () => {
+    const groupId = await newGroup();
+    const base = { groupId, competitionId: world.groupCompetitionId };
+    const a1 = await saveGroup({ ...base, disciplineId: world.disciplineId, attemptNumber: 1, finalScore: 10 });
+    const a2 = await saveGroup({ ...base, disciplineId: world.disciplineId, attemptNumber: 2, finalScore: 11 });
+    const other = await saveGroup({ ...base, disciplineId: world.plainDisciplineId, finalScore: 7 });
+    expect(new Set([a1.body.scoreId, a2.body.scoreId, other.body.scoreId]).size).toBe(1);
+    const finals = (await detailRowsOf(a1.body.scoreId)).map(({ disciplineId, attempt, value }) => ({ disciplineId, attempt, value }));
+    expect(finals).toEqual([
+      { disciplineId: world.disciplineId, attempt: 1, value: 10 },
+      { disciplineId: world.disciplineId, attempt: 2, value: 11 },
+      { disciplineId: world.plainDisciplineId, attempt: 1, value: 7 },
+    ]);
+  });
+
+  it('calculates an omitted finalScore from the field short names', async () => {
+    const groupId = await newGroup();
+    const { fields } = world;
+    const response = await saveGroup({
+      groupId,
+      competitionId: world.groupCompetitionId,
+      disciplineId: world.disciplineId,
+      components: [
+        { fieldId: fields.D, value: 4.5 },
+        { fieldId: fields.E, value: 8.2 },
+        { fieldId: fields.Abz, value: 0.3 },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.components.at(-1)).toMatchObject({ fieldId: fields.final, value: 12.4 });
+  });
+
+  it('uses the formula record before the discipline formula', async () => {
+    const groupId = await newGroup();
+    const response = await saveGroup({
+      groupId,
+      competitionId: world.groupCompetitionId,
+      disciplineId: world.recordDisciplineId,
+      components: [{ fieldId: world.recordFields.D, value: 3.5 }],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.components.at(-1)).toMatchObject({ fieldId: world.recordFields.final, value: 7 });
+  });
+
+  it('takes a final field sent as a component as the finalScore', async () => {
+    const groupId = await newGroup();
+    const { fields } = world;
+    const response = await saveGroup({
+      groupId,
+      competitionId: world.groupCompetitionId,
+      disciplineId: world.disciplineId,
+      components: [{ fieldId: fields.D, value: 1 }, { fieldId: fields.final, value: 9.5 }],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.components.map(({ fieldId, value }: { fieldId: number; value: number }) => [fieldId, value])).toEqual([
+      [fields.D, 1],
+      [fields.final, 9.5],
+    ]);
+  });
+});
+
+describe('POST /api/scores/group refusals write nothing', () => {
+  const valid = () => ({
+    groupId: world.groupId,
+    competitionId: world.groupCompetitionId,
+    disciplineId: world.disciplineId,
+    attemptNumber: 1,
+    components: [{ fieldId: world.fields.D, value: 4 }],
+    finalScore: 10,
+  });
+
+  const cases: Array<[string, () => Record<string, unknown>, number, RegExp]> = [
+    ['unknown group', () => ({ ...valid(), groupId: 999_999 }), 404, /group 999999 not found/],
+    ['unknown competition', () => ({ ...valid(), competitionId: 999_999 }), 404, /competition 999999 not found/],
+    ['unknown discipline', () => ({ ...valid(), disciplineId: 999_999 }), 404, /discipline 999999 not found/],
+    ['a field of another discipline', () => ({ ...valid(), components: [{ fieldId: world.plainFields.D, value: 1 }] }), 400, /not a field of discipline/],
+    ['the same field twice', () => ({ ...valid(), components: [{ fieldId: world.fields.D, value: 1 }, { fieldId: world.fields.D, value: 2 }] }), 400, /more than once/],
+    ['a squad name over 5 characters', () => ({ ...valid(), squadName: 'Gruen1' }), 400, /squadName/],
+    ['attempt 0', () => ({ ...valid(), attemptNumber: 0 }), 400, /attemptNumber/],
+    ['an attempt beyond int_versuche', () => ({ ...valid(), attemptNumber: 3 }), 400, /attempt: 3 exceeds the 2 attempt/],
+    ['a group of another event', () => ({ ...valid(), groupId: world.otherEventGroupId }), 400, /does not belong to the event/],
+    ['a competition that is not a group competition', () => ({ ...valid(), competitionId: world.plainCompetitionId }), 400, /not a group competition/],
+    ['an unknown status', () => ({ ...valid(), statusId: 5 }), 400, /status 5 does not exist/],
+    ['a final field contradicting finalScore', () => ({ ...valid(), components: [{ fieldId: world.fields.final, value: 9 }] }), 400, /contradicts finalScore/],
+    ['a discipline without a final field', () => ({ ...valid(), disciplineId: world.noFinalDisciplineId, components: [{ fieldId: world.noFinalFieldId, value: 1 }] }), 400, /no final field/],
+    ['a string score', () => ({ ...valid(), finalScore: '10' }), 400, /finalScore/],
+    [
+      'a formula with a field the components lack',
+      () => ({ ...valid(), finalScore: undefined, components: [{ fieldId: world.fields.D, value: 4 }, { fieldId: world.fields.Abz, value: 0.1 }] }),
+      400,
+      /lack a value for field E\b/,
+    ],
+    ['no formula and no finalScore', () => ({ ...valid(), disciplineId: world.plainDisciplineId, components: [], finalScore: null }), 400, /finalScore is required/],
+  ];
+
+  it.each(cases)('refuses %s', async (_name, body, status, message) => {
+    const before = await countRows(server.pool);
+    const response = await saveGroup(body());
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ statusCode: status, code: status === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED' });
+    expect(response.body.message).toMatch(message);
+    expect(await countRows(server.pool)).toEqual(before);
+  });
+});
+
+describe('GET /api/scores/group/:groupId', () => {
+  let groupId: number;
+  beforeAll(async () => {
+    groupId = await newGroup('Gruppe Lesen');
+    const { fields } = world;
+    const save = (competitionId: number, disciplineId: number, attemptNumber: number, components: unknown[], finalScore: number) =>
+      saveGroup({ groupId, competitionId, disciplineId, attemptNumber, components, finalScore });
+    await save(world.groupCompetitionId, world.disciplineId, 1, [{ fieldId: fields.Abz, value: 0.5 }, { fieldId: fields.D, value: 4 }], 11.5);
+    await save(world.groupCompetitionId, world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
+    await save(world.groupCompetitionId, world.plainDisciplineId, 1, [{ fieldId: world.plainFields.E, value: 7 }], 7);
+    const secondCompetition = await server.pool.query<{ id: number }>(
+      `INSERT INTO ${t('wettkaempfe')} (int_veranstaltungenid, var_name, bol_gruppe, int_versuche) VALUES ($1, 'WK 2', true, 1) RETURNING int_wettkaempfeid AS id`,
+      [world.eventId],
+    );
+    await save(secondCompetition.rows[0]!.id, world.disciplineId, 1, [], 3);
+  });
+
+  it('lists one entry per competition, discipline and attempt with components in field order, final field excluded', async () => {
+    const { status, body } = await getJson(`${server.url}/api/scores/group/${groupId}`);
+    expect(status).toBe(200);
+    expect(body.success).toBe(true);
+    expect(body.group).toEqual({ id: groupId, name: 'Gruppe Lesen', startNumber: 42 });
+    expect(body.scores).toHaveLength(4);
+    expect(body.scores[0]).toEqual({
+      id: expect.any(Number),
+      competitionId: world.groupCompetitionId,
+      disciplineId: world.disciplineId,
+      disciplineName: 'Boden',
+      attemptNumber: 1,
+      finalScore: 11.5,
+      statusId: 1,
+      components: [
+        { fieldId: world.fields.D, fieldName: 'Schwierigkeit', value: 4 },
+        { fieldId: world.fields.Abz, fieldName: 'Abzug', value: 0.5 },
+      ],
+    });
+    expect(body.scores.map((score: { attemptNumber: number; finalScore: number }) => [score.attemptNumber, score.finalScore])).toEqual([
+      [1, 11.5],
+      [2, 12],
+      [1, 7],
+      [1, 3],
+    ]);
+  });
+
+  it('filters by competition and discipline and drops components on request', async () => {
+    const byCompetition = await getJson(`${server.url}/api/scores/group/${groupId}?competitionId=${world.groupCompetitionId}`);
+    expect(byCompetition.body.scores).toHaveLength(3);
+    const byBoth = await getJson(`${server.url}/api/scores/group/${groupId}?competitionId=${world.groupCompetitionId}&disciplineId=${world.plainDisciplineId}`);
+    expect(byBoth.body.scores.map((score: { finalScore: number }) => score.finalScore)).toEqual([7]);
+    const bare = await getJson(`${server.url}/api/scores/group/${groupId}?disciplineId=${world.disciplineId}&includeComponents=false`);
+    expect(bare.body.scores).toHaveLength(3);
+    for (const score of bare.body.scores) expect(score).not.toHaveProperty('components');
+  });
+
+  it('answers 404 for an unknown group and an empty list for a group without scores', async () => {
+    expect((await getJson(`${server.url}/api/scores/group/999999`)).status).toBe(404);
+    const empty = await getJson(`${server.url}/api/scores/group/${await newGroup()}`);
+    expect(empty).toMatchObject({ status: 200, body: { success: true, scores: [] } });
+  });
+});

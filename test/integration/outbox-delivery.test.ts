@@ -1,0 +1,178 @@
+/**
+ * Issue 4, "What must hold" 1-4 and 10: atomic events, commits out of id order, an idle-in-
+ * transaction session elsewhere, seq order, and room isolation, over a real PostgreSQL and real
+ * Socket.IO clients.
+ */
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../commands/run-command.js';
+import { appendOutboxEvent } from '../../outbox/append.js';
+import { t } from '../../src/db/tables.js';
+import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
+import {
+  collectEvents,
+  commitEvent,
+  isStrictlyIncreasing,
+  joinCompetition,
+  outboxRowCount,
+  seqsOf,
+  waitForMarker,
+  withMarker,
+  type ReceivedEvent,
+} from '../support/realtime.js';
+
+let server: TestServer;
+const sockets: Socket[] = [];
+
+async function clientIn(eventId: number): Promise<ReceivedEvent[]> {
+  const socket = await openSocket(server.url);
+  sockets.push(socket);
+  const events = collectEvents(socket);
+  expect(await joinCompetition(socket, eventId)).toEqual({ ok: true, room: `competition-${eventId}`, replayed: 0 });
+  return events;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server?.stop();
+});
+
+describe('1. atomic: an event exists if and only if its command committed', () => {
+  it('delivers the event of a committed command and nothing of one that rolled back', async () => {
+    const events = await clientIn(1);
+    await expect(
+      runCommand(server.pool, async (tx) => {
+        await appendOutboxEvent(tx, { topic: 'score-updated', eventId: 1, payload: { eventId: 1, marker: 'rolled-back' } });
+        throw new Error('the command fails after appending its event');
+      }),
+    ).rejects.toThrow('the command fails');
+    await commitEvent(server.pool, 1, 'committed');
+
+    // Delivery is in seq order, so once the later commit is here the failed one can no longer come.
+    await waitForMarker(events, 'committed');
+    expect(withMarker(events, 'rolled-back')).toEqual([]);
+    expect(await outboxRowCount(server.pool, 'rolled-back')).toBe(0);
+    expect(withMarker(events, 'committed')).toHaveLength(1);
+    expect(withMarker(events, 'committed')[0]).toMatchObject({ eventId: 1, source: 'api', seq: expect.any(Number) });
+  });
+});
+
+describe('2. commits that finish out of id order', () => {
+  it('delivers both when the transaction with the lower outbox id commits last', async () => {
+    const events = await clientIn(2);
+    const first = await server.pool.connect();
+    const second = await server.pool.connect();
+    try {
+      await first.query('BEGIN');
+      const firstId = await appendOutboxEvent(first, { topic: 'score-updated', eventId: 2, payload: { eventId: 2, marker: 'lower-id' } });
+      await second.query('BEGIN');
+      const secondId = await appendOutboxEvent(second, { topic: 'score-updated', eventId: 2, payload: { eventId: 2, marker: 'higher-id' } });
+      expect(firstId).toBeLessThan(secondId);
+      await second.query('COMMIT');
+      const higher = await waitForMarker(events, 'higher-id');
+      await first.query('COMMIT');
+      const lower = await waitForMarker(events, 'lower-id');
+
+      expect(lower.seq).toBeGreaterThan(higher.seq);
+      expect(events.map((event) => event.marker)).toEqual(['higher-id', 'lower-id']);
+    } finally {
+      first.release();
+      second.release();
+    }
+  });
+});
+
+describe('3. nothing stalls behind an idle transaction', () => {
+  it('delivers other events within a second while a session sits idle in transaction with an outbox row, a snapshot and a row lock', async () => {
+    const events = await clientIn(3);
+    const idle = await server.pool.connect();
+    try {
+      // Everything a desktop session might hold: an old snapshot, an uncommitted outbox row (lower
+      // id than all that follow) and a row lock on a table the commands write.
+      await idle.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      const { rows } = await idle.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid, (SELECT count(*) FROM ${t('svc_outbox')}) AS seen`);
+      const idlePid = rows[0]!.pid;
+      await appendOutboxEvent(idle, { topic: 'score-updated', eventId: 3, payload: { eventId: 3, marker: 'idle-session' } });
+      await idle.query(`SELECT 1 FROM ${t('status')} WHERE int_statusid = 1 FOR UPDATE`);
+
+      // The issue's 30 s are shortened to a 3 s window so the suite stays fast; the mechanism
+      // (uncommitted rows are invisible to the sequencer, never waited for) does not depend on it.
+      const windowStart = Date.now();
+      const latencies: number[] = [];
+      for (let index = 0; Date.now() - windowStart < 3_000; index++) {
+        const marker = `during-idle-${index}`;
+        await commitEvent(server.pool, 3, marker);
+        const committedAt = Date.now();
+        await waitForMarker(events, marker, 2_000);
+        latencies.push(Date.now() - committedAt);
+        const state = await server.pool.query<{ state: string }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [idlePid]);
+        expect(state.rows[0]?.state).toBe('idle in transaction');
+      }
+      expect(latencies.length).toBeGreaterThan(3);
+      expect(Math.max(...latencies)).toBeLessThan(1_000);
+      expect(withMarker(events, 'idle-session')).toEqual([]);
+
+      await idle.query('COMMIT');
+      const late = await waitForMarker(events, 'idle-session');
+      expect(late.seq).toBeGreaterThan(Math.max(...seqsOf(events.filter((event) => event !== late))));
+    } finally {
+      await idle.query('ROLLBACK').catch(() => undefined);
+      idle.release();
+    }
+  });
+});
+
+describe('4. seq strictly increases in delivery order', () => {
+  it('numbers concurrent commands so that every client sees the same strictly increasing sequence', async () => {
+    const first = await clientIn(4);
+    const second = await clientIn(4);
+    const markers = Array.from({ length: 40 }, (_, index) => `concurrent-${index}`);
+    await Promise.all(markers.map((marker) => commitEvent(server.pool, 4, marker)));
+
+    await waitFor(() => first.length === markers.length && second.length === markers.length, { message: 'all 40 events at both clients' });
+    expect(isStrictlyIncreasing(seqsOf(first))).toBe(true);
+    expect(seqsOf(second)).toEqual(seqsOf(first));
+    expect(new Set(first.map((event) => event.marker))).toEqual(new Set(markers));
+  });
+});
+
+describe('10. rooms', () => {
+  it('never sends a client in competition-5 an event of event 6, and stops after leave-competition', async () => {
+    const inFive = await clientIn(5);
+    const inSix = await clientIn(6);
+    const handshakeSocket = await openSocket(server.url, { auth: { eventId: 5 } });
+    sockets.push(handshakeSocket);
+    const joinedAtConnect = collectEvents(handshakeSocket);
+
+    for (let index = 0; index < 5; index++) {
+      await commitEvent(server.pool, 6, `six-${index}`);
+      await commitEvent(server.pool, 5, `five-${index}`);
+    }
+    await waitForMarker(inFive, 'five-4');
+    await waitForMarker(inSix, 'six-4');
+    await waitForMarker(joinedAtConnect, 'five-4');
+    expect(inFive.map((event) => event.marker)).toEqual(['five-0', 'five-1', 'five-2', 'five-3', 'five-4']);
+    expect(inFive.every((event) => event.eventId === 5)).toBe(true);
+    expect(inSix.every((event) => event.eventId === 6)).toBe(true);
+    expect(joinedAtConnect.map((event) => event.marker)).toEqual(inFive.map((event) => event.marker));
+
+    handshakeSocket.emit('leave-competition', { eventId: 5 });
+    // The leave has no ack; a round trip on the same socket orders it before the next event.
+    await joinCompetition(handshakeSocket, 6);
+    await commitEvent(server.pool, 5, 'after-leave');
+    await commitEvent(server.pool, 6, 'six-after-leave');
+    await waitForMarker(joinedAtConnect, 'six-after-leave');
+    await waitForMarker(inFive, 'after-leave');
+    expect(withMarker(joinedAtConnect, 'after-leave')).toEqual([]);
+  });
+
+  it('refuses a join without a valid eventId or since', async () => {
+    const socket = await openSocket(server.url);
+    sockets.push(socket);
+    expect(await socket.timeout(5_000).emitWithAck('join-competition', { eventId: 'five' })).toMatchObject({ ok: false });
+    expect(await socket.timeout(5_000).emitWithAck('join-competition', { eventId: 5, since: -1 })).toMatchObject({ ok: false });
+  });
+});

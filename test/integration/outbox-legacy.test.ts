@@ -1,0 +1,181 @@
+/**
+ * Issue 4, "What must hold" 8: rows written straight into the legacy tables by another program
+ * become `score-updated` events with source "legacy" (event 2 shape) within a second; the
+ * service's own commands produce exactly one event, never a second one from the triggers.
+ */
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../commands/run-command.js';
+import { appendOutboxEvent } from '../../outbox/append.js';
+import { t } from '../../src/db/tables.js';
+import { insertRow } from '../support/group-team-fixtures.js';
+import { createArena, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
+import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
+import { collectEvents, commitEvent, joinCompetition, waitForMarker, withMarker, type ReceivedEvent } from '../support/realtime.js';
+
+const EVENT_2_FIELDS = [
+  'competitionId',
+  'disciplineId',
+  'disciplineName',
+  'eventId',
+  'finalScore',
+  'firstname',
+  'hasFormula',
+  'lastname',
+  'participantId',
+  'score',
+  'scoreId',
+  'storedScore',
+  'timestamp',
+];
+
+let server: TestServer;
+let socket: Socket;
+let events: ReceivedEvent[];
+let arena: Arena;
+let discipline: Discipline;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  arena = await createArena(server.pool, 'Legacy-Pokal');
+  discipline = await insertDiscipline(server.pool, { name: 'Sprung', formula: 'A + B - C' });
+  socket = await openSocket(server.url);
+  events = collectEvents(socket);
+  await joinCompetition(socket, arena.eventId);
+});
+afterAll(async () => {
+  socket?.disconnect();
+  await server?.stop();
+});
+
+/** Runs `sql` as the desktop program would (no origin marker) and waits for its events. */
+async function legacyWrite(sql: string, values: unknown[], scoreId: number, count = 1): Promise<{ latencyMs: number; received: ReceivedEvent[] }> {
+  const before = events.length;
+  await server.pool.query(sql, values);
+  const committedAt = Date.now();
+  const fresh = () => events.slice(before).filter((event) => event.scoreId === scoreId);
+  await waitFor(() => fresh().length >= count, { timeoutMs: 3_000, message: `legacy event for score ${scoreId}` });
+  return { latencyMs: Date.now() - committedAt, received: fresh() };
+}
+
+describe('8. legacy writes', () => {
+  it('turns a detail insert into an event 2 with source legacy within a second', async () => {
+    const { participantId, scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Altprogramm', squadName: 'R1' });
+    const { latencyMs, received } = await legacyWrite(
+      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.55)`,
+      [scoreId, discipline.id],
+      scoreId,
+    );
+    expect(latencyMs).toBeLessThan(1_000);
+    expect(received).toHaveLength(1);
+    const event = received[0]!;
+    expect(Object.keys(event).sort()).toEqual([...EVENT_2_FIELDS, 'seq', 'source'].sort());
+    expect(event).toMatchObject({
+      source: 'legacy',
+      scoreId,
+      eventId: arena.eventId,
+      competitionId: arena.competitionId,
+      participantId,
+      disciplineId: discipline.id,
+      disciplineName: 'Sprung',
+      firstname: 'Anna',
+      lastname: 'Altprogramm',
+      score: 8.55,
+      finalScore: 8.55,
+      storedScore: 8.55,
+      hasFormula: true,
+    });
+    expect(new Date(event.timestamp as string).toISOString()).toBe(event.timestamp);
+    expect(Date.now() - Date.parse(event.timestamp as string)).toBeLessThan(60_000);
+  });
+
+  it('turns an update of rel_leistung into an event, and an update that changes nothing into none', async () => {
+    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    await legacyWrite(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 7)`, [scoreId, discipline.id], scoreId);
+    const { latencyMs, received } = await legacyWrite(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.25 WHERE int_wertungenid = $1`, [scoreId], scoreId);
+    expect(latencyMs).toBeLessThan(1_000);
+    expect(received.map((event) => [event.source, event.score, event.storedScore])).toEqual([['legacy', 9.25, 9.25]]);
+
+    const before = events.length;
+    await server.pool.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.25, int_versuch = 1 WHERE int_wertungenid = $1`, [scoreId]);
+    await commitEvent(server.pool, arena.eventId, 'after-no-op-update');
+    await waitForMarker(events, 'after-no-op-update');
+    expect(events.slice(before).filter((event) => event.scoreId === scoreId)).toEqual([]);
+  });
+
+  it('turns a jury result insert and update into an event carrying the stored final score', async () => {
+    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    await legacyWrite(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 6.5)`, [scoreId, discipline.id], scoreId);
+
+    const inserted = await legacyWrite(
+      `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0), ($1, $3, 3, 1, 0)`,
+      [scoreId, discipline.fields.A, discipline.fields.B],
+      scoreId,
+    );
+    expect(inserted.latencyMs).toBeLessThan(1_000);
+    // Two fields of one score in one statement are one change of that score's discipline.
+    expect(inserted.received).toHaveLength(1);
+    expect(inserted.received[0]).toMatchObject({ source: 'legacy', scoreId, disciplineId: discipline.id, score: 6.5, finalScore: 6.5 });
+
+    const updated = await legacyWrite(`UPDATE ${t('jury_results')} SET rel_leistung = 5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, discipline.fields.A], scoreId);
+    expect(updated.latencyMs).toBeLessThan(1_000);
+    expect(updated.received.map((event) => [event.source, event.score])).toEqual([['legacy', 6.5]]);
+  });
+
+  it('sends a jury result with no detail row yet as an event with score null', async () => {
+    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    const { received } = await legacyWrite(
+      `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0)`,
+      [scoreId, discipline.fields.A],
+      scoreId,
+    );
+    expect(received[0]).toMatchObject({ source: 'legacy', scoreId, score: null, storedScore: null });
+  });
+
+  it('gives every row of a bulk statement its event, but none to group or team component rows', async () => {
+    const scores = await Promise.all([1, 2, 3].map(() => insertParticipantScore(server.pool, arena)));
+    const scoreIds = scores.map((score) => score.scoreId);
+    const before = events.length;
+    await server.pool.query(
+      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+       SELECT id, $2, 1, 0, 5 FROM unnest($1::int[]) AS id`,
+      [scoreIds, discipline.id],
+    );
+    // int_kp naming a non-final field is a group/team component, the final field's row is the score.
+    await server.pool.query(
+      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 3), ($1, $2, 1, $4, 12)`,
+      [scoreIds[0], discipline.id, discipline.fields.A, discipline.fields.final],
+    );
+    await commitEvent(server.pool, arena.eventId, 'after-bulk');
+    await waitForMarker(events, 'after-bulk');
+    const fresh = events.slice(before).filter((event) => event.source === 'legacy');
+    expect(fresh.map((event) => [event.scoreId, event.score])).toEqual([...scoreIds.map((id) => [id, 5]), [scoreIds[0], 12]]);
+  });
+
+  it('produces exactly one event, source api, for a service command writing the same tables', async () => {
+    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    const before = events.length;
+    await runCommand(server.pool, async (tx) => {
+      await tx.query(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 9.9)`, [scoreId, discipline.id]);
+      await tx.query(`INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 9.9, 1, 0)`, [scoreId, discipline.fields.final]);
+      await tx.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
+      await appendOutboxEvent(tx, { topic: 'score-updated', eventId: arena.eventId, payload: { eventId: arena.eventId, scoreId, marker: 'command' } });
+    });
+    await commitEvent(server.pool, arena.eventId, 'after-command');
+    await waitForMarker(events, 'after-command');
+    const forScore = events.slice(before).filter((event) => event.scoreId === scoreId);
+    expect(forScore.map((event) => [event.source, event.marker])).toEqual([['api', 'command']]);
+    expect(withMarker(events, 'command')).toHaveLength(1);
+  });
+
+  it('names a group score by the group in the lastname of its legacy event', async () => {
+    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: arena.eventId, var_name: 'Showgruppe Nord' });
+    const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: arena.competitionId, int_gruppenid: groupId, int_statusid: 1 });
+    const { received } = await legacyWrite(
+      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 17.5)`,
+      [scoreId, discipline.id, discipline.fields.final],
+      scoreId,
+    );
+    expect(received[0]).toMatchObject({ source: 'legacy', scoreId, participantId: null, firstname: null, lastname: 'Showgruppe Nord', score: 17.5 });
+  });
+});

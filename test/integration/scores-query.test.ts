@@ -1,0 +1,387 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../src/db/tables.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { captureStatements, getJson, insertRow, postJson } from '../support/group-team-fixtures.js';
+import {
+  createArena,
+  detailRows,
+  insertDetail,
+  insertDiscipline,
+  insertJuryResults,
+  insertParticipantScore,
+  insertScoresDueForCalculation,
+  juryRows,
+  type Arena,
+  type Discipline,
+} from '../support/scoring-fixtures.js';
+
+let server: TestServer;
+const warnings: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
+  server = await startTestServer({ logger });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function scores(query: Record<string, string | number>): Promise<{ status: number; body: any }> {
+  const params = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+  return getJson(`${server.url}/api/scores?${params}`);
+}
+
+/** The entries of one event, which each test creates for itself. */
+async function entriesOf(arena: Arena): Promise<any[]> {
+  const response = await scores({ eventId: arena.eventId, limit: 1000 });
+  expect(response.status).toBe(200);
+  return response.body.results;
+}
+
+async function entryOf(arena: Arena, scoreId: number, disciplineId: number): Promise<any> {
+  const entry = (await entriesOf(arena)).find((item) => item.id === scoreId && item.disciplineId === disciplineId);
+  expect(entry, `entry for score ${scoreId} in discipline ${disciplineId}`).toBeDefined();
+  return entry;
+}
+
+async function finalRow(scoreId: number, discipline: Discipline) {
+  return (await juryRows(server.pool, scoreId)).find((row) => row.fieldId === discipline.fields.final) ?? null;
+}
+
+/** A participant's score with a detail row (value `detail`) and the given non-final results A, B, C. */
+async function scoreWithResults(arena: Arena, discipline: Discipline, detail: number | null, results: { A?: number; B?: number; C?: number; final?: number }) {
+  const { scoreId, participantId } = await insertParticipantScore(server.pool, arena);
+  await insertDetail(server.pool, scoreId, discipline.id, detail);
+  const pairs = (['A', 'B', 'C', 'final'] as const).flatMap((key) => {
+    const value = results[key];
+    const fieldId = discipline.fields[key];
+    return value === undefined || fieldId === null ? [] : [[fieldId, value] as const];
+  });
+  await insertJuryResults(server.pool, scoreId, pairs);
+  return { scoreId, participantId };
+}
+
+describe('GET /api/scores entries', () => {
+  it('lists one entry per score row and discipline with exactly the fields the spec names', async () => {
+    const arena = await createArena(server.pool);
+    const floor = await insertDiscipline(server.pool, { name: 'Boden' });
+    const vault = await insertDiscipline(server.pool, { name: 'Sprung', formula: null });
+    const { scoreId, participantId } = await scoreWithResults(arena, floor, 16.5, { A: 9, B: 8.5, C: 1, final: 16.5 });
+    await insertDetail(server.pool, scoreId, vault.id, 8.25);
+
+    const entries = await entriesOf(arena);
+    expect(entries.map((entry) => [entry.id, entry.disciplineId])).toEqual([
+      [scoreId, Math.min(floor.id, vault.id)],
+      [scoreId, Math.max(floor.id, vault.id)],
+    ]);
+    const entry = entries.find((item) => item.disciplineId === floor.id);
+    expect(entry).toEqual({
+      id: scoreId,
+      participantId,
+      disciplineId: floor.id,
+      competitionId: arena.competitionId,
+      eventId: arena.eventId,
+      score: 16.5,
+      formula: 'A + B - C',
+      startValue: 10,
+      firstName: 'Anna',
+      lastName: 'Muster',
+      startNumber: '17',
+      clubName: 'TV Musterstadt',
+      participant: { firstName: 'Anna', lastName: 'Muster' },
+      discipline: { name: 'Boden' },
+      juryResults: [
+        { id: expect.any(Number), disciplineFieldId: floor.fields.A, fieldName: 'Ausgangswert', performance: 9, isFinalScore: false, isStartingScore: true, sortOrder: 1 },
+        { id: expect.any(Number), disciplineFieldId: floor.fields.B, fieldName: 'Ausführung', performance: 8.5, isFinalScore: false, isStartingScore: false, sortOrder: 2 },
+        { id: expect.any(Number), disciplineFieldId: floor.fields.C, fieldName: 'AbzugAusf.', performance: 1, isFinalScore: false, isStartingScore: false, sortOrder: 3 },
+        { id: expect.any(Number), disciplineFieldId: floor.fields.final, fieldName: 'Endwert', performance: 16.5, isFinalScore: true, isStartingScore: false, sortOrder: 4 },
+      ],
+    });
+    const vaultEntry = entries.find((item) => item.disciplineId === vault.id);
+    expect(vaultEntry).toMatchObject({ score: 8.25, formula: null, startValue: 10, discipline: { name: 'Sprung' }, juryResults: [] });
+  });
+
+  it('gives a score row without any detail row one entry without a discipline', async () => {
+    const arena = await createArena(server.pool);
+    const { scoreId, participantId } = await insertParticipantScore(server.pool, arena);
+    const [entry] = await entriesOf(arena);
+    expect(entry).toEqual({
+      id: scoreId,
+      participantId,
+      disciplineId: null,
+      competitionId: arena.competitionId,
+      eventId: arena.eventId,
+      score: null,
+      formula: null,
+      startValue: 10,
+      firstName: 'Anna',
+      lastName: 'Muster',
+      startNumber: '17',
+      clubName: 'TV Musterstadt',
+      participant: { firstName: 'Anna', lastName: 'Muster' },
+      juryResults: [],
+    });
+  });
+
+  it('keeps to individual score rows of the competitions of the event', async () => {
+    const arena = await createArena(server.pool);
+    const otherArena = await createArena(server.pool, 'Herbstpokal');
+    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    await insertParticipantScore(server.pool, otherArena);
+    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: arena.eventId, var_name: 'Gruppe Sonne' });
+    await insertRow(server.pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: arena.competitionId, int_gruppenid: groupId, int_statusid: 1 });
+
+    expect((await entriesOf(arena)).map((entry) => entry.id)).toEqual([scoreId]);
+  });
+
+  it('filters by squad name; an empty squad name filters nothing', async () => {
+    const arena = await createArena(server.pool);
+    const red = await insertParticipantScore(server.pool, arena, { squadName: 'Rot' });
+    const blue = await insertParticipantScore(server.pool, arena, { squadName: 'Blau' });
+
+    const onlyRed = await scores({ eventId: arena.eventId, squadName: 'Rot' });
+    expect(onlyRed.body.results.map((entry: any) => entry.id)).toEqual([red.scoreId]);
+    const all = await scores({ eventId: arena.eventId, squadName: '' });
+    expect(all.body.results.map((entry: any) => entry.id)).toEqual([red.scoreId, blue.scoreId]);
+  });
+
+  it('pages with limit and offset and reports total and hasMore', async () => {
+    const arena = await createArena(server.pool);
+    const ids: number[] = [];
+    for (let index = 0; index < 5; index++) ids.push((await insertParticipantScore(server.pool, arena)).scoreId);
+
+    const first = await scores({ eventId: arena.eventId, limit: 2 });
+    expect(first.body.results.map((entry: any) => entry.id)).toEqual(ids.slice(0, 2));
+    expect(first.body.pagination).toEqual({ total: 5, limit: 2, offset: 0, hasMore: true });
+    const last = await scores({ eventId: arena.eventId, limit: 2, offset: 4 });
+    expect(last.body.results.map((entry: any) => entry.id)).toEqual(ids.slice(4));
+    expect(last.body.pagination).toEqual({ total: 5, limit: 2, offset: 4, hasMore: false });
+    const beyond = await scores({ eventId: arena.eventId, offset: 10 });
+    expect(beyond.body).toEqual({ results: [], pagination: { total: 5, limit: 100, offset: 10, hasMore: false } });
+  });
+
+  it.each([
+    ['limit 0', { limit: 0 }],
+    ['limit above 1000', { limit: 1001 }],
+    ['negative offset', { offset: -1 }],
+    ['eventId 0', { eventId: 0 }],
+    ['eventId not a number', { eventId: 'abc' }],
+    ['squad name longer than 5', { squadName: 'Sechss' }],
+  ])('refuses %s with 400 and the contract error body', async (_name, query) => {
+    const response = await scores(query);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED', message: expect.any(String) });
+  });
+});
+
+describe('Calculation rules on read', () => {
+  it('rule 1: a formula record wins over the discipline formula; without either there is none', async () => {
+    const arena = await createArena(server.pool);
+    const record = await insertDiscipline(server.pool, { recordFormula: 'A * 2', formula: 'A + B - C' });
+    const own = await insertDiscipline(server.pool, { formula: 'A + B - C' });
+    const none = await insertDiscipline(server.pool, { formula: null });
+    const values = { A: 9, B: 8, C: 1 };
+    const withRecord = await scoreWithResults(arena, record, 0, values);
+    const withOwn = await scoreWithResults(arena, own, 0, values);
+    const withNone = await scoreWithResults(arena, none, 0, values);
+
+    expect(await entryOf(arena, withRecord.scoreId, record.id)).toMatchObject({ formula: 'A * 2', score: 18 });
+    expect(await entryOf(arena, withOwn.scoreId, own.id)).toMatchObject({ formula: 'A + B - C', score: 16 });
+    expect(await entryOf(arena, withNone.scoreId, none.id)).toMatchObject({ formula: null, score: 0 });
+    expect(await finalRow(withNone.scoreId, none)).toBeNull();
+  });
+
+  it('rule 2: distinct letters in order of appearance take the non-final results in ascending sort order', async () => {
+    const arena = await createArena(server.pool);
+    // B appears first, so B takes the first field in sort order (A: 2) and A the second (B: 3).
+    const bySortierung = await insertDiscipline(server.pool, { formula: 'B * 10 + A + B' });
+    const byReihenfolge = await insertDiscipline(server.pool, { formula: 'B * 10 + A + B', sortColumn: 'int_reihenfolge' });
+    const one = await scoreWithResults(arena, bySortierung, 0, { A: 2, B: 3 });
+    const two = await scoreWithResults(arena, byReihenfolge, 0, { A: 2, B: 3 });
+
+    expect((await entryOf(arena, one.scoreId, bySortierung.id)).score).toBe(25);
+    expect((await entryOf(arena, two.scoreId, byReihenfolge.id)).score).toBe(25);
+  });
+
+  it('rule 3: + - * / and parentheses evaluate with precedence; a direct value alone is a formula', async () => {
+    const arena = await createArena(server.pool);
+    const arithmetic = await insertDiscipline(server.pool, { formula: '(A + B) * 2 / 4 - -C' });
+    const neutral = await insertDiscipline(server.pool, { formula: '10' });
+    const one = await scoreWithResults(arena, arithmetic, 0, { A: 9, B: 8, C: 1 });
+    const two = await scoreWithResults(arena, neutral, 0, { A: 3 });
+
+    expect((await entryOf(arena, one.scoreId, arithmetic.id)).score).toBe(9.5);
+    expect((await entryOf(arena, two.scoreId, neutral.id)).score).toBe(10);
+  });
+
+  it('rule 4: startValue is the number at the start of the formula, else 10', async () => {
+    const arena = await createArena(server.pool);
+    const cases: Array<[string | null, number]> = [
+      ['8.5 + A - C', 8.5],
+      [' ( 12 - A)', 12],
+      ['A + 3', 10],
+      [null, 10],
+    ];
+    for (const [formula, expected] of cases) {
+      const discipline = await insertDiscipline(server.pool, { formula });
+      const { scoreId } = await scoreWithResults(arena, discipline, 0, {});
+      expect((await entryOf(arena, scoreId, discipline.id)).startValue, String(formula)).toBe(expected);
+    }
+  });
+
+  it('state table row 1 / rule 5: a missing final is calculated, inserted (attempt 1, kp 0) and written to the detail', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    const { scoreId } = await scoreWithResults(arena, discipline, 0, { A: 9.5, B: 8.75, C: 0.5 });
+
+    const entry = await entryOf(arena, scoreId, discipline.id);
+    expect(entry.score).toBe(17.75);
+    const final = entry.juryResults.find((result: any) => result.isFinalScore);
+    expect(final).toMatchObject({ disciplineFieldId: discipline.fields.final, performance: 17.75, sortOrder: 4 });
+    expect(await finalRow(scoreId, discipline)).toEqual({ id: final.id, fieldId: discipline.fields.final, value: 17.75, attempt: 1, kind: 0 });
+    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 17.75 }]);
+    // A second read finds the final and changes nothing.
+    expect(await entryOf(arena, scoreId, discipline.id)).toEqual(entry);
+  });
+
+  it('rule 5: a non-finite result writes nothing and keeps the manual value', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool, { formula: 'A / (B - B)' });
+    const { scoreId } = await scoreWithResults(arena, discipline, 5, { A: 9, B: 8 });
+
+    expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(5);
+    expect(await finalRow(scoreId, discipline)).toBeNull();
+    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 5 }]);
+  });
+
+  it('rule 5: a letter without a result leaves the final uncalculated', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool, { formula: 'A + B - C' });
+    const { scoreId } = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8 });
+
+    expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(0);
+    expect(await finalRow(scoreId, discipline)).toBeNull();
+  });
+
+  it('rule 5: nothing is calculated without a final field, without non-final results, or when the final exists', async () => {
+    const arena = await createArena(server.pool);
+    const noFinal = await insertDiscipline(server.pool, { withFinal: false });
+    const discipline = await insertDiscipline(server.pool);
+    const withoutFinalField = await scoreWithResults(arena, noFinal, 3, { A: 9, B: 8, C: 1 });
+    const withoutResults = await scoreWithResults(arena, discipline, 4, {});
+    const withFinal = await scoreWithResults(arena, discipline, 7, { A: 9, B: 8, C: 1, final: 7 });
+
+    expect((await entryOf(arena, withoutFinalField.scoreId, noFinal.id)).score).toBe(3);
+    expect(await juryRows(server.pool, withoutFinalField.scoreId)).toHaveLength(3);
+    expect((await entryOf(arena, withoutResults.scoreId, discipline.id)).score).toBe(4);
+    expect(await juryRows(server.pool, withoutResults.scoreId)).toEqual([]);
+    expect((await entryOf(arena, withFinal.scoreId, discipline.id)).score).toBe(7);
+    expect((await finalRow(withFinal.scoreId, discipline))?.value).toBe(7);
+  });
+
+  it('a malformed stored formula counts as none: no calculation, formula null, a warning, no 500', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool, { formula: 'A + * B' });
+    const { scoreId } = await scoreWithResults(arena, discipline, 2, { A: 9, B: 8 });
+
+    const entry = await entryOf(arena, scoreId, discipline.id);
+    expect(entry).toMatchObject({ formula: null, startValue: 10, score: 2 });
+    expect(await finalRow(scoreId, discipline)).toBeNull();
+    expect(warnings.some((line) => line.disciplineId === discipline.id && line.formula === 'A + * B')).toBe(true);
+  });
+
+  it('state table row 2 / rule 6: a final that differs from the detail takes the detail value, never the other way round', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    const { scoreId } = await scoreWithResults(arena, discipline, 15.5, { A: 9, B: 8, C: 1, final: 14 });
+
+    const entry = await entryOf(arena, scoreId, discipline.id);
+    expect(entry.score).toBe(15.5);
+    expect(entry.juryResults.find((result: any) => result.isFinalScore).performance).toBe(15.5);
+    expect((await finalRow(scoreId, discipline))?.value).toBe(15.5);
+    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 15.5 }]);
+  });
+
+  it('rule 6: a detail without a value overwrites nothing', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    const { scoreId } = await scoreWithResults(arena, discipline, null, { A: 9, B: 8, C: 1, final: 14 });
+
+    expect((await entryOf(arena, scoreId, discipline.id)).score).toBeNull();
+    expect((await finalRow(scoreId, discipline))?.value).toBe(14);
+  });
+
+  it('corrections on read append no events, neither as the service nor as legacy writes', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
+    await scoreWithResults(arena, discipline, 3, { A: 9, B: 8, C: 1, final: 16 });
+    const outboxCount = async () => (await server.pool.query(`SELECT count(*)::int AS n FROM ${t('svc_outbox')}`)).rows[0].n as number;
+
+    const before = await outboxCount();
+    const entries = await entriesOf(arena);
+    expect(entries.map((entry) => entry.score)).toEqual([16, 3]);
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it('concurrent readers insert the calculated final once', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    const scoreIds: number[] = [];
+    for (let index = 0; index < 5; index++) scoreIds.push((await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 })).scoreId);
+
+    const responses = await Promise.all(Array.from({ length: 20 }, () => scores({ eventId: arena.eventId })));
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    const { rows } = await server.pool.query(
+      `SELECT int_wertungenid, count(*)::int AS n, min(rel_leistung) AS value FROM ${t('jury_results')}
+        WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinen_felderid = $2 GROUP BY int_wertungenid`,
+      [scoreIds, discipline.fields.final],
+    );
+    expect(rows).toHaveLength(5);
+    expect(rows.every((row) => row.n === 1 && row.value === 16)).toBe(true);
+    expect((await entriesOf(arena)).map((entry) => entry.score)).toEqual([16, 16, 16, 16, 16]);
+  });
+
+  it('rule 8: there is no calculate endpoint', async () => {
+    expect((await postJson(`${server.url}/api/scores/calculate`, { wertungenId: 1 })).status).toBe(404);
+  });
+});
+
+describe('statements per page', () => {
+  /** Statements the service sends for one GET, without those of the outbox relay and its LISTEN connection, which run on timers. */
+  async function statementsFor(arena: Arena): Promise<string[]> {
+    const { result, statements } = await captureStatements(() => scores({ eventId: arena.eventId, limit: 1000 }));
+    expect(result.status).toBe(200);
+    return statements.filter((text) => !/svc_outbox|pg_try_advisory_lock|idle_session_timeout|pg_backend_pid|LISTEN/i.test(text));
+  }
+
+  it('does not depend on the number of rows: 10 and 1000 rows run the same statements, with and without corrections', async () => {
+    const small = await createArena(server.pool, 'Klein');
+    const large = await createArena(server.pool, 'Gross');
+    const discipline = await insertDiscipline(server.pool);
+    await insertScoresDueForCalculation(server.pool, small, discipline, 10, 'S');
+    await insertScoresDueForCalculation(server.pool, large, discipline, 1000, 'L');
+
+    const correctingSmall = await statementsFor(small);
+    const correctingLarge = await statementsFor(large);
+    expect(correctingLarge).toHaveLength(correctingSmall.length);
+    expect(correctingLarge).toEqual(correctingSmall);
+    expect(correctingSmall.length).toBeLessThanOrEqual(5);
+
+    const { rows } = await server.pool.query(
+      `SELECT count(*)::int AS n FROM ${t('jury_results')} WHERE int_disziplinen_felderid = $1 AND rel_leistung = 16`,
+      [discipline.fields.final],
+    );
+    expect(rows[0].n).toBe(1010);
+
+    const readingSmall = await statementsFor(small);
+    const readingLarge = await statementsFor(large);
+    expect(readingLarge).toEqual(readingSmall);
+    expect(readingSmall).toHaveLength(2);
+
+    const page = await scores({ eventId: large.eventId, limit: 1000 });
+    expect(page.body.results).toHaveLength(1000);
+    expect(page.body.results.every((entry: any) => entry.score === 16 && entry.juryResults.length === 4)).toBe(true);
+  });
+});

@@ -1,0 +1,163 @@
+import pg from 'pg';
+import type { Pool } from '../../src/db/pool.js';
+import { t } from '../../src/db/tables.js';
+
+type Row = Record<string, unknown>;
+
+/** Inserts one legacy row and returns its generated id (the column named `idColumn`). */
+export async function insertRow(pool: Pool, table: string, idColumn: string, values: Row): Promise<number> {
+  const columns = Object.keys(values);
+  const { rows } = await pool.query<{ id: number }>(
+    `INSERT INTO ${t(table)} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${idColumn} AS id`,
+    Object.values(values),
+  );
+  return rows[0]!.id;
+}
+
+export interface FieldIds {
+  D: number;
+  E: number;
+  Abz: number;
+  final: number;
+}
+
+export interface ScoringWorld {
+  eventId: number;
+  otherEventId: number;
+  clubId: number;
+  groupCompetitionId: number;
+  /** bol_gruppe false: team scoring only. */
+  plainCompetitionId: number;
+  otherEventCompetitionId: number;
+  groupId: number;
+  otherEventGroupId: number;
+  teamId: number;
+  otherEventTeamId: number;
+  /** Formula `D + E - Abz` on the discipline itself (var_formel). */
+  disciplineId: number;
+  fields: FieldIds;
+  /** Formula record `D * 2` that wins over the discipline's own `D + E - Abz`. */
+  recordDisciplineId: number;
+  recordFields: FieldIds;
+  /** No formula at all. */
+  plainDisciplineId: number;
+  plainFields: FieldIds;
+  /** Fields, but none flagged final. */
+  noFinalDisciplineId: number;
+  noFinalFieldId: number;
+}
+
+/** Four fields; sort orders deliberately differ from id order so ordering rules are observable. */
+async function insertFields(pool: Pool, disciplineId: number): Promise<FieldIds> {
+  const field = (name: string, shortName: string, sort: number, isFinal = false) =>
+    insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
+      int_disziplinenid: disciplineId,
+      var_name: name,
+      var_kurzname: shortName,
+      int_sortierung: sort,
+      int_reihenfolge: sort,
+      bol_endwert: isFinal,
+    });
+  const final = await field('Endwert', 'End', 4, true);
+  const Abz = await field('Abzug', 'Abz', 3);
+  const E = await field('Ausführung', 'E', 2);
+  const D = await field('Schwierigkeit', 'D', 1);
+  return { D, E, Abz, final };
+}
+
+export async function createScoringWorld(pool: Pool): Promise<ScoringWorld> {
+  const eventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Landesfinale' });
+  const otherEventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Herbstpokal' });
+  const clubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TV Musterstadt' });
+  const competition = (event: number, isGroup: boolean) =>
+    insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: event, var_name: 'WK', bol_gruppe: isGroup, int_versuche: 2 });
+  const groupCompetitionId = await competition(eventId, true);
+  const plainCompetitionId = await competition(eventId, false);
+  const otherEventCompetitionId = await competition(otherEventId, true);
+  const unit = (table: string, idColumn: string, event: number, name: string) =>
+    insertRow(pool, table, idColumn, { int_veranstaltungenid: event, var_name: name, int_startnummer: 17, int_vereineid: clubId, var_riege: 'R1' });
+  const groupId = await unit('gruppen', 'int_gruppenid', eventId, 'Gruppe Sonne');
+  const otherEventGroupId = await unit('gruppen', 'int_gruppenid', otherEventId, 'Gruppe Mond');
+  const teamId = await unit('mannschaften', 'int_mannschaftenid', eventId, 'Team Nord');
+  const otherEventTeamId = await unit('mannschaften', 'int_mannschaftenid', otherEventId, 'Team Süd');
+
+  const discipline = (name: string, values: Row = {}) => insertRow(pool, 'disziplinen', 'int_disziplinenid', { var_name: name, ...values });
+  const disciplineId = await discipline('Boden', { var_formel: 'D + E - Abz' });
+  const formulaId = await insertRow(pool, 'formeln', 'int_formelid', { var_name: 'Doppelt', var_formel: 'D * 2', var_typ: 'Endwert' });
+  const recordDisciplineId = await discipline('Sprung', { var_formel: 'D + E - Abz', int_formelid: formulaId });
+  const plainDisciplineId = await discipline('Tanz');
+  const noFinalDisciplineId = await discipline('Band', { var_formel: 'D' });
+  const noFinalFieldId = await insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
+    int_disziplinenid: noFinalDisciplineId,
+    var_name: 'Schwierigkeit',
+    var_kurzname: 'D',
+    int_sortierung: 1,
+  });
+  return {
+    eventId,
+    otherEventId,
+    clubId,
+    groupCompetitionId,
+    plainCompetitionId,
+    otherEventCompetitionId,
+    groupId,
+    otherEventGroupId,
+    teamId,
+    otherEventTeamId,
+    disciplineId,
+    fields: await insertFields(pool, disciplineId),
+    recordDisciplineId,
+    recordFields: await insertFields(pool, recordDisciplineId),
+    plainDisciplineId,
+    plainFields: await insertFields(pool, plainDisciplineId),
+    noFinalDisciplineId,
+    noFinalFieldId,
+  };
+}
+
+export interface RowCounts {
+  scores: number;
+  details: number;
+  outbox: number;
+}
+
+/** What a refused request must leave unchanged. */
+export async function countRows(pool: Pool): Promise<RowCounts> {
+  const { rows } = await pool.query<RowCounts>(
+    `SELECT (SELECT count(*) FROM ${t('wertungen')})::int AS scores,
+            (SELECT count(*) FROM ${t('wertungen_details')})::int AS details,
+            (SELECT count(*) FROM ${t('svc_outbox')})::int AS outbox`,
+  );
+  return rows[0]!;
+}
+
+/**
+ * Every SQL text any pg client of this process sends while `work` runs. The server runs in the
+ * test process, so wrapping the client prototype sees the statements its handlers send.
+ */
+export async function captureStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    const text = typeof first === 'string' ? first : (first as { text?: unknown } | null)?.text;
+    if (typeof text === 'string') statements.push(text);
+    return original.apply(this, args);
+  };
+  try {
+    return { result: await work(), statements };
+  } finally {
+    prototype.query = original;
+  }
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+export async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(url);
+  return { status: response.status, body: await response.json() };
+}

@@ -1,0 +1,72 @@
+/**
+ * Socket.IO and outbox helpers for the live-event tests: collect what a client receives, join
+ * rooms, commit events the way commands do, and wait for a given event with a deadline.
+ */
+import type { Socket } from 'socket.io-client';
+import { runCommand } from '../../commands/run-command.js';
+import { appendOutboxEvent } from '../../outbox/append.js';
+import type { Pool } from '../../src/db/pool.js';
+import { t } from '../../src/db/tables.js';
+import { waitFor } from './server.js';
+
+export interface ReceivedEvent {
+  seq: number;
+  source: string;
+  eventId: number;
+  marker?: string;
+  [key: string]: unknown;
+}
+
+export interface JoinAck {
+  ok: boolean;
+  room?: string;
+  replayed?: number;
+  error?: string;
+}
+
+/** Everything `socket` receives as `score-updated`, in arrival order. */
+export function collectEvents(socket: Socket): ReceivedEvent[] {
+  const events: ReceivedEvent[] = [];
+  socket.on('score-updated', (event: ReceivedEvent) => events.push(event));
+  return events;
+}
+
+export function joinCompetition(socket: Socket, eventId: number, since?: number): Promise<JoinAck> {
+  return socket.timeout(10_000).emitWithAck('join-competition', since === undefined ? { eventId } : { eventId, since });
+}
+
+/** Commits one `score-updated` for `eventId` as a service command would; returns its outbox id. */
+export function commitEvent(pool: Pool, eventId: number, marker: string): Promise<number> {
+  return runCommand(pool, (tx) => appendOutboxEvent(tx, { topic: 'score-updated', eventId, payload: { eventId, marker } }));
+}
+
+export function withMarker(events: readonly ReceivedEvent[], marker: string): ReceivedEvent[] {
+  return events.filter((event) => event.marker === marker);
+}
+
+/** Resolves with the first event `predicate` accepts, or fails after the deadline. */
+export function waitForEvent(events: readonly ReceivedEvent[], predicate: (event: ReceivedEvent) => boolean, timeoutMs = 5_000): Promise<ReceivedEvent> {
+  return waitFor(() => events.find(predicate), { timeoutMs, message: 'expected score-updated event' });
+}
+
+export const waitForMarker = (events: readonly ReceivedEvent[], marker: string, timeoutMs?: number) =>
+  waitForEvent(events, (event) => event.marker === marker, timeoutMs);
+
+export function seqsOf(events: readonly ReceivedEvent[]): number[] {
+  return events.map((event) => event.seq);
+}
+
+export function isStrictlyIncreasing(values: readonly number[]): boolean {
+  return values.every((value, index) => index === 0 || value > values[index - 1]!);
+}
+
+/** The seqs the outbox holds for one event once the given rows are all numbered. */
+export async function sequencedSeqs(pool: Pool, eventId: number): Promise<number[]> {
+  const { rows } = await pool.query<{ seq: number }>(`SELECT seq FROM ${t('svc_outbox')} WHERE event_id = $1 AND seq IS NOT NULL ORDER BY seq`, [eventId]);
+  return rows.map((row) => row.seq);
+}
+
+export async function outboxRowCount(pool: Pool, marker: string): Promise<number> {
+  const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('svc_outbox')} WHERE payload->>'marker' = $1`, [marker]);
+  return rows[0]!.count;
+}

@@ -1,0 +1,268 @@
+/**
+ * Offline-safe saving (issue 8, point 6). A save is first written to browser storage as a job of
+ * steps in the spec's save order, then sent step by step; each finished step is recorded before
+ * the next one starts. A job that cannot reach the server waits, and the queue resumes it (and the
+ * ones behind it, strictly in order) when the connection returns, also after a page reload.
+ *
+ * Every step is an upsert on the server, so repeating one whose answer was lost is harmless; the
+ * only creating step (save-value without wertungenId) is resolved per participant and competition
+ * by the server, and once answered its wertungenId is stored, so a retry never asks again.
+ */
+import { HttpError, NetworkError, type JuryResultSaveResponse, type SaveValueResponse } from '../shared/api.js';
+
+export type SaveStep =
+  /** Load workflow step 4: create the score row (save-value with the participant id and score 0). */
+  | { kind: 'create' }
+  /** A jury result: a field value, or the final score into the final field. */
+  | { kind: 'field'; fieldId: number; value: number }
+  /** The final score into the detail value (save-value with the wertungenId). */
+  | { kind: 'detail' };
+
+export interface SaveJob {
+  id: string;
+  createdAt: string;
+  eventId: number;
+  disciplineId: number;
+  competitionId: number;
+  participantId: number;
+  participantKey: string;
+  /** Who this is, for messages while the participant list may not be loaded. */
+  label: string;
+  wertungenId: number | null;
+  /** The values as typed, so a waiting participant shows what is still to be sent. */
+  values: { fieldId: number; value: number }[];
+  finalScore: number;
+  steps: SaveStep[];
+  /** Index of the first step not yet acknowledged by the server. */
+  next: number;
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface NewSave {
+  eventId: number;
+  disciplineId: number;
+  competitionId: number;
+  participantId: number;
+  participantKey: string;
+  label: string;
+  wertungenId: number | null;
+  values: { fieldId: number; value: number }[];
+  finalFieldId: number | null;
+  finalScore: number;
+}
+
+export interface SaveTransport {
+  saveValue(body: { competitionId: number; participantId: number; disciplineId: number; score: number }): Promise<SaveValueResponse>;
+  saveJuryResult(body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1 }): Promise<JuryResultSaveResponse>;
+}
+
+export interface SaveQueueListener {
+  /** The set of jobs or their state changed (enqueued, step done, waiting, finished). */
+  onChange(jobs: readonly SaveJob[], waiting: boolean): void;
+  /** The server acknowledged the last step; `response` is its answer to the detail save. */
+  onSaved(job: SaveJob, response: SaveValueResponse): void;
+  /** The server refused a step for good (4xx); the job is dropped so later ones can go. */
+  onRejected(job: SaveJob, error: Error): void;
+}
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export const QUEUE_STORAGE_KEY = 'gym.jury.saveQueue.v1';
+const RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 5_000];
+
+/** Saves in the spec's order: create when needed; field values; final into the final field; final into the detail. */
+export function planSteps(save: Pick<NewSave, 'wertungenId' | 'values' | 'finalFieldId' | 'finalScore'>): SaveStep[] {
+  return [
+    ...(save.wertungenId === null ? [{ kind: 'create' } as const] : []),
+    ...save.values.map(({ fieldId, value }) => ({ kind: 'field', fieldId, value }) as const),
+    ...(save.finalFieldId === null ? [] : [{ kind: 'field', fieldId: save.finalFieldId, value: save.finalScore } as const]),
+    { kind: 'detail' },
+  ];
+}
+
+// crypto.randomUUID exists only in secure contexts, and portals reach the hall server over plain
+// http on a LAN address; the id only has to be unique within one browser's queue.
+function jobId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+function isRetryable(error: unknown): boolean {
+  return error instanceof NetworkError || (error instanceof HttpError && error.retryable);
+}
+
+export class SaveQueue {
+  private jobs: SaveJob[];
+  private draining = false;
+  private waiting = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly transport: SaveTransport,
+    private readonly listener: SaveQueueListener,
+  ) {
+    this.jobs = this.read();
+  }
+
+  get pending(): readonly SaveJob[] {
+    return this.jobs;
+  }
+
+  /** True while the head job could not reach the server and waits for a retry. */
+  get isWaiting(): boolean {
+    return this.waiting;
+  }
+
+  enqueue(save: NewSave): SaveJob {
+    const job: SaveJob = {
+      id: jobId(),
+      createdAt: new Date().toISOString(),
+      eventId: save.eventId,
+      disciplineId: save.disciplineId,
+      competitionId: save.competitionId,
+      participantId: save.participantId,
+      participantKey: save.participantKey,
+      label: save.label,
+      wertungenId: save.wertungenId ?? this.knownWertungenId(save.participantKey),
+      values: save.values,
+      finalScore: save.finalScore,
+      steps: [],
+      next: 0,
+      attempts: 0,
+      lastError: null,
+    };
+    job.steps = planSteps({ ...save, wertungenId: job.wertungenId });
+    this.jobs.push(job);
+    this.persist();
+    void this.drain();
+    return job;
+  }
+
+  /** Sends now instead of waiting for the retry timer, e.g. when the live connection is back. */
+  kick(): void {
+    if (this.jobs.length === 0) return;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.drain();
+  }
+
+  /** Another tab changed the stored queue: adopt it, unless this tab is in the middle of sending. */
+  reload(): void {
+    if (this.draining) return;
+    this.jobs = this.read();
+    this.notify();
+    this.kick();
+  }
+
+  async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.jobs.length > 0) {
+        const job = this.jobs[0]!;
+        try {
+          const response = await this.runRemainingSteps(job);
+          this.jobs.shift();
+          this.failures = 0;
+          this.setWaiting(false);
+          this.persist();
+          this.listener.onSaved(job, response);
+        } catch (error) {
+          job.attempts += 1;
+          job.lastError = (error as Error).message;
+          if (isRetryable(error)) {
+            this.persist();
+            this.setWaiting(true);
+            this.scheduleRetry();
+            return;
+          }
+          this.jobs.shift();
+          this.persist();
+          this.listener.onRejected(job, error as Error);
+        }
+      }
+      this.setWaiting(false);
+    } finally {
+      this.draining = false;
+      this.notify();
+    }
+  }
+
+  private async runRemainingSteps(job: SaveJob): Promise<SaveValueResponse> {
+    let last: SaveValueResponse | null = null;
+    while (job.next < job.steps.length) {
+      const step = job.steps[job.next]!;
+      if (step.kind === 'create') {
+        if (job.wertungenId === null) {
+          const created = await this.transport.saveValue({ competitionId: job.competitionId, participantId: job.participantId, disciplineId: job.disciplineId, score: 0 });
+          this.adoptWertungenId(job.participantKey, created.wertungenId);
+        }
+      } else if (step.kind === 'field') {
+        await this.transport.saveJuryResult({ participantId: this.scoreIdOf(job), disciplineFieldId: step.fieldId, performance: step.value, attempt: 1, type: 0 });
+      } else {
+        last = await this.transport.saveValue({ competitionId: job.competitionId, participantId: this.scoreIdOf(job), disciplineId: job.disciplineId, score: job.finalScore });
+      }
+      job.next += 1;
+      this.persist();
+      this.notify();
+    }
+    // Plans always end with the detail step, so `last` is set whenever the loop ran to its end.
+    return last ?? { success: true, wertungenId: this.scoreIdOf(job), score: job.finalScore };
+  }
+
+  private scoreIdOf(job: SaveJob): number {
+    if (job.wertungenId === null) throw new Error(`save of ${job.label} has no score id after its create step`);
+    return job.wertungenId;
+  }
+
+  /** Later saves of the same participant, queued while the first was offline, need not create again. */
+  private adoptWertungenId(participantKey: string, wertungenId: number): void {
+    for (const job of this.jobs) if (job.participantKey === participantKey && job.wertungenId === null) job.wertungenId = wertungenId;
+  }
+
+  private knownWertungenId(participantKey: string): number | null {
+    return this.jobs.find((job) => job.participantKey === participantKey && job.wertungenId !== null)?.wertungenId ?? null;
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer !== null) return;
+    const delay = RETRY_DELAYS_MS[Math.min(this.failures, RETRY_DELAYS_MS.length - 1)]!;
+    this.failures += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.drain();
+    }, delay);
+  }
+
+  private setWaiting(waiting: boolean): void {
+    if (this.waiting === waiting) return;
+    this.waiting = waiting;
+    this.notify();
+  }
+
+  private notify(): void {
+    this.listener.onChange(this.jobs, this.waiting);
+  }
+
+  private read(): SaveJob[] {
+    try {
+      const parsed = JSON.parse(this.storage.getItem(QUEUE_STORAGE_KEY) ?? '[]') as unknown;
+      return Array.isArray(parsed) ? (parsed as SaveJob[]) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private persist(): void {
+    try {
+      this.storage.setItem(QUEUE_STORAGE_KEY, JSON.stringify(this.jobs));
+    } catch {
+      // Storage full or disabled (private mode): the queue still works for as long as the page lives.
+    }
+  }
+}

@@ -1,0 +1,199 @@
+import type { BuildInfo } from '../../src/system/build-info.js';
+
+/** The server could not be reached or did not answer in time: the request may be retried as it is. */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+}
+
+/** The server answered with an error status; `retryable` tells a passing outage from a refusal. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    return this.status >= 500 || this.status === 408 || this.status === 429;
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 8_000;
+
+async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
+      cache: 'no-store',
+    });
+  } catch (error) {
+    throw new NetworkError(controller.signal.aborted ? `no answer from the server within ${timeoutMs / 1000} s` : `server not reachable (${(error as Error).message})`);
+  } finally {
+    clearTimeout(timer);
+  }
+  const text = await response.text().catch(() => '');
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // A proxy or a stopped backend may answer with HTML; the status code still tells what happened.
+  }
+  if (!response.ok) {
+    const errorBody = (parsed ?? {}) as { code?: unknown; message?: unknown };
+    throw new HttpError(
+      response.status,
+      typeof errorBody.code === 'string' ? errorBody.code : 'HTTP_' + response.status,
+      typeof errorBody.message === 'string' ? errorBody.message : `${method} ${path} answered ${response.status}`,
+    );
+  }
+  return parsed as T;
+}
+
+export function getJson<T>(path: string, query: Record<string, string | number | undefined> = {}, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
+  const text = search.toString();
+  const suffix = text ? `?${text}` : '';
+  return request<T>('GET', path + suffix, undefined, timeoutMs);
+}
+
+export function postJson<T>(path: string, body: unknown, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+  return request<T>('POST', path, body, timeoutMs);
+}
+
+// Response shapes: spec "Individual scores and jury results" and contract section 6.
+
+export interface EventSummary {
+  id: number;
+  name: string;
+  dateFrom: string | null;
+  dateTo: string | null;
+}
+
+export interface DisciplineSummary {
+  id: number;
+  name: string;
+  displayName: string | null;
+  shortName: string | null;
+  inputMask: string | null;
+  decimals: number | null;
+  formula: string | null;
+  startValue: number;
+}
+
+export interface DisciplineField {
+  id: number;
+  disciplineId: number;
+  name: string | null;
+  shortName: string | null;
+  sortOrder: number | null;
+  isFinalScore: boolean;
+  isStartingScore: boolean;
+  enabled: boolean;
+}
+
+export interface JuryResultEntry {
+  id: number;
+  disciplineFieldId: number;
+  fieldName: string | null;
+  performance: number | null;
+  isFinalScore: boolean;
+  isStartingScore: boolean;
+  sortOrder: number | null;
+}
+
+export interface ScoreEntry {
+  id: number | null;
+  participantId: number | null;
+  disciplineId: number | null;
+  competitionId: number;
+  eventId: number;
+  score: number | null;
+  formula: string | null;
+  startValue: number;
+  firstName: string | null;
+  lastName: string | null;
+  startNumber: string | number | null;
+  clubName: string | null;
+  juryResults: JuryResultEntry[];
+}
+
+export interface ScoresPage {
+  results: ScoreEntry[];
+  pagination: { total: number; limit: number; offset: number; hasMore: boolean };
+}
+
+export interface SavedJuryResult {
+  fieldId: number;
+  performance: number | null;
+  isFinalScore: boolean;
+  sortOrder: number | null;
+}
+
+export interface SaveValueResponse {
+  success: boolean;
+  wertungenId: number;
+  score: number | null;
+}
+
+export interface JuryResultSaveResponse {
+  success: boolean;
+  id: number;
+  wertungenId: number;
+  disciplineFieldId: number;
+  performance: number;
+  finalScore: number | null;
+}
+
+export interface VersionInfo {
+  version: string;
+  name: string;
+  build: BuildInfo;
+}
+
+/** Spec "Events" (event 1 and event 2 share these) plus contract section 5's `seq` and `source`. */
+export interface ScoreUpdatedEvent {
+  seq?: number;
+  source?: 'api' | 'legacy';
+  scoreId: number;
+  eventId: number;
+  competitionId?: number;
+  participantId?: number;
+  disciplineId: number;
+  disciplineName?: string;
+  firstname?: string;
+  lastname?: string;
+  squadName?: string | null;
+  score?: number | null;
+  finalScore?: number | null;
+  timestamp?: string;
+}
+
+/** The score an event reports: `score` and `finalScore` carry the same value when both are present. */
+export function eventScore(event: ScoreUpdatedEvent): number | null {
+  const value = event.score ?? event.finalScore;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export const api = {
+  events: () => getJson<EventSummary[]>('/api/events'),
+  disciplines: () => getJson<DisciplineSummary[]>('/api/disciplines'),
+  disciplineFields: (disciplineId: number) => getJson<DisciplineField[]>('/api/discipline-fields', { disciplineId }),
+  scores: (eventId: number) => getJson<ScoresPage>('/api/scores', { eventId, limit: 1000 }),
+  juryResults: (wertungenId: number, disciplineId: number) =>
+    getJson<{ results: SavedJuryResult[] }>('/api/jury-results', { participantId: wertungenId, disciplineId }),
+  version: () => getJson<VersionInfo>('/api/system/version'),
+  saveValue: (body: { competitionId: number; participantId: number; disciplineId: number; score: number }) =>
+    postJson<SaveValueResponse>('/api/scores/save-value', body),
+  saveJuryResult: (body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1 }) =>
+    postJson<JuryResultSaveResponse>('/api/jury-results', body),
+};
