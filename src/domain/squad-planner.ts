@@ -322,7 +322,7 @@ export function distributeIntoSquads<T extends { clubId: number }>(
 export function colorBody(shortName: string, room: number): string {
   if (room < 2) throw new RangeError(`no room for a color in a ${SQUAD_NAME_MAX_LENGTH}-character name`);
   if (shortName.length <= room) return shortName;
-  
+  if (room === 2) return `${shortName.charAt(0)}${shortName.charAt(shortName.length - 1)}`;
   return shortName.slice(0, room);
 }
 
