@@ -15,10 +15,12 @@ export interface CollectiveKind {
   table: 'gruppen' | 'mannschaften';
   idColumn: 'int_gruppenid' | 'int_mannschaftenid';
   payloadKey: 'groupId' | 'teamId';
+  /** bol_gruppe is what enables group scoring on a competition; teams have no such flag. */
+  needsGroupCompetition: boolean;
 }
 
-export const GROUP_KIND: CollectiveKind = { label: 'group', table: 'gruppen', idColumn: 'int_gruppenid', payloadKey: 'groupId' };
-export const TEAM_KIND: CollectiveKind = { label: 'team', table: 'mannschaften', idColumn: 'int_mannschaftenid', payloadKey: 'teamId' };
+export const GROUP_KIND: CollectiveKind = { label: 'group', table: 'gruppen', idColumn: 'int_gruppenid', payloadKey: 'groupId', needsGroupCompetition: true };
+export const TEAM_KIND: CollectiveKind = { label: 'team', table: 'mannschaften', idColumn: 'int_mannschaftenid', payloadKey: 'teamId', needsGroupCompetition: false };
 
 export interface ComponentValue {
   fieldId: number;
@@ -83,7 +85,7 @@ export async function lockUnit(tx: TxClient, kind: CollectiveKind, unitId: numbe
             int_startnummer AS "startNumber", var_riege AS "squadName"
        FROM ${t(kind.table)}
       WHERE ${kind.idColumn} = $1
-`,
+      FOR NO KEY UPDATE`,
     [unitId],
   );
   return rows[0] ?? null;
@@ -173,7 +175,7 @@ export async function prepareCollectiveScore(tx: TxClient, kind: CollectiveKind,
   if (unit.eventId !== competition.eventId) {
     throw validationFailed(`${kind.payloadKey}: ${kind.label} ${unit.id} does not belong to the event of competition ${competition.id}`);
   }
-  if (kind === GROUP_KIND && !competition.isGroupCompetition) {
+  if (kind.needsGroupCompetition && !competition.isGroupCompetition) {
     throw validationFailed(`competitionId: competition ${competition.id} is not a group competition (bol_gruppe is not set)`);
   }
   if (input.attempt > competition.attempts) {

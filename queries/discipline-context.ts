@@ -1,7 +1,7 @@
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 import { compileFormula, type DisciplineFormula } from '../src/domain/final-score.js';
-import { fieldSortOrder, type ScoringField } from './scoring-context.js';
+import { fieldJsonPairs, fieldOrdering, type ScoringField } from './scoring-context.js';
 
 /**
  * A discipline's fields and formula without any score row: group and team saves need them before
@@ -32,12 +32,7 @@ export async function selectDisciplineContexts(db: Queryable, disciplineIds: rea
   const { rows } = await db.query<DisciplineContextRow>(
     `SELECT d.int_disziplinenid AS id, d.var_name AS name, fo.var_formel AS "recordFormula", d.var_formel AS "disciplineFormula",
             COALESCE((
-              SELECT json_agg(json_build_object(
-                       'fieldId', f.int_disziplinen_felderid, 'name', f.var_name, 'shortName', f.var_kurzname,
-                       'sortOrder', ${fieldSortOrder('f')}, 'isFinal', COALESCE(f.bol_endwert, false),
-                       'isStarting', COALESCE(f.bol_ausgangswert, false), 'enabled', COALESCE(f.bol_enabled, true),
-                       'group', f.int_gruppe)
-                     ORDER BY ${fieldSortOrder('f')} NULLS LAST, f.int_disziplinen_felderid)
+              SELECT json_agg(json_build_object(${fieldJsonPairs('f')}) ORDER BY ${fieldOrdering('f')})
                 FROM ${t('disziplinen_felder')} f
                WHERE f.int_disziplinenid = d.int_disziplinenid
             ), '[]'::json) AS fields

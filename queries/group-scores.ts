@@ -1,5 +1,6 @@
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
+import { fieldSortOrder } from './scoring-context.js';
 
 export interface GroupHeader {
   id: number;
@@ -49,7 +50,7 @@ export async function selectGroupScoreEntries(db: Queryable, groupId: number, fi
             (array_agg(d.rel_leistung ORDER BY d.int_kp) FILTER (WHERE f.bol_endwert))[1] AS "finalScore",
             COALESCE(
               json_agg(json_build_object('fieldId', d.int_kp, 'fieldName', f.var_name, 'value', d.rel_leistung)
-                       ORDER BY COALESCE(f.int_sortierung, f.int_reihenfolge) NULLS LAST, d.int_kp)
+                       ORDER BY ${fieldSortOrder('f')} NULLS LAST, d.int_kp)
                 FILTER (WHERE f.int_disziplinen_felderid IS NOT NULL AND NOT COALESCE(f.bol_endwert, false)),
               '[]'::json) AS components
        FROM ${t('wertungen')} w

@@ -52,9 +52,12 @@ export async function startServer(
     url: `http://${shownHost}:${port}`,
     close() {
       // Order matters: stop taking requests and let in-flight ones finish, then stop emitting, then the pool.
+      // The HTTP server only finishes closing once its Socket.IO connections are gone (upgraded
+      // connections are never idle), so the gateway closes them while in-flight requests finish.
       closing ??= (async () => {
-        await app.close();
+        const httpClosed = app.close();
         await gateway.close();
+        await httpClosed;
         await retention.stop();
         await relay.stop();
         await pool.end();

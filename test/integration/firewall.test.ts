@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
-import { createSigner } from 'fast-jwt';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -11,12 +10,8 @@ import {
   type FirewallServiceKey,
 } from '../../src/firewall/index.js';
 import { FakeWindowsHost, NET, NETSH, NETSH_ARGS, type Wording } from '../support/netsh-outputs.js';
-import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../support/server.js';
-
-const signWithTestSecret = createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS256', expiresIn: 3_600_000 });
-const adminToken = signWithTestSecret({ sub: 'anna', role: 'admin' });
-const juryToken = signWithTestSecret({ sub: 'judge-1', role: 'jury' });
-const foreignToken = createSigner({ key: 'another-secret-that-is-long-enough', algorithm: 'HS256' })({ sub: 'anna', role: 'admin' });
+import { startTestServer, type TestServer } from '../support/server.js';
+import { adminToken, foreignToken, juryToken } from '../support/tokens.js';
 
 const SERVICES = [
   { service: 'backend', name: 'Backend Server', port: 3001, ruleName: 'App Backend Server' },

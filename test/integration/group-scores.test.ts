@@ -1,33 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/db/tables.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { countRows, createScoringWorld, getJson, postJson, type ScoringWorld } from '../support/group-team-fixtures.js';
+import { detailRowsOf as storedDetails, itRefusesWithoutWrites, getJson, newUnit, postJson, sharedRefusals, useScoringServer, type Refusal } from '../support/group-team-fixtures.js';
 
-let server: TestServer;
-let world: ScoringWorld;
+const scoring = useScoringServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await createScoringWorld(server.pool);
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-const saveGroup = (body: Record<string, unknown>) => postJson(`${server.url}/api/scores/group`, body);
-
-/** A fresh group per test keeps the tests independent of each other's score rows. */
-async function newGroup(name = 'Gruppe'): Promise<number> {
-  const { rows } = await server.pool.query<{ id: number }>(
-    `INSERT INTO ${t('gruppen')} (int_veranstaltungenid, var_name, int_startnummer, int_vereineid, var_riege)
-     VALUES ($1, $2, 42, $3, 'Gelb') RETURNING int_gruppenid AS id`,
-    [world.eventId, name, world.clubId],
-  );
-  return rows[0]!.id;
-}
+const saveGroup = (body: Record<string, unknown>) => postJson(`${scoring.server.url}/api/scores/group`, body);
+const newGroup = (name = 'Gruppe') => newUnit(scoring.server.pool, scoring.world, 'group', name, 'Gelb');
+const detailRowsOf = (scoreId: number) => storedDetails(scoring.server.pool, scoreId);
 
 async function scoreRowsOf(groupId: number) {
-  const { rows } = await server.pool.query(
+  const { rows } = await scoring.server.pool.query(
     `SELECT int_wertungenid AS id, int_wettkaempfeid AS "competitionId", int_teilnehmerid AS "participantId",
             int_gruppenid AS "groupId", int_mannschaftenid AS "teamId", int_statusid AS "statusId", int_runde AS round,
             int_startnummer AS "startNumber", var_riege AS "squadName"
@@ -37,23 +19,14 @@ async function scoreRowsOf(groupId: number) {
   return rows;
 }
 
-async function detailRowsOf(scoreId: number) {
-  const { rows } = await server.pool.query(
-    `SELECT int_wertungen_detailsid AS id, int_disziplinenid AS "disciplineId", int_versuch AS attempt, int_kp AS kp, rel_leistung AS value
-       FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 ORDER BY int_disziplinenid, int_versuch, int_kp`,
-    [scoreId],
-  );
-  return rows;
-}
-
 describe('POST /api/scores/group', () => {
   it('creates the group score row and one detail row per component plus the final row, and appends an outbox event', async () => {
     const groupId = await newGroup('Gruppe Stern');
-    const { fields } = world;
+    const { fields } = scoring.world;
     const response = await saveGroup({
       groupId,
-      competitionId: world.groupCompetitionId,
-      disciplineId: world.disciplineId,
+      competitionId: scoring.world.groupCompetitionId,
+      disciplineId: scoring.world.disciplineId,
       attemptNumber: 1,
       components: [
         { fieldId: fields.E, value: 8.2 },
@@ -73,26 +46,26 @@ describe('POST /api/scores/group', () => {
     ]);
 
     expect(await scoreRowsOf(groupId)).toEqual([
-      { id: scoreId, competitionId: world.groupCompetitionId, participantId: null, groupId, teamId: null, statusId: 1, round: 1, startNumber: 42, squadName: 'Gelb' },
+      { id: scoreId, competitionId: scoring.world.groupCompetitionId, participantId: null, groupId, teamId: null, statusId: 1, round: 1, startNumber: 42, squadName: 'Gelb' },
     ]);
     const details = await detailRowsOf(scoreId);
     expect(details.map(({ kp, value, attempt, disciplineId }) => ({ kp, value, attempt, disciplineId }))).toEqual(
       [fields.D, fields.E, fields.Abz, fields.final]
-        .map((kp, index) => ({ kp, value: [4.5, 8.2, 0.3, 12.4][index], attempt: 1, disciplineId: world.disciplineId }))
+        .map((kp, index) => ({ kp, value: [4.5, 8.2, 0.3, 12.4][index], attempt: 1, disciplineId: scoring.world.disciplineId }))
         .sort((a, b) => a.kp - b.kp),
     );
     expect(response.body.components.map((component: { id: number }) => component.id).sort()).toEqual(details.map((detail) => detail.id).sort());
 
-    const { rows } = await server.pool.query(`SELECT topic, event_id AS "eventId", payload FROM ${t('svc_outbox')} WHERE payload->>'scoreId' = $1`, [String(scoreId)]);
+    const { rows } = await scoring.server.pool.query(`SELECT topic, event_id AS "eventId", payload FROM ${t('svc_outbox')} WHERE payload->>'scoreId' = $1`, [String(scoreId)]);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ topic: 'score-updated', eventId: world.eventId });
+    expect(rows[0]).toMatchObject({ topic: 'score-updated', eventId: scoring.world.eventId });
     expect(rows[0].payload).toEqual({
       scoreId,
-      eventId: world.eventId,
-      competitionId: world.groupCompetitionId,
+      eventId: scoring.world.eventId,
+      competitionId: scoring.world.groupCompetitionId,
       groupId,
       name: 'Gruppe Stern',
-      disciplineId: world.disciplineId,
+      disciplineId: scoring.world.disciplineId,
       disciplineName: 'Boden',
       attempt: 1,
       score: 12.4,
@@ -105,8 +78,8 @@ describe('POST /api/scores/group', () => {
 
   it('updates on the second save: one score row, the same detail rows, untouched components kept', async () => {
     const groupId = await newGroup();
-    const { fields } = world;
-    const key = { groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, attemptNumber: 2 };
+    const { fields } = scoring.world;
+    const key = { groupId, competitionId: scoring.world.groupCompetitionId, disciplineId: scoring.world.disciplineId, attemptNumber: 2 };
     const first = await saveGroup({ ...key, components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: 8 }], finalScore: 12 });
     expect(first.status).toBe(200);
     const before = await detailRowsOf(first.body.scoreId);
@@ -131,7 +104,7 @@ describe('POST /api/scores/group', () => {
     const groupId = await newGroup();
     const responses = await Promise.all(
       [1, 2, 3, 4, 5, 6].map((value) =>
-        saveGroup({ groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, attemptNumber: 1, components: [{ fieldId: world.fields.D, value }], finalScore: value }),
+        saveGroup({ groupId, competitionId: scoring.world.groupCompetitionId, disciplineId: scoring.world.disciplineId, attemptNumber: 1, components: [{ fieldId: scoring.world.fields.D, value }], finalScore: value }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -141,143 +114,89 @@ describe('POST /api/scores/group', () => {
 
   it('keeps attempts and disciplines apart under one score row', async () => {
     const groupId = await newGroup();
-    const base = { groupId, competitionId: world.groupCompetitionId };
-    const a1 = await saveGroup({ ...base, disciplineId: world.disciplineId, attemptNumber: 1, finalScore: 10 });
-    const a2 = await saveGroup({ ...base, disciplineId: world.disciplineId, attemptNumber: 2, finalScore: 11 });
-    const other = await saveGroup({ ...base, disciplineId: world.plainDisciplineId, finalScore: 7 });
+    const base = { groupId, competitionId: scoring.world.groupCompetitionId };
+    const a1 = await saveGroup({ ...base, disciplineId: scoring.world.disciplineId, attemptNumber: 1, finalScore: 10 });
+    const a2 = await saveGroup({ ...base, disciplineId: scoring.world.disciplineId, attemptNumber: 2, finalScore: 11 });
+    const other = await saveGroup({ ...base, disciplineId: scoring.world.plainDisciplineId, finalScore: 7 });
     expect(new Set([a1.body.scoreId, a2.body.scoreId, other.body.scoreId]).size).toBe(1);
     const finals = (await detailRowsOf(a1.body.scoreId)).map(({ disciplineId, attempt, value }) => ({ disciplineId, attempt, value }));
     expect(finals).toEqual([
-      { disciplineId: world.disciplineId, attempt: 1, value: 10 },
-      { disciplineId: world.disciplineId, attempt: 2, value: 11 },
-      { disciplineId: world.plainDisciplineId, attempt: 1, value: 7 },
+      { disciplineId: scoring.world.disciplineId, attempt: 1, value: 10 },
+      { disciplineId: scoring.world.disciplineId, attempt: 2, value: 11 },
+      { disciplineId: scoring.world.plainDisciplineId, attempt: 1, value: 7 },
     ]);
   });
 
-  it('calculates an omitted finalScore from the field short names', async () => {
-    const groupId = await newGroup();
-    const { fields } = world;
-    const response = await saveGroup({
-      groupId,
-      competitionId: world.groupCompetitionId,
-      disciplineId: world.disciplineId,
-      components: [
-        { fieldId: fields.D, value: 4.5 },
-        { fieldId: fields.E, value: 8.2 },
-        { fieldId: fields.Abz, value: 0.3 },
-      ],
-    });
-    expect(response.status).toBe(200);
-    expect(response.body.components.at(-1)).toMatchObject({ fieldId: fields.final, value: 12.4 });
-  });
+  const finals: Array<[string, () => { disciplineId: number; components: Array<[number, number]> }, number, () => number]> = [
+    [
+      'calculates an omitted finalScore from the field short names',
+      () => ({ disciplineId: scoring.world.disciplineId, components: [[scoring.world.fields.D, 4.5], [scoring.world.fields.E, 8.2], [scoring.world.fields.Abz, 0.3]] }),
+      12.4,
+      () => scoring.world.fields.final,
+    ],
+    ['uses the formula record before the discipline formula', () => ({ disciplineId: scoring.world.recordDisciplineId, components: [[scoring.world.recordFields.D, 3.5]] }), 7, () => scoring.world.recordFields.final],
+    ['takes a final field sent as a component as the finalScore', () => ({ disciplineId: scoring.world.disciplineId, components: [[scoring.world.fields.D, 1], [scoring.world.fields.final, 9.5]] }), 9.5, () => scoring.world.fields.final],
+  ];
 
-  it('uses the formula record before the discipline formula', async () => {
-    const groupId = await newGroup();
+  it.each(finals)('%s', async (_name, request, expected, finalField) => {
+    const { disciplineId, components } = request();
     const response = await saveGroup({
-      groupId,
-      competitionId: world.groupCompetitionId,
-      disciplineId: world.recordDisciplineId,
-      components: [{ fieldId: world.recordFields.D, value: 3.5 }],
+      groupId: await newGroup(),
+      competitionId: scoring.world.groupCompetitionId,
+      disciplineId,
+      components: components.map(([fieldId, value]) => ({ fieldId, value })),
     });
     expect(response.status).toBe(200);
-    expect(response.body.components.at(-1)).toMatchObject({ fieldId: world.recordFields.final, value: 7 });
-  });
-
-  it('takes a final field sent as a component as the finalScore', async () => {
-    const groupId = await newGroup();
-    const { fields } = world;
-    const response = await saveGroup({
-      groupId,
-      competitionId: world.groupCompetitionId,
-      disciplineId: world.disciplineId,
-      components: [{ fieldId: fields.D, value: 1 }, { fieldId: fields.final, value: 9.5 }],
-    });
-    expect(response.status).toBe(200);
-    expect(response.body.components.map(({ fieldId, value }: { fieldId: number; value: number }) => [fieldId, value])).toEqual([
-      [fields.D, 1],
-      [fields.final, 9.5],
-    ]);
+    expect(response.body.components).toHaveLength(components.filter(([fieldId]) => fieldId !== finalField()).length + 1);
+    expect(response.body.components.at(-1)).toMatchObject({ fieldId: finalField(), value: expected });
   });
 });
 
 describe('POST /api/scores/group refusals write nothing', () => {
-  const valid = () => ({
-    groupId: world.groupId,
-    competitionId: world.groupCompetitionId,
-    disciplineId: world.disciplineId,
-    attemptNumber: 1,
-    components: [{ fieldId: world.fields.D, value: 4 }],
-    finalScore: 10,
-  });
-
-  const cases: Array<[string, () => Record<string, unknown>, number, RegExp]> = [
-    ['unknown group', () => ({ ...valid(), groupId: 999_999 }), 404, /group 999999 not found/],
-    ['unknown competition', () => ({ ...valid(), competitionId: 999_999 }), 404, /competition 999999 not found/],
-    ['unknown discipline', () => ({ ...valid(), disciplineId: 999_999 }), 404, /discipline 999999 not found/],
-    ['a field of another discipline', () => ({ ...valid(), components: [{ fieldId: world.plainFields.D, value: 1 }] }), 400, /not a field of discipline/],
-    ['the same field twice', () => ({ ...valid(), components: [{ fieldId: world.fields.D, value: 1 }, { fieldId: world.fields.D, value: 2 }] }), 400, /more than once/],
-    ['a squad name over 5 characters', () => ({ ...valid(), squadName: 'Gruen1' }), 400, /squadName/],
-    ['attempt 0', () => ({ ...valid(), attemptNumber: 0 }), 400, /attemptNumber/],
-    ['an attempt beyond int_versuche', () => ({ ...valid(), attemptNumber: 3 }), 400, /attempt: 3 exceeds the 2 attempt/],
-    ['a group of another event', () => ({ ...valid(), groupId: world.otherEventGroupId }), 400, /does not belong to the event/],
-    ['a competition that is not a group competition', () => ({ ...valid(), competitionId: world.plainCompetitionId }), 400, /not a group competition/],
-    ['an unknown status', () => ({ ...valid(), statusId: 5 }), 400, /status 5 does not exist/],
-    ['a final field contradicting finalScore', () => ({ ...valid(), components: [{ fieldId: world.fields.final, value: 9 }] }), 400, /contradicts finalScore/],
-    ['a discipline without a final field', () => ({ ...valid(), disciplineId: world.noFinalDisciplineId, components: [{ fieldId: world.noFinalFieldId, value: 1 }] }), 400, /no final field/],
-    ['a string score', () => ({ ...valid(), finalScore: '10' }), 400, /finalScore/],
-    [
-      'a formula with a field the components lack',
-      () => ({ ...valid(), finalScore: undefined, components: [{ fieldId: world.fields.D, value: 4 }, { fieldId: world.fields.Abz, value: 0.1 }] }),
-      400,
-      /lack a value for field E\b/,
-    ],
-    ['no formula and no finalScore', () => ({ ...valid(), disciplineId: world.plainDisciplineId, components: [], finalScore: null }), 400, /finalScore is required/],
+  const refusals: Refusal[] = [
+    ['unknown group', () => ({ groupId: 999_999 }), 404, /group 999999 not found/],
+    ...sharedRefusals('attemptNumber'),
+    ['a group of another event', (world) => ({ groupId: world.otherEventGroupId }), 400, /does not belong to the event/],
+    ['a competition that is not a group competition', (world) => ({ competitionId: world.plainCompetitionId }), 400, /not a group competition/],
   ];
 
-  it.each(cases)('refuses %s', async (_name, body, status, message) => {
-    const before = await countRows(server.pool);
-    const response = await saveGroup(body());
-    expect(response.status).toBe(status);
-    expect(response.body).toMatchObject({ statusCode: status, code: status === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED' });
-    expect(response.body.message).toMatch(message);
-    expect(await countRows(server.pool)).toEqual(before);
-  });
+  itRefusesWithoutWrites(scoring, '/api/scores/group', (world) => ({ groupId: world.groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, attemptNumber: 1, components: [{ fieldId: world.fields.D, value: 4 }], finalScore: 10 }), refusals);
 });
 
 describe('GET /api/scores/group/:groupId', () => {
   let groupId: number;
   beforeAll(async () => {
     groupId = await newGroup('Gruppe Lesen');
-    const { fields } = world;
+    const { fields } = scoring.world;
     const save = (competitionId: number, disciplineId: number, attemptNumber: number, components: unknown[], finalScore: number) =>
       saveGroup({ groupId, competitionId, disciplineId, attemptNumber, components, finalScore });
-    await save(world.groupCompetitionId, world.disciplineId, 1, [{ fieldId: fields.Abz, value: 0.5 }, { fieldId: fields.D, value: 4 }], 11.5);
-    await save(world.groupCompetitionId, world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
-    await save(world.groupCompetitionId, world.plainDisciplineId, 1, [{ fieldId: world.plainFields.E, value: 7 }], 7);
-    const secondCompetition = await server.pool.query<{ id: number }>(
+    await save(scoring.world.groupCompetitionId, scoring.world.disciplineId, 1, [{ fieldId: fields.Abz, value: 0.5 }, { fieldId: fields.D, value: 4 }], 11.5);
+    await save(scoring.world.groupCompetitionId, scoring.world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
+    await save(scoring.world.groupCompetitionId, scoring.world.plainDisciplineId, 1, [{ fieldId: scoring.world.plainFields.E, value: 7 }], 7);
+    const secondCompetition = await scoring.server.pool.query<{ id: number }>(
       `INSERT INTO ${t('wettkaempfe')} (int_veranstaltungenid, var_name, bol_gruppe, int_versuche) VALUES ($1, 'WK 2', true, 1) RETURNING int_wettkaempfeid AS id`,
-      [world.eventId],
+      [scoring.world.eventId],
     );
-    await save(secondCompetition.rows[0]!.id, world.disciplineId, 1, [], 3);
+    await save(secondCompetition.rows[0]!.id, scoring.world.disciplineId, 1, [], 3);
   });
 
   it('lists one entry per competition, discipline and attempt with components in field order, final field excluded', async () => {
-    const { status, body } = await getJson(`${server.url}/api/scores/group/${groupId}`);
+    const { status, body } = await getJson(`${scoring.server.url}/api/scores/group/${groupId}`);
     expect(status).toBe(200);
     expect(body.success).toBe(true);
     expect(body.group).toEqual({ id: groupId, name: 'Gruppe Lesen', startNumber: 42 });
     expect(body.scores).toHaveLength(4);
     expect(body.scores[0]).toEqual({
       id: expect.any(Number),
-      competitionId: world.groupCompetitionId,
-      disciplineId: world.disciplineId,
+      competitionId: scoring.world.groupCompetitionId,
+      disciplineId: scoring.world.disciplineId,
       disciplineName: 'Boden',
       attemptNumber: 1,
       finalScore: 11.5,
       statusId: 1,
       components: [
-        { fieldId: world.fields.D, fieldName: 'Schwierigkeit', value: 4 },
-        { fieldId: world.fields.Abz, fieldName: 'Abzug', value: 0.5 },
+        { fieldId: scoring.world.fields.D, fieldName: 'Schwierigkeit', value: 4 },
+        { fieldId: scoring.world.fields.Abz, fieldName: 'Abzug', value: 0.5 },
       ],
     });
     expect(body.scores.map((score: { attemptNumber: number; finalScore: number }) => [score.attemptNumber, score.finalScore])).toEqual([
@@ -289,18 +208,18 @@ describe('GET /api/scores/group/:groupId', () => {
   });
 
   it('filters by competition and discipline and drops components on request', async () => {
-    const byCompetition = await getJson(`${server.url}/api/scores/group/${groupId}?competitionId=${world.groupCompetitionId}`);
+    const byCompetition = await getJson(`${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}`);
     expect(byCompetition.body.scores).toHaveLength(3);
-    const byBoth = await getJson(`${server.url}/api/scores/group/${groupId}?competitionId=${world.groupCompetitionId}&disciplineId=${world.plainDisciplineId}`);
+    const byBoth = await getJson(`${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}`);
     expect(byBoth.body.scores.map((score: { finalScore: number }) => score.finalScore)).toEqual([7]);
-    const bare = await getJson(`${server.url}/api/scores/group/${groupId}?disciplineId=${world.disciplineId}&includeComponents=false`);
+    const bare = await getJson(`${scoring.server.url}/api/scores/group/${groupId}?disciplineId=${scoring.world.disciplineId}&includeComponents=false`);
     expect(bare.body.scores).toHaveLength(3);
     for (const score of bare.body.scores) expect(score).not.toHaveProperty('components');
   });
 
   it('answers 404 for an unknown group and an empty list for a group without scores', async () => {
-    expect((await getJson(`${server.url}/api/scores/group/999999`)).status).toBe(404);
-    const empty = await getJson(`${server.url}/api/scores/group/${await newGroup()}`);
+    expect((await getJson(`${scoring.server.url}/api/scores/group/999999`)).status).toBe(404);
+    const empty = await getJson(`${scoring.server.url}/api/scores/group/${await newGroup()}`);
     expect(empty).toMatchObject({ status: 200, body: { success: true, scores: [] } });
   });
 });

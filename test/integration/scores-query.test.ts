@@ -343,6 +343,27 @@ describe('Calculation rules on read', () => {
     expect((await entriesOf(arena)).map((entry) => entry.score)).toEqual([16, 16, 16, 16, 16]);
   });
 
+  it('a correction that cannot be written leaves the read answering with the stored values', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    const { scoreId } = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
+    await server.pool.query(`
+      CREATE FUNCTION test_refuse_final() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.int_wertungenid = ${scoreId} THEN RAISE EXCEPTION 'refused by test'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER test_refuse_final BEFORE INSERT ON ${t('jury_results')} FOR EACH ROW EXECUTE FUNCTION test_refuse_final();`);
+    try {
+      expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(0);
+      expect(await finalRow(scoreId, discipline)).toBeNull();
+      expect(warnings.some((line) => /corrections on read were not written/.test(String(line.msg)))).toBe(true);
+    } finally {
+      await server.pool.query(`DROP TRIGGER test_refuse_final ON ${t('jury_results')}; DROP FUNCTION test_refuse_final();`);
+    }
+    expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(16);
+  });
+
   it('rule 8: there is no calculate endpoint', async () => {
     expect((await postJson(`${server.url}/api/scores/calculate`, { wertungenId: 1 })).status).toBe(404);
   });

@@ -2,48 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/db/tables.js';
 import { signToken } from '../../src/http/auth.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { captureStatements, countRows, createScoringWorld, getJson, postJson, type ScoringWorld } from '../support/group-team-fixtures.js';
+import { captureStatements, countRows, detailRowsOf as storedDetails, itRefusesWithoutWrites, getJson, newUnit, postJson, sharedRefusals, useScoringServer, type Refusal } from '../support/group-team-fixtures.js';
 
-let server: TestServer;
-let world: ScoringWorld;
+const scoring = useScoringServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await createScoringWorld(server.pool);
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-const saveTeam = (body: Record<string, unknown>) => postJson(`${server.url}/api/scores/team`, body);
-
-async function newTeam(name = 'Team'): Promise<number> {
-  const { rows } = await server.pool.query<{ id: number }>(
-    `INSERT INTO ${t('mannschaften')} (int_veranstaltungenid, var_name, int_startnummer, int_vereineid, var_riege)
-     VALUES ($1, $2, 7, $3, 'Rot') RETURNING int_mannschaftenid AS id`,
-    [world.eventId, name, world.clubId],
-  );
-  return rows[0]!.id;
-}
-
-async function detailRowsOf(scoreId: number) {
-  const { rows } = await server.pool.query<{ kp: number; value: number; attempt: number }>(
-    `SELECT int_kp AS kp, rel_leistung AS value, int_versuch AS attempt FROM ${t('wertungen_details')}
-      WHERE int_wertungenid = $1 ORDER BY int_versuch, int_kp`,
-    [scoreId],
-  );
-  return rows;
-}
+const saveTeam = (body: Record<string, unknown>) => postJson(`${scoring.server.url}/api/scores/team`, body);
+const newTeam = (name = 'Team') => newUnit(scoring.server.pool, scoring.world, 'team', name, 'Rot');
+const detailRowsOf = async (scoreId: number) => (await storedDetails(scoring.server.pool, scoreId)).map(({ kp, value, attempt }) => ({ kp, value, attempt }));
 
 describe('POST /api/scores/team', () => {
   it('creates the score row without naming the participant column, with start number and squad name from the team', async () => {
     const teamId = await newTeam('Team Ost');
-    const { fields } = world;
+    const { fields } = scoring.world;
     const { result: response, statements } = await captureStatements(() =>
       saveTeam({
         teamId,
-        competitionId: world.plainCompetitionId,
-        disciplineId: world.disciplineId,
+        competitionId: scoring.world.plainCompetitionId,
+        disciplineId: scoring.world.disciplineId,
         statusId: 9,
         attempt: 1,
         components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: 8 }],
@@ -57,7 +32,7 @@ describe('POST /api/scores/team', () => {
     expect(inserts).toHaveLength(1);
     expect(inserts[0]).not.toMatch(/int_teilnehmerid/);
 
-    const { rows } = await server.pool.query(
+    const { rows } = await scoring.server.pool.query(
       `SELECT int_teilnehmerid AS "participantId", int_gruppenid AS "groupId", int_mannschaftenid AS "teamId", int_statusid AS "statusId",
               int_runde AS round, int_startnummer AS "startNumber", var_riege AS "squadName"
          FROM ${t('wertungen')} WHERE int_wertungenid = $1`,
@@ -72,15 +47,15 @@ describe('POST /api/scores/team', () => {
       ].sort((a, b) => a.kp - b.kp),
     );
 
-    const outbox = await server.pool.query(`SELECT payload FROM ${t('svc_outbox')} WHERE payload->>'teamId' = $1`, [String(teamId)]);
+    const outbox = await scoring.server.pool.query(`SELECT payload FROM ${t('svc_outbox')} WHERE payload->>'teamId' = $1`, [String(teamId)]);
     expect(outbox.rows.map((row) => row.payload)).toEqual([
       {
         scoreId: response.body.id,
-        eventId: world.eventId,
-        competitionId: world.plainCompetitionId,
+        eventId: scoring.world.eventId,
+        competitionId: scoring.world.plainCompetitionId,
         teamId,
         name: 'Team Ost',
-        disciplineId: world.disciplineId,
+        disciplineId: scoring.world.disciplineId,
         disciplineName: 'Boden',
         attempt: 1,
         score: 12,
@@ -93,15 +68,15 @@ describe('POST /api/scores/team', () => {
 
   it('replaces the detail rows of (score, discipline, attempt) on a re-save: exactly one set remains', async () => {
     const teamId = await newTeam();
-    const { fields } = world;
-    const key = { teamId, competitionId: world.plainCompetitionId, disciplineId: world.disciplineId, attempt: 2 };
+    const { fields } = scoring.world;
+    const key = { teamId, competitionId: scoring.world.plainCompetitionId, disciplineId: scoring.world.disciplineId, attempt: 2 };
     const first = await saveTeam({ ...key, components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: 8 }, { fieldId: fields.Abz, value: 1 }], finalScore: 11 });
     // Another attempt of the same score must survive the replacement.
     await saveTeam({ ...key, attempt: 1, components: [{ fieldId: fields.D, value: 1 }], finalScore: 1 });
     const second = await saveTeam({ ...key, components: [{ fieldId: fields.E, value: 9 }], finalScore: 9 });
     expect(second.body.id).toBe(first.body.id);
 
-    const { rows } = await server.pool.query(`SELECT count(*)::int AS n FROM ${t('wertungen')} WHERE int_mannschaftenid = $1`, [teamId]);
+    const { rows } = await scoring.server.pool.query(`SELECT count(*)::int AS n FROM ${t('wertungen')} WHERE int_mannschaftenid = $1`, [teamId]);
     expect(rows[0].n).toBe(1);
     expect((await detailRowsOf(first.body.id)).filter((row) => row.attempt === 2)).toEqual(
       [
@@ -116,26 +91,26 @@ describe('POST /api/scores/team', () => {
     const teamId = await newTeam();
     const response = await saveTeam({
       teamId,
-      competitionId: world.plainCompetitionId,
-      disciplineId: world.disciplineId,
+      competitionId: scoring.world.plainCompetitionId,
+      disciplineId: scoring.world.disciplineId,
       attemptNumber: 2,
       squadName: 'Grn',
-      components: [{ fieldId: world.fields.D, value: 3 }],
+      components: [{ fieldId: scoring.world.fields.D, value: 3 }],
       finalScore: 3,
     });
     expect(response.status).toBe(201);
-    const { rows } = await server.pool.query(`SELECT var_riege AS "squadName" FROM ${t('wertungen')} WHERE int_wertungenid = $1`, [response.body.id]);
+    const { rows } = await scoring.server.pool.query(`SELECT var_riege AS "squadName" FROM ${t('wertungen')} WHERE int_wertungenid = $1`, [response.body.id]);
     expect(rows[0].squadName).toBe('Grn');
     expect((await detailRowsOf(response.body.id)).map((row) => row.attempt)).toEqual([2, 2]);
   });
 
   it('calculates an omitted finalScore from the field short names', async () => {
     const teamId = await newTeam();
-    const { fields } = world;
+    const { fields } = scoring.world;
     const response = await saveTeam({
       teamId,
-      competitionId: world.plainCompetitionId,
-      disciplineId: world.disciplineId,
+      competitionId: scoring.world.plainCompetitionId,
+      disciplineId: scoring.world.disciplineId,
       components: [{ fieldId: fields.D, value: 2.5 }, { fieldId: fields.E, value: 7.25 }, { fieldId: fields.Abz, value: 0.5 }],
     });
     expect(response).toMatchObject({ status: 201, body: { finalScore: 9.25 } });
@@ -143,37 +118,16 @@ describe('POST /api/scores/team', () => {
 });
 
 describe('POST /api/scores/team refusals write nothing', () => {
-  const valid = () => ({
-    teamId: world.teamId,
-    competitionId: world.plainCompetitionId,
-    disciplineId: world.disciplineId,
-    attempt: 1,
-    components: [{ fieldId: world.fields.D, value: 4 }],
-    finalScore: 10,
-  });
-
-  const cases: Array<[string, () => Record<string, unknown>, number, RegExp]> = [
-    ['unknown team', () => ({ ...valid(), teamId: 999_999 }), 404, /team 999999 not found/],
-    ['unknown competition', () => ({ ...valid(), competitionId: 999_999 }), 404, /competition 999999 not found/],
-    ['unknown discipline', () => ({ ...valid(), disciplineId: 999_999 }), 404, /discipline 999999 not found/],
-    ['a field of another discipline', () => ({ ...valid(), components: [{ fieldId: world.recordFields.E, value: 1 }] }), 400, /not a field of discipline/],
-    ['a squad name over 5 characters', () => ({ ...valid(), squadName: 'Schwarz' }), 400, /squadName/],
-    ['attempt 0', () => ({ ...valid(), attempt: 0 }), 400, /attempt/],
-    ['an attempt beyond int_versuche', () => ({ ...valid(), attempt: 3 }), 400, /exceeds the 2 attempt/],
-    ['attempt and attemptNumber that disagree', () => ({ ...valid(), attemptNumber: 2 }), 400, /must agree/],
-    ['a team of another event', () => ({ ...valid(), teamId: world.otherEventTeamId }), 400, /does not belong to the event/],
-    ['a competition of another event', () => ({ ...valid(), competitionId: world.otherEventCompetitionId }), 400, /does not belong to the event/],
-    ['a missing teamId', () => ({ ...valid(), teamId: undefined }), 400, /teamId is required/],
-    ['a formula with a field the components lack', () => ({ ...valid(), finalScore: undefined }), 400, /lack a value for field E, Abz/],
+  const refusals: Refusal[] = [
+    ['unknown team', () => ({ teamId: 999_999 }), 404, /team 999999 not found/],
+    ...sharedRefusals('attempt'),
+    ['attempt and attemptNumber that disagree', () => ({ attemptNumber: 2 }), 400, /must agree/],
+    ['a team of another event', (world) => ({ teamId: world.otherEventTeamId }), 400, /does not belong to the event/],
+    ['a competition of another event', (world) => ({ competitionId: world.otherEventCompetitionId }), 400, /does not belong to the event/],
+    ['a missing teamId', () => ({ teamId: undefined }), 400, /teamId is required/],
   ];
 
-  it.each(cases)('refuses %s', async (_name, body, status, message) => {
-    const before = await countRows(server.pool);
-    const response = await saveTeam(body());
-    expect(response.status).toBe(status);
-    expect(response.body.message).toMatch(message);
-    expect(await countRows(server.pool)).toEqual(before);
-  });
+  itRefusesWithoutWrites(scoring, '/api/scores/team', (world) => ({ teamId: world.teamId, competitionId: world.plainCompetitionId, disciplineId: world.disciplineId, attempt: 1, components: [{ fieldId: world.fields.D, value: 4 }], finalScore: 10 }), refusals);
 });
 
 describe('GET /api/scores/team', () => {
@@ -182,37 +136,37 @@ describe('GET /api/scores/team', () => {
   beforeAll(async () => {
     teamA = await newTeam('Team A');
     teamB = await newTeam('Team B');
-    const { fields } = world;
+    const { fields } = scoring.world;
     const save = (teamId: number, disciplineId: number, attempt: number, components: unknown[], finalScore: number) =>
-      saveTeam({ teamId, competitionId: world.plainCompetitionId, disciplineId, attempt, components, finalScore });
-    await save(teamA, world.disciplineId, 1, [{ fieldId: fields.Abz, value: 0.5 }, { fieldId: fields.D, value: 4 }], 11.5);
-    await save(teamA, world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
-    await save(teamA, world.plainDisciplineId, 1, [], 6);
-    await save(teamB, world.disciplineId, 1, [], 8);
+      saveTeam({ teamId, competitionId: scoring.world.plainCompetitionId, disciplineId, attempt, components, finalScore });
+    await save(teamA, scoring.world.disciplineId, 1, [{ fieldId: fields.Abz, value: 0.5 }, { fieldId: fields.D, value: 4 }], 11.5);
+    await save(teamA, scoring.world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
+    await save(teamA, scoring.world.plainDisciplineId, 1, [], 6);
+    await save(teamB, scoring.world.disciplineId, 1, [], 8);
   });
 
   it('lists entries with components joined to fields on int_kp in int_kp order, club and discipline names', async () => {
-    const { status, body } = await getJson(`${server.url}/api/scores/team?teamId=${teamA}`);
+    const { status, body } = await getJson(`${scoring.server.url}/api/scores/team?teamId=${teamA}`);
     expect(status).toBe(200);
     expect(body.pagination).toEqual({ total: 3, limit: 100, offset: 0 });
     expect(body.results).toHaveLength(3);
     const names = new Map([
-      [world.fields.D, 'Schwierigkeit'],
-      [world.fields.Abz, 'Abzug'],
-      [world.fields.final, 'Endwert'],
+      [scoring.world.fields.D, 'Schwierigkeit'],
+      [scoring.world.fields.Abz, 'Abzug'],
+      [scoring.world.fields.final, 'Endwert'],
     ]);
     const expectedComponents = [
-      [world.fields.D, 4],
-      [world.fields.Abz, 0.5],
-      [world.fields.final, 11.5],
+      [scoring.world.fields.D, 4],
+      [scoring.world.fields.Abz, 0.5],
+      [scoring.world.fields.final, 11.5],
     ]
       .sort((a, b) => a[0]! - b[0]!)
       .map(([fieldId, value]) => ({ fieldId, fieldName: names.get(fieldId!), value }));
     expect(body.results[0]).toEqual({
       id: expect.any(Number),
       teamId: teamA,
-      competitionId: world.plainCompetitionId,
-      disciplineId: world.disciplineId,
+      competitionId: scoring.world.plainCompetitionId,
+      disciplineId: scoring.world.disciplineId,
       attempt: 1,
       finalScore: 11.5,
       components: expectedComponents,
@@ -220,35 +174,35 @@ describe('GET /api/scores/team', () => {
       discipline: { name: 'Boden' },
     });
     expect(body.results.map((entry: { disciplineId: number; attempt: number }) => [entry.disciplineId, entry.attempt])).toEqual([
-      [world.disciplineId, 1],
-      [world.disciplineId, 2],
-      [world.plainDisciplineId, 1],
+      [scoring.world.disciplineId, 1],
+      [scoring.world.disciplineId, 2],
+      [scoring.world.plainDisciplineId, 1],
     ]);
   });
 
   it('filters by discipline and competition and pages with the total', async () => {
-    const byDiscipline = await getJson(`${server.url}/api/scores/team?competitionId=${world.plainCompetitionId}&disciplineId=${world.plainDisciplineId}&teamId=${teamA}`);
+    const byDiscipline = await getJson(`${scoring.server.url}/api/scores/team?competitionId=${scoring.world.plainCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}&teamId=${teamA}`);
     expect(byDiscipline.body.results.map((entry: { finalScore: number }) => entry.finalScore)).toEqual([6]);
-    const otherCompetition = await getJson(`${server.url}/api/scores/team?competitionId=${world.groupCompetitionId}&teamId=${teamA}`);
+    const otherCompetition = await getJson(`${scoring.server.url}/api/scores/team?competitionId=${scoring.world.groupCompetitionId}&teamId=${teamA}`);
     expect(otherCompetition.body).toEqual({ results: [], pagination: { total: 0, limit: 100, offset: 0 } });
-    const page = await getJson(`${server.url}/api/scores/team?teamId=${teamA}&limit=2&offset=1`);
+    const page = await getJson(`${scoring.server.url}/api/scores/team?teamId=${teamA}&limit=2&offset=1`);
     expect(page.body.pagination).toEqual({ total: 3, limit: 2, offset: 1 });
     expect(page.body.results.map((entry: { attempt: number }) => entry.attempt)).toEqual([2, 1]);
-    const pastTheEnd = await getJson(`${server.url}/api/scores/team?teamId=${teamA}&offset=10`);
+    const pastTheEnd = await getJson(`${scoring.server.url}/api/scores/team?teamId=${teamA}&offset=10`);
     expect(pastTheEnd.body).toEqual({ results: [], pagination: { total: 3, limit: 100, offset: 10 } });
-    const all = await getJson(`${server.url}/api/scores/team?disciplineId=${world.disciplineId}`);
+    const all = await getJson(`${scoring.server.url}/api/scores/team?disciplineId=${scoring.world.disciplineId}`);
     const teamIds = all.body.results.map((entry: { teamId: number }) => entry.teamId);
     expect(teamIds.filter((id: number) => id === teamA)).toHaveLength(2);
     expect(teamIds.filter((id: number) => id === teamB)).toHaveLength(1);
-    expect((await getJson(`${server.url}/api/scores/team?limit=1001`)).status).toBe(400);
+    expect((await getJson(`${scoring.server.url}/api/scores/team?limit=1001`)).status).toBe(400);
   });
 
   it('serves GET /api/scores/team/:teamId and 404 for an unknown team', async () => {
-    const { status, body } = await getJson(`${server.url}/api/scores/team/${teamB}`);
+    const { status, body } = await getJson(`${scoring.server.url}/api/scores/team/${teamB}`);
     expect(status).toBe(200);
     expect(body.results.map((entry: { teamId: number; finalScore: number }) => [entry.teamId, entry.finalScore])).toEqual([[teamB, 8]]);
     expect(body.pagination.total).toBe(1);
-    const unknown = await getJson(`${server.url}/api/scores/team/999999`);
+    const unknown = await getJson(`${scoring.server.url}/api/scores/team/999999`);
     expect(unknown).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 });
@@ -256,19 +210,19 @@ describe('GET /api/scores/team', () => {
 describe('score writing in AUTH_MODE=strict', () => {
   let strict: TestServer;
   beforeAll(async () => {
-    strict = await startTestServer({ database: server.database, env: { AUTH_MODE: 'strict' } });
+    strict = await startTestServer({ database: scoring.server.database, env: { AUTH_MODE: 'strict' } });
   });
   afterAll(async () => {
     await strict?.stop();
   });
 
   it('needs a jury or admin token for group and team saves', async () => {
-    const team = { teamId: world.teamId, competitionId: world.plainCompetitionId, disciplineId: world.disciplineId, finalScore: 5 };
-    const group = { groupId: world.groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, finalScore: 5 };
-    const before = await countRows(server.pool);
+    const team = { teamId: scoring.world.teamId, competitionId: scoring.world.plainCompetitionId, disciplineId: scoring.world.disciplineId, finalScore: 5 };
+    const group = { groupId: scoring.world.groupId, competitionId: scoring.world.groupCompetitionId, disciplineId: scoring.world.disciplineId, finalScore: 5 };
+    const before = await countRows(scoring.server.pool);
     expect((await postJson(`${strict.url}/api/scores/team`, team)).status).toBe(401);
     expect((await postJson(`${strict.url}/api/scores/group`, group)).status).toBe(401);
-    expect(await countRows(server.pool)).toEqual(before);
+    expect(await countRows(scoring.server.pool)).toEqual(before);
     const authorization = `Bearer ${signToken(strict.app, { sub: 'judge', role: 'jury' }, 1)}`;
     expect((await postJson(`${strict.url}/api/scores/team`, team, { authorization })).status).toBe(201);
     expect((await postJson(`${strict.url}/api/scores/group`, group, { authorization })).status).toBe(200);

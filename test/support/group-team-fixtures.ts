@@ -1,6 +1,8 @@
 import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
 import { t } from '../../src/db/tables.js';
+import { startTestServer, type TestServer } from './server.js';
 
 type Row = Record<string, unknown>;
 
@@ -115,6 +117,47 @@ export async function createScoringWorld(pool: Pool): Promise<ScoringWorld> {
   };
 }
 
+/** A server over a fresh database holding a `createScoringWorld`. */
+export async function startScoringServer(): Promise<{ server: TestServer; world: ScoringWorld }> {
+  const server = await startTestServer();
+  return { server, world: await createScoringWorld(server.pool) };
+}
+
+/** Registers the file's server and world hooks; the fields are set once `beforeAll` has run. */
+export function useScoringServer(): { server: TestServer; world: ScoringWorld } {
+  const context = {} as { server: TestServer; world: ScoringWorld };
+  beforeAll(async () => {
+    Object.assign(context, await startScoringServer());
+  });
+  afterAll(async () => {
+    await context.server?.stop();
+  });
+  return context;
+}
+
+/** A further group or team of the world's event, so a test does not share score rows with others. */
+export function newUnit(pool: Pool, world: ScoringWorld, kind: 'group' | 'team', name: string, squadName: string): Promise<number> {
+  const [table, idColumn] = kind === 'group' ? ['gruppen', 'int_gruppenid'] : ['mannschaften', 'int_mannschaftenid'];
+  return insertRow(pool, table, idColumn, { int_veranstaltungenid: world.eventId, var_name: name, int_startnummer: kind === 'group' ? 42 : 7, int_vereineid: world.clubId, var_riege: squadName });
+}
+
+export interface DetailRow {
+  id: number;
+  disciplineId: number;
+  attempt: number;
+  kp: number;
+  value: number;
+}
+
+export async function detailRowsOf(pool: Pool, scoreId: number): Promise<DetailRow[]> {
+  const { rows } = await pool.query<DetailRow>(
+    `SELECT int_wertungen_detailsid AS id, int_disziplinenid AS "disciplineId", int_versuch AS attempt, int_kp AS kp, rel_leistung AS value
+       FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 ORDER BY int_disziplinenid, int_versuch, int_kp`,
+    [scoreId],
+  );
+  return rows;
+}
+
 export interface RowCounts {
   scores: number;
   details: number;
@@ -150,6 +193,59 @@ export async function captureStatements<T>(work: () => Promise<T>): Promise<{ re
   } finally {
     prototype.query = original;
   }
+}
+
+/** A change that makes a valid group or team save fail, with the expected status and message. */
+export type Refusal = [name: string, change: (world: ScoringWorld) => Record<string, unknown>, status: number, message: RegExp];
+
+/** The refusals both save routes share; `attemptKey` is the body's name for the attempt. */
+export function sharedRefusals(attemptKey: 'attempt' | 'attemptNumber'): Refusal[] {
+  return [
+    ['unknown competition', () => ({ competitionId: 999_999 }), 404, /competition 999999 not found/],
+    ['unknown discipline', () => ({ disciplineId: 999_999 }), 404, /discipline 999999 not found/],
+    ['a field of another discipline', (world) => ({ components: [{ fieldId: world.plainFields.D, value: 1 }] }), 400, /not a field of discipline/],
+    ['the same field twice', (world) => ({ components: [{ fieldId: world.fields.D, value: 1 }, { fieldId: world.fields.D, value: 2 }] }), 400, /more than once/],
+    ['a squad name over 5 characters', () => ({ squadName: 'Gruen1' }), 400, /squadName/],
+    ['attempt 0', () => ({ [attemptKey]: 0 }), 400, new RegExp(`body\\.${attemptKey}`)],
+    ['an attempt beyond int_versuche', () => ({ [attemptKey]: 3 }), 400, /attempt: 3 exceeds the 2 attempt/],
+    ['an unknown status', () => ({ statusId: 5 }), 400, /status 5 does not exist/],
+    ['a final field contradicting finalScore', (world) => ({ components: [{ fieldId: world.fields.final, value: 9 }] }), 400, /contradicts finalScore/],
+    [
+      'a discipline without a final field',
+      (world) => ({ disciplineId: world.noFinalDisciplineId, components: [{ fieldId: world.noFinalFieldId, value: 1 }] }),
+      400,
+      /no final field/,
+    ],
+    ['a string score', () => ({ finalScore: '10' }), 400, /finalScore/],
+    [
+      'a formula with a field the components lack',
+      (world) => ({ finalScore: undefined, components: [{ fieldId: world.fields.D, value: 4 }, { fieldId: world.fields.Abz, value: 0.1 }] }),
+      400,
+      /lack a value for field E \(formula D \+ E - Abz\)/,
+    ],
+    ['no formula and no finalScore', (world) => ({ disciplineId: world.plainDisciplineId, components: [], finalScore: null }), 400, /finalScore is required/],
+  ];
+}
+
+/**
+ * One test per refusal: `valid` changed by the refusal is posted to `path`, must be refused with
+ * its status and message, and must leave the row counts as they were.
+ */
+export function itRefusesWithoutWrites(
+  scoring: { server: TestServer; world: ScoringWorld },
+  path: string,
+  valid: (world: ScoringWorld) => Record<string, unknown>,
+  refusals: readonly Refusal[],
+): void {
+  it.each(refusals)('refuses %s', async (_name, change, status, message) => {
+    const { server, world } = scoring;
+    const before = await countRows(server.pool);
+    const response = await postJson(`${server.url}${path}`, { ...valid(world), ...change(world) });
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ statusCode: status, code: status === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED' });
+    expect(response.body.message).toMatch(message);
+    expect(await countRows(server.pool)).toEqual(before);
+  });
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {

@@ -5,6 +5,7 @@
 import type { Socket } from 'socket.io-client';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
+import type { RelayStatus } from '../../src/app.js';
 import type { Pool } from '../../src/db/pool.js';
 import { t } from '../../src/db/tables.js';
 import { waitFor } from './server.js';
@@ -69,4 +70,18 @@ export async function sequencedSeqs(pool: Pool, eventId: number): Promise<number
 export async function outboxRowCount(pool: Pool, marker: string): Promise<number> {
   const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('svc_outbox')} WHERE payload->>'marker' = $1`, [marker]);
   return rows[0]!.count;
+}
+
+/** Waits until every committed outbox row is numbered and this relay has delivered up to the last. */
+export async function waitUntilDelivered(pool: Pool, relay: { status(): RelayStatus }): Promise<number> {
+  return waitFor(
+    async () => {
+      const { rows } = await pool.query<{ pending: number; last: number }>(
+        `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, COALESCE(max(seq), 0) AS last FROM ${t('svc_outbox')}`,
+      );
+      const { pending, last } = rows[0]!;
+      return pending === 0 && relay.status().cursor >= last ? last : null;
+    },
+    { message: 'relay delivered every committed event' },
+  );
 }

@@ -19,7 +19,7 @@ export interface TestServer extends RunningServer {
 
 /**
  * The real service (fastify, Socket.IO, outbox relay) on a free port over a fresh database.
- * `env` takes the same variables as `npm start`; `firewall` replaces the host firewall and `logger`
+ * `env` takes the same variables as `npm start` (PORT included); `firewall` replaces the host firewall and `logger`
  * the silent one, for tests that assert on what the service logs.
  */
 export async function startTestServer(
@@ -29,7 +29,8 @@ export async function startTestServer(
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-test-data-'));
   const config: Config = {
     ...loadConfig({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', HOST: '127.0.0.1', DATA_DIR: dataDir, ...options.env }),
-    port: 0,
+    // A free port unless the test names one: a restart on the same port is where clients reconnect.
+    port: options.env?.PORT ? Number(options.env.PORT) : 0,
   };
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const server = await startServer(config, database.url, logger, { firewall: options.firewall });

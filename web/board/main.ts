@@ -15,6 +15,8 @@ class Scoreboard {
   private format: ScoreFormat = scoreFormat({ inputMask: null, decimals: null });
   private status: LiveStatus = 'connecting';
   private eventsDuringLoad: ScoreUpdatedEvent[] | null = null;
+  /** Events naming someone the board did not list yet; applied (and highlighted) after the reload. */
+  private unmatched: ScoreUpdatedEvent[] = [];
   private loadGeneration = 0;
   private reloadTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly highlighted = new Map<string, number>();
@@ -76,13 +78,16 @@ class Scoreboard {
       if (generation !== this.loadGeneration) return;
       this.entries = snapshot.entries;
       const replay = this.eventsDuringLoad;
+      const unmatched = this.unmatched;
       this.eventsDuringLoad = null;
+      this.unmatched = [];
       if (!this.following) {
         // With the snapshot's seq the stream resumes right after it; without, the join's resync reloads.
         this.following = true;
         this.feed?.follow(this.eventId, snapshot.seq);
       }
-      for (const event of replay) this.applyEvent(event, false);
+      for (const event of unmatched) this.applyEvent(event, 'retry');
+      for (const event of replay) this.applyEvent(event, 'replay');
       this.message.textContent = this.entries.length === 0 ? 'No scores yet.' : '';
       this.render();
     } catch (error) {
@@ -103,20 +108,29 @@ class Scoreboard {
 
   private liveEvent(event: ScoreUpdatedEvent): void {
     this.eventsDuringLoad?.push(event);
-    this.applyEvent(event, true);
+    this.applyEvent(event, 'live');
   }
 
-  private applyEvent(event: ScoreUpdatedEvent, live: boolean): void {
+  /**
+   * `live`: just received; highlighted, and an unknown participant triggers a reload. `retry`: an
+   * unknown one again after that reload; highlighted when now known, else dropped (a field save
+   * announces a score before its detail row exists, and the final save's own event follows).
+   * `replay`: received during a reload, applied on top of the fresh snapshot.
+   */
+  private applyEvent(event: ScoreUpdatedEvent, mode: 'live' | 'retry' | 'replay'): void {
     if (event.eventId !== this.eventId || event.disciplineId !== this.disciplineId) return;
     const score = eventScore(event);
     if (score === null) return;
     const entry = applyLiveScore(this.entries, { participantId: event.participantId, scoreId: event.scoreId, score });
     if (!entry) {
       // A participant the snapshot did not have: only the server knows their club and squad.
-      if (live) this.scheduleReload(200);
+      if (mode === 'live') {
+        this.unmatched.push(event);
+        this.scheduleReload(100);
+      }
       return;
     }
-    if (live) {
+    if (mode !== 'replay') {
       this.highlighted.set(entry.key, Date.now() + HIGHLIGHT_MS);
       this.lastUpdate = new Date();
       setTimeout(() => this.render(), HIGHLIGHT_MS + 50);

@@ -27,7 +27,7 @@ const byScoreThenName = (a: BoardEntry, b: BoardEntry) =>
 /** Ranked entries first, by score; then out-of-competition entries; then those without a score. */
 export function rankEntries(entries: readonly BoardEntry[]): RankedEntry[] {
   const competing = entries.filter((entry) => entry.score !== null && !entry.outOfCompetition).sort(byScoreThenName);
-  const others = entries.filter((entry) => entry.score === null || entry.outOfCompetition).sort((a, b) => Number(a.outOfCompetition) - Number(b.outOfCompetition) || byScoreThenName(a, b));
+  const others = entries.filter((entry) => entry.score === null || entry.outOfCompetition).sort(byScoreThenName);
   const ranked: RankedEntry[] = [];
   competing.forEach((entry, index) => {
     const previous = ranked[index - 1];

@@ -162,9 +162,9 @@ class JuryPortal {
     this.eventsDuringLoad = [];
     if (this.rows.length === 0) this.listMessage.textContent = 'Loading participants…';
     try {
-      const page = await api.scores(eventId);
+      const entries = await api.scores(eventId);
       if (generation !== this.listGeneration) return;
-      this.entries = page.results;
+      this.entries = entries;
     } catch (error) {
       if (generation !== this.listGeneration) return;
       this.eventsDuringLoad = null;

@@ -96,7 +96,7 @@ function isRetryable(error: unknown): boolean {
 
 export class SaveQueue {
   private jobs: SaveJob[];
-  private draining = false;
+  private running: Promise<void> | null = null;
   private waiting = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
@@ -153,44 +153,48 @@ export class SaveQueue {
 
   /** Another tab changed the stored queue: adopt it, unless this tab is in the middle of sending. */
   reload(): void {
-    if (this.draining) return;
+    if (this.running) return;
     this.jobs = this.read();
     this.notify();
     this.kick();
   }
 
-  async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      while (this.jobs.length > 0) {
-        const job = this.jobs[0]!;
-        try {
-          const response = await this.runRemainingSteps(job);
-          this.jobs.shift();
-          this.failures = 0;
-          this.setWaiting(false);
-          this.persist();
-          this.listener.onSaved(job, response);
-        } catch (error) {
-          job.attempts += 1;
-          job.lastError = (error as Error).message;
-          if (isRetryable(error)) {
-            this.persist();
-            this.setWaiting(true);
-            this.scheduleRetry();
-            return;
-          }
-          this.jobs.shift();
-          this.persist();
-          this.listener.onRejected(job, error as Error);
-        }
-      }
-      this.setWaiting(false);
-    } finally {
-      this.draining = false;
+  /** Sends what is queued; while a run is under way, returns that run. */
+  drain(): Promise<void> {
+    this.running ??= this.run().finally(() => {
+      this.running = null;
       this.notify();
+      // A job enqueued just as the run ended found it still running; it must not wait for a retry.
+      if (this.jobs.length > 0 && !this.waiting) void this.drain();
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<void> {
+    while (this.jobs.length > 0) {
+      const job = this.jobs[0]!;
+      try {
+        const response = await this.runRemainingSteps(job);
+        this.jobs.shift();
+        this.failures = 0;
+        this.setWaiting(false);
+        this.persist();
+        this.listener.onSaved(job, response);
+      } catch (error) {
+        job.attempts += 1;
+        job.lastError = (error as Error).message;
+        if (isRetryable(error)) {
+          this.persist();
+          this.setWaiting(true);
+          this.scheduleRetry();
+          return;
+        }
+        this.jobs.shift();
+        this.persist();
+        this.listener.onRejected(job, error as Error);
+      }
     }
+    this.setWaiting(false);
   }
 
   private async runRemainingSteps(job: SaveJob): Promise<SaveValueResponse> {

@@ -184,11 +184,24 @@ export function eventScore(event: ScoreUpdatedEvent): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+const SCORES_PAGE_SIZE = 1000;
+
 export const api = {
   events: () => getJson<EventSummary[]>('/api/events'),
   disciplines: () => getJson<DisciplineSummary[]>('/api/disciplines'),
   disciplineFields: (disciplineId: number) => getJson<DisciplineField[]>('/api/discipline-fields', { disciplineId }),
-  scores: (eventId: number) => getJson<ScoresPage>('/api/scores', { eventId, limit: 1000 }),
+  /**
+   * Load workflow step 1 asks with limit 1000; an event with more entries (participants times
+   * devices) continues with the next page rather than silently missing participants.
+   */
+  async scores(eventId: number): Promise<ScoreEntry[]> {
+    const entries: ScoreEntry[] = [];
+    for (let offset = 0; ; offset += SCORES_PAGE_SIZE) {
+      const page = await getJson<ScoresPage>('/api/scores', { eventId, limit: SCORES_PAGE_SIZE, offset });
+      entries.push(...page.results);
+      if (!page.pagination.hasMore || page.results.length === 0) return entries;
+    }
+  },
   juryResults: (wertungenId: number, disciplineId: number) =>
     getJson<{ results: SavedJuryResult[] }>('/api/jury-results', { participantId: wertungenId, disciplineId }),
   version: () => getJson<VersionInfo>('/api/system/version'),

@@ -5,24 +5,13 @@ import { selectCandidates } from '../../../queries/available-participants.js';
 import { getGroupScores } from '../../../queries/group-scores.js';
 import { notFound } from '../errors.js';
 import { Id, withErrors } from '../schemas/common.js';
-import {
-  AttemptSchema,
-  ComponentsInputSchema,
-  FinalScoreInputSchema,
-  ScoreComponentSchema,
-  SquadNameInputSchema,
-  StatusIdInputSchema,
-} from '../schemas/collective-scores.js';
+import { AttemptSchema, CollectiveScoreBodyProperties, collectiveScoreInput, ScoreComponentSchema } from '../schemas/collective-scores.js';
 
 const SaveGroupScoreBodySchema = Type.Object({
   groupId: Id(),
+  ...CollectiveScoreBodyProperties,
   competitionId: Id({ description: 'A group competition (bol_gruppe) of the same event as the group' }),
-  disciplineId: Id(),
-  attemptNumber: Type.Optional({ ...AttemptSchema, default: 1 }),
-  squadName: Type.Optional(SquadNameInputSchema),
-  components: Type.Optional(ComponentsInputSchema),
-  finalScore: Type.Optional(FinalScoreInputSchema),
-  statusId: Type.Optional(StatusIdInputSchema),
+  attemptNumber: Type.Optional(AttemptSchema),
 });
 
 const SaveGroupScoreResponseSchema = Type.Object({
@@ -96,17 +85,8 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      const body = request.body;
-      const result = await saveGroupScore(pool, {
-        unitId: body.groupId,
-        competitionId: body.competitionId,
-        disciplineId: body.disciplineId,
-        attempt: body.attemptNumber ?? 1,
-        squadName: body.squadName ?? null,
-        statusId: body.statusId ?? null,
-        components: body.components ?? [],
-        finalScore: body.finalScore ?? null,
-      });
+      const { body } = request;
+      const result = await saveGroupScore(pool, collectiveScoreInput(body.groupId, body.attemptNumber, body));
       return { success: true as const, ...result };
     },
   );

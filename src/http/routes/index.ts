@@ -7,8 +7,10 @@ import { scoresRoutes } from './scores.js';
 import { systemRoutes } from './system.js';
 import { catalogRoutes } from './catalog.js';
 import { webRoutes } from './web.js';
+import { squadsRoutes } from './squads.js';
+import { appSettingsRoutes } from './app-settings.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
 /** Every HTTP route module of the service; a new module is added here and nowhere else. */
-export const routeModules: RouteModule[] = [systemRoutes, firewallRoutes, groupsRoutes, teamsRoutes, liveResultsRoutes, scoresRoutes, catalogRoutes, webRoutes];
+export const routeModules: RouteModule[] = [systemRoutes, firewallRoutes, groupsRoutes, teamsRoutes, liveResultsRoutes, scoresRoutes, catalogRoutes, squadsRoutes, appSettingsRoutes, webRoutes];

@@ -4,14 +4,7 @@ import { saveTeamScore } from '../../../commands/save-team-score.js';
 import { listTeamScores, selectTeamExists } from '../../../queries/team-scores.js';
 import { notFound, validationFailed } from '../errors.js';
 import { Id, PaginationQuery, withErrors } from '../schemas/common.js';
-import {
-  AttemptSchema,
-  ComponentsInputSchema,
-  FinalScoreInputSchema,
-  ScoreComponentSchema,
-  SquadNameInputSchema,
-  StatusIdInputSchema,
-} from '../schemas/collective-scores.js';
+import { AttemptSchema, CollectiveScoreBodyProperties, collectiveScoreInput, ScoreComponentSchema } from '../schemas/collective-scores.js';
 
 /**
  * One object for both descriptions of the spec: the team-specific body names the attempt
@@ -20,14 +13,9 @@ import {
  */
 const SaveTeamScoreBodySchema = Type.Object({
   teamId: Id(),
-  competitionId: Id({ description: 'A competition of the same event as the team' }),
-  disciplineId: Id(),
-  statusId: Type.Optional(StatusIdInputSchema),
-  attempt: Type.Optional({ ...AttemptSchema, description: 'Default 1; alias attemptNumber (mirrored group body)' }),
-  attemptNumber: Type.Optional(AttemptSchema),
-  squadName: Type.Optional(SquadNameInputSchema),
-  components: Type.Optional(ComponentsInputSchema),
-  finalScore: Type.Optional(FinalScoreInputSchema),
+  ...CollectiveScoreBodyProperties,
+  attempt: Type.Optional(AttemptSchema),
+  attemptNumber: Type.Optional({ ...AttemptSchema, description: 'Alias of attempt (mirrored group body)' }),
 });
 
 const SaveTeamScoreResponseSchema = Type.Object({
@@ -78,16 +66,7 @@ export async function teamsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
       if (body.attempt !== undefined && body.attemptNumber !== undefined && body.attempt !== body.attemptNumber) {
         throw validationFailed('body.attempt and body.attemptNumber name the same attempt and must agree');
       }
-      const result = await saveTeamScore(pool, {
-        unitId: body.teamId,
-        competitionId: body.competitionId,
-        disciplineId: body.disciplineId,
-        attempt: body.attempt ?? body.attemptNumber ?? 1,
-        squadName: body.squadName ?? null,
-        statusId: body.statusId ?? null,
-        components: body.components ?? [],
-        finalScore: body.finalScore ?? null,
-      });
+      const result = await saveTeamScore(pool, collectiveScoreInput(body.teamId, body.attempt ?? body.attemptNumber, body));
       return reply.status(201).send({ id: result.scoreId, message: 'Team score saved', finalScore: result.finalScore });
     },
   );

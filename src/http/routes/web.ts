@@ -28,10 +28,14 @@ export function webRoutesFrom(distDir: string) {
             return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT(page, root));
           }
         });
+        // Assets are referenced relative to the page, so the page must be addressed as a directory.
+        scope.get(`/${page}`, { schema: { hide: true } }, async (request, reply) => {
+          const query = request.url.indexOf('?');
+          return reply.redirect(`/${page}/${query >= 0 ? request.url.slice(query) : ''}`, 301);
+        });
         await scope.register(fastifyStatic, {
           root,
           prefix: `/${page}/`,
-          redirect: true,
           decorateReply: false,
           cacheControl: false,
           setHeaders(reply, filePath) {

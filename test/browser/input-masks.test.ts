@@ -1,0 +1,95 @@
+/**
+ * Input mask rules 7-9 in the jury portal: values are normalised when a field loses focus, never
+ * while typing, for decimal, comma and time masks and for a discipline with only a decimal count.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detailRows } from '../support/scoring-fixtures.js';
+import { startTestServer, waitFor, type TestServer } from '../support/server.js';
+import { launchBrowser, openPage, type OpenedPage } from './support/browser.js';
+import { seedArena, seedCompetitors, seedDevice, type Competitor, type Device } from './support/fixtures.js';
+import { participantButton, waitForAck, waitForParticipantStatus } from './support/portal.js';
+
+let server: TestServer;
+let browser: Browser;
+let portal: OpenedPage;
+let judge: Competitor;
+const devices: Record<'decimal' | 'comma' | 'time' | 'decimals', Device> = {} as never;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  const arena = await seedArena(server.pool, 'Mask Meet');
+  devices.decimal = await seedDevice(server.pool, { name: 'Decimal mask', mask: '00.00' });
+  devices.comma = await seedDevice(server.pool, { name: 'Comma mask', mask: '0,00' });
+  devices.time = await seedDevice(server.pool, { name: 'Time mask', mask: '0:00.00', formula: 'A + B + C' });
+  devices.decimals = await seedDevice(server.pool, { name: 'Two decimals', mask: null, decimals: 2 });
+  [judge] = (await seedCompetitors(server.pool, arena, [['Greta', 'Gross']])) as [Competitor];
+  portal = await openPage(browser, `${server.url}/jury/?eventId=${arena.eventId}&disciplineId=${devices.decimal.id}`);
+  await waitForParticipantStatus(portal.page, judge.participantId, 'pending');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function showDevice(page: Page, device: Device): Promise<void> {
+  await page.selectOption('#device-select', String(device.id));
+  await waitForParticipantStatus(page, judge.participantId, 'pending');
+  await participantButton(page, judge.participantId).click();
+  await page.locator('#field-A').waitFor();
+}
+
+/** Types into a field and checks the text stays as typed until the field is left. */
+async function typeThenBlur(page: Page, field: string, typed: string): Promise<string> {
+  await page.fill(field, '');
+  await page.focus(field);
+  await page.keyboard.type(typed);
+  expect(await page.inputValue(field)).toBe(typed);
+  await page.keyboard.press('Tab');
+  return page.inputValue(field);
+}
+
+describe('blur normalisation by the input mask', () => {
+  it('decimal mask 00.00 pads and rounds on blur, and flags text that is no number', async () => {
+    await showDevice(portal.page, devices.decimal);
+    expect(await typeThenBlur(portal.page, '#field-A', '5')).toBe('05.00');
+    expect(await typeThenBlur(portal.page, '#field-A', '7,255')).toBe('07.26');
+    expect(await typeThenBlur(portal.page, '#field-B', 'x1')).toBe('x1');
+    expect(await portal.page.getAttribute('#field-B', 'aria-invalid')).toBe('true');
+    expect(await portal.page.locator('#field-B-error').textContent()).toContain('is not a valid value');
+    expect(await typeThenBlur(portal.page, '#field-B', '9.5')).toBe('09.50');
+    expect(await portal.page.getAttribute('#field-B', 'aria-invalid')).toBeNull();
+  });
+
+  it('comma mask 0,00 writes a comma whichever separator was typed, and saves the number', async () => {
+    await showDevice(portal.page, devices.comma);
+    expect(await typeThenBlur(portal.page, '#field-A', '5')).toBe('5,00');
+    expect(await typeThenBlur(portal.page, '#field-A', '5.5')).toBe('5,50');
+    expect(await typeThenBlur(portal.page, '#field-B', '8,5')).toBe('8,50');
+    expect(await typeThenBlur(portal.page, '#field-C', '0,75')).toBe('0,75');
+    expect(await portal.page.locator('#final-score').textContent()).toBe('13,25');
+    await portal.page.keyboard.press('Enter');
+    await waitForAck(portal.page, 'saved', '13,25');
+    await waitFor(async () => (await detailRows(server.pool, judge.scoreId)).some((row) => row.disciplineId === devices.comma.id), { message: 'comma detail row' });
+    const detail = (await detailRows(server.pool, judge.scoreId)).find((row) => row.disciplineId === devices.comma.id);
+    expect(detail!.value).toBeCloseTo(13.25, 5);
+  });
+
+  it('time mask 0:00.00 turns seconds and typed time notation into minutes:seconds', async () => {
+    await showDevice(portal.page, devices.time);
+    expect(await typeThenBlur(portal.page, '#field-A', '65.5')).toBe('1:05.50');
+    expect(await typeThenBlur(portal.page, '#field-A', '1:5.5')).toBe('1:05.50');
+    expect(await typeThenBlur(portal.page, '#field-B', '75')).toBe('1:15.00');
+    expect(await typeThenBlur(portal.page, '#field-C', '0:09.5')).toBe('0:09.50');
+    expect(await portal.page.locator('#final-score').textContent()).toBe('2:30.00');
+  });
+
+  it('a discipline with only a decimal count (2) pads by it', async () => {
+    await showDevice(portal.page, devices.decimals);
+    expect(await typeThenBlur(portal.page, '#field-A', '5')).toBe('5.00');
+    expect(await typeThenBlur(portal.page, '#field-B', '8,125')).toBe('8.13');
+    expect(portal.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+// `npm start` without DATABASE_URL, as a real child process: the embedded PostgreSQL starts, is
+// shared with `npm run seed:demo`, stops with the service, and survives a SIGKILL of the service.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/db/embedded.js';
+import { exited, runScript, startScript, type RunningScript } from '../support/process.js';
+import { waitFor } from '../support/server.js';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-embedded-start-'));
+const clusterDir = path.join(dataDir, 'pg');
+const services: RunningScript[] = [];
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Postmasters serving this test's cluster (only the postmaster names the data directory). */
+function postmastersOfCluster(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(clusterDir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function startService(): Promise<{ service: RunningScript; url: string }> {
+  const port = await freePort();
+  const service = startScript('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+  services.push(service);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (service.child.exitCode !== null) throw new Error(`the service exited with ${service.child.exitCode}:\n${service.stdout()}${service.stderr()}`);
+      return fetch(`${url}/api/system/health`).then((response) => response.status === 200, () => false);
+    },
+    { timeoutMs: 60_000, message: 'health 200 from the service on the embedded database' },
+  );
+  return { service, url };
+}
+
+afterAll(async () => {
+  for (const service of services) if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
+  for (const pid of postmastersOfCluster()) process.kill(pid, 'SIGINT');
+  await waitFor(() => postmastersOfCluster().length === 0, { timeoutMs: 15_000 }).catch(() => postmastersOfCluster().forEach((pid) => process.kill(pid, 'SIGKILL')));
+  rmSync(dataDir, { recursive: true, force: true });
+}, 30_000);
+
+describe('npm start without DATABASE_URL', () => {
+  it('serves health 200 on an embedded PostgreSQL that seed:demo shares, and stops it on SIGTERM with exit 0', async () => {
+    const { service, url } = await startService();
+    const [postmaster] = postmastersOfCluster();
+    expect(postmaster).toBeDefined();
+
+    // A second program on the same data directory uses the running server instead of stopping it.
+    const seed = await runScript('scripts/seed-demo.ts', [], { DATA_DIR: dataDir }, 60_000);
+    expect(seed.stderr).toBe('');
+    expect(seed.code).toBe(0);
+    expect(seed.stdout).toMatch(/^Demo event 1: /);
+    expect(postmastersOfCluster()).toEqual([postmaster]);
+    expect((await fetch(`${url}/api/system/health`)).status).toBe(200);
+
+    service.child.kill('SIGTERM');
+    expect(await exited(service, 30_000)).toEqual({ code: 0, signal: null });
+    const log = service.stdout();
+    expect(log).toContain('stopped cleanly');
+    // The database went down after the service let go of it, not underneath it.
+    expect(log).not.toContain('terminating connection due to administrator command');
+    expect(postmastersOfCluster()).toEqual([]);
+    expect(existsSync(path.join(clusterDir, 'postmaster.pid'))).toBe(false);
+  }, 120_000);
+
+  it('recovers after the service was killed with SIGKILL, keeping the data', async () => {
+    const killed = await startService();
+    const [orphan] = postmastersOfCluster();
+    killed.service.child.kill('SIGKILL');
+    await exited(killed.service, 10_000);
+    // The situation to recover from: the postgres child outlives its service.
+    expect(isAlive(orphan!)).toBe(true);
+
+    const { service } = await startService();
+    expect(isAlive(orphan!)).toBe(false);
+    const [postmaster] = postmastersOfCluster();
+    expect(postmaster).not.toBe(orphan);
+
+    // postmaster.pid line 4 is the port; the seeded event from the first test is still there.
+    const port = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[3];
+    const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    const client = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/gym` });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT count(*)::int AS count FROM app_veranstaltungen')).rows).toEqual([{ count: 1 }]);
+    } finally {
+      await client.end();
+    }
+
+    service.child.kill('SIGTERM');
+    expect(await exited(service, 30_000)).toEqual({ code: 0, signal: null });
+    expect(postmastersOfCluster()).toEqual([]);
+  }, 120_000);
+});

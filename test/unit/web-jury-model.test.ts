@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { DisciplineField, ScoreEntry } from '../../web/shared/api.js';
+import { applyScoreEvent, computeFinal, fieldLayout, formulaUsable, participantRows } from '../../web/jury/model.js';
+
+const field = (id: number, sortOrder: number | null, extra: Partial<DisciplineField> = {}): DisciplineField => ({
+  id,
+  disciplineId: 7,
+  name: `F${id}`,
+  shortName: null,
+  sortOrder,
+  isFinalScore: false,
+  isStartingScore: false,
+  enabled: true,
+  ...extra,
+});
+
+const entry = (values: Partial<ScoreEntry>): ScoreEntry => ({
+  id: 1,
+  participantId: 10,
+  disciplineId: null,
+  competitionId: 3,
+  eventId: 5,
+  score: null,
+  formula: null,
+  startValue: 10,
+  firstName: 'Anna',
+  lastName: 'Adler',
+  startNumber: '1',
+  clubName: 'TV',
+  juryResults: [],
+  ...values,
+});
+
+describe('jury portal model', () => {
+  it('letters the enabled non-final fields of the device by sort order, ties by id, and finds the final field', () => {
+    const layout = fieldLayout(
+      [field(4, 3), field(1, 4, { isFinalScore: true }), field(2, 1), field(9, 2, { enabled: false }), field(3, 1), field(8, 0, { disciplineId: 99 }), field(5, null)],
+      7,
+    );
+    expect(layout.inputs.map((input) => [input.letter, input.field.id])).toEqual([
+      ['A', 2],
+      ['B', 3],
+      ['C', 4],
+      ['D', 5],
+    ]);
+    expect(layout.finalField?.id).toBe(1);
+  });
+
+  it('computes the final with the shared engine only when every input has a value', () => {
+    expect(computeFinal('A + B - C', [4.5, 8.2, 0.3])).toBeCloseTo(12.4, 10);
+    expect(computeFinal('A + B - C', [4.5, null, 0.3])).toBeNull();
+    expect(computeFinal('A / B', [1, 0])).toBeNull();
+    expect(computeFinal(null, [1])).toBeNull();
+    // Letters bind in order of appearance (calculation rule 2), exactly as on the server.
+    expect(computeFinal('10 - B + A', [1, 2])).toBe(11);
+  });
+
+  it('uses the formula only when it parses and each variable is a letter an input binds', () => {
+    expect(formulaUsable('A + B - C', 3)).toBe(true);
+    expect(formulaUsable('A + B - C', 2)).toBe(false);
+    expect(formulaUsable('D + E', 3)).toBe(true);
+    expect(formulaUsable('Abz + 1', 3)).toBe(false);
+    expect(formulaUsable('A +', 3)).toBe(false);
+    expect(formulaUsable('9.5', 0)).toBe(true);
+    expect(formulaUsable(null, 3)).toBe(false);
+  });
+
+  it('lists one row per participant and competition; only the device’s own entry makes it completed', () => {
+    const rows = participantRows(
+      [
+        entry({ id: 1, participantId: 10, disciplineId: 8, score: 12 }),
+        entry({ id: 1, participantId: 10, disciplineId: 7, score: 13.5 }),
+        entry({ id: 2, participantId: 11, disciplineId: 8, score: 11, startNumber: '2', firstName: 'Ben' }),
+        entry({ id: 3, participantId: 12, disciplineId: null, startNumber: '10', firstName: 'Cid' }),
+      ],
+      7,
+    );
+    expect(rows.map((row) => [row.participantId, row.wertungenId, row.status, row.currentScore])).toEqual([
+      [10, 1, 'completed', 13.5],
+      [11, 2, 'pending', null],
+      [12, 3, 'pending', null],
+    ]);
+  });
+
+  it('applies an event of the selected event and device by participantId or wertungenId, and nothing else', () => {
+    const rows = participantRows([entry({ id: 1, participantId: 10 }), entry({ id: 2, participantId: 11, startNumber: '2' })], 7);
+    const selection = { eventId: 5, disciplineId: 7 };
+    expect(applyScoreEvent(rows, { scoreId: 1, eventId: 6, disciplineId: 7, score: 9 }, selection)).toBeNull();
+    expect(applyScoreEvent(rows, { scoreId: 1, eventId: 5, disciplineId: 8, score: 9 }, selection)).toBeNull();
+    expect(applyScoreEvent(rows, { scoreId: 2, eventId: 5, disciplineId: 7, finalScore: 12.5 }, selection)?.participantId).toBe(11);
+    expect(applyScoreEvent(rows, { scoreId: 99, participantId: 10, competitionId: 3, eventId: 5, disciplineId: 7, score: 14 }, selection)?.participantId).toBe(10);
+    expect(rows.map((row) => [row.status, row.currentScore])).toEqual([
+      ['completed', 14],
+      ['completed', 12.5],
+    ]);
+  });
+});
