@@ -13,9 +13,9 @@ export interface Arena {
   clubId: number;
 }
 
-/** An event with one competition and a club. */
-export async function createArena(pool: Pool, name = 'Landesfinale'): Promise<Arena> {
-  const eventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: name });
+/** An event with one competition and a club; `startDate` is the event's dat_von. */
+export async function createArena(pool: Pool, name = 'Landesfinale', startDate: string | null = null): Promise<Arena> {
+  const eventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: name, dat_von: startDate });
   const competitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: eventId, var_name: `${name} WK` });
   const clubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TV Musterstadt' });
   return { eventId, competitionId, clubId };
@@ -24,15 +24,16 @@ export async function createArena(pool: Pool, name = 'Landesfinale'): Promise<Ar
 export async function insertParticipant(
   pool: Pool,
   arena: Arena,
-  values: { firstName?: string; lastName?: string; gender?: number | null; startNumber?: string } = {},
+  values: { firstName?: string; lastName?: string; gender?: number | null; startNumber?: string; clubId?: number | null; birthDate?: string | null } = {},
 ): Promise<number> {
   return insertRow(pool, 'teilnehmer', 'int_teilnehmerid', {
     var_vorname: values.firstName ?? 'Anna',
     var_nachname: values.lastName ?? 'Muster',
     var_startnummer: values.startNumber ?? '17',
-    int_vereineid: arena.clubId,
+    int_vereineid: values.clubId === undefined ? arena.clubId : values.clubId,
     int_eventid: arena.eventId,
     int_geschlecht: values.gender === undefined ? 2 : values.gender,
+    dat_geburtstag: values.birthDate ?? null,
   });
 }
 

@@ -1,0 +1,383 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pool } from '../../src/db/pool.js';
+import { t } from '../../src/db/tables.js';
+import { ageOn, SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
+import { captureStatements, insertRow, postJson } from '../support/group-team-fixtures.js';
+import { createArena, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { adminToken, bearer, foreignToken, juryToken } from '../support/tokens.js';
+
+const GENERATE = '/api/squad-management/auto-assign/generate';
+const APPLY = '/api/squad-management/auto-assign/apply';
+const EVENT_START = '2025-06-14';
+
+interface World {
+  /** Event with dat_von EVENT_START, two competitions and three clubs. */
+  main: Arena;
+  secondCompetitionId: number;
+  /** Event without dat_von. */
+  other: Arena;
+  /** Event whose only participant has no score row. */
+  empty: Arena;
+  /** Every participant of `main` with a score row there. */
+  plannedIds: number[];
+  /** Born the day after EVENT_START, 10 years earlier: still 9 on the event's first day. */
+  ida: number;
+  clubless: number;
+  /** int_eventid is `main`, but no score row. */
+  unplanned: number;
+  /** Score row in `other` only. */
+  otherParticipant: number;
+  /** Participant of `main` with score rows in both events. */
+  commuter: number;
+}
+
+async function createWorld(pool: Pool): Promise<World> {
+  const main = await createArena(pool, 'Kreisturnfest', EVENT_START);
+  const secondCompetitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: main.eventId, var_name: 'Kür' });
+  const other = await createArena(pool, 'Herbstpokal');
+  const empty = await createArena(pool, 'Leer');
+  const clubIds = [main.clubId, await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SV Nord' }), await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TSG Süd' })];
+  const second = { ...main, competitionId: secondCompetitionId };
+
+  const plannedIds: number[] = [];
+  for (let n = 0; n < 30; n++) {
+    const id = await insertParticipant(pool, main, {
+      firstName: `Turnerin${n}`,
+      lastName: `Nummer ${n}`,
+      gender: [1, 2, 1, 2, 3][n % 5],
+      clubId: clubIds[n % 3],
+      birthDate: `${2008 + (n % 10)}-0${1 + (n % 9)}-1${n % 10}`,
+    });
+    await insertScore(pool, main, id);
+    // Two score rows for some: they must still count once.
+    if (n % 3 === 0) await insertScore(pool, second, id);
+    plannedIds.push(id);
+  }
+  const ida = await insertParticipant(pool, main, { firstName: 'Ida', lastName: 'Ahorn', gender: 2, birthDate: '2015-06-15' });
+  const clubless = await insertParticipant(pool, main, { firstName: 'Ole', lastName: 'Ohneverein', gender: null, clubId: null });
+  const commuter = await insertParticipant(pool, main, { firstName: 'Pia', lastName: 'Pendel', gender: 2, birthDate: '2012-01-01' });
+  for (const id of [ida, clubless, commuter]) await insertScore(pool, second, id);
+  await insertScore(pool, other, commuter);
+  plannedIds.push(ida, clubless, commuter);
+
+  const unplanned = await insertParticipant(pool, main, { firstName: 'Uwe', lastName: 'Ungeplant' });
+  const otherParticipant = await insertParticipant(pool, other, { firstName: 'Olga', birthDate: '2014-03-03' });
+  await insertScore(pool, other, otherParticipant);
+  await insertParticipant(pool, empty, { firstName: 'Erna' });
+
+  // A group score row of the main event: clearExisting clears it too ("every score row").
+  const groupId = await insertRow(pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: main.eventId, var_name: 'Gruppe Sonne' });
+  await insertRow(pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: main.competitionId, int_gruppenid: groupId, int_statusid: 1 });
+
+  return { main, secondCompetitionId, other, empty, plannedIds, ida, clubless, unplanned, otherParticipant, commuter };
+}
+
+interface ScoreRow {
+  id: number;
+  eventId: number;
+  participantId: number | null;
+  squadName: string | null;
+}
+
+async function scoreRows(pool: Pool): Promise<ScoreRow[]> {
+  const { rows } = await pool.query<ScoreRow>(
+    `SELECT w.int_wertungenid AS id, c.int_veranstaltungenid AS "eventId", w.int_teilnehmerid AS "participantId", w.var_riege AS "squadName"
+       FROM ${t('wertungen')} w JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+      ORDER BY w.int_wertungenid`,
+  );
+  return rows;
+}
+
+async function squadEvents(pool: Pool): Promise<Array<{ eventId: number; payload: Record<string, unknown> }>> {
+  const { rows } = await pool.query<{ eventId: number; payload: Record<string, unknown> }>(
+    `SELECT event_id AS "eventId", payload FROM ${t('svc_outbox')} WHERE topic = 'squads-applied' ORDER BY id`,
+  );
+  return rows;
+}
+
+interface Member {
+  id: number;
+  firstname: string;
+  lastname: string;
+  club: string;
+  clubId: number;
+  gender: string;
+  age: number;
+  birthYear: number;
+}
+
+interface Proposal {
+  id: number;
+  squads: Array<{ name: string; colorName: string; genderGroup: string; ageCategory: string | null; participants: Member[]; isBreak: boolean }>;
+  stats: Record<string, unknown>;
+}
+
+const memberIds = (proposal: Proposal) => proposal.squads.flatMap((squad) => squad.participants.map((member) => member.id)).sort((a, b) => a - b);
+const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
+
+let server: TestServer;
+let world: World;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  world = await createWorld(server.pool);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const generate = (body: unknown, token: string | null = adminToken) => postJson(`${server.url}${GENERATE}`, body, token === null ? {} : bearer(token));
+const apply = (body: unknown, token: string | null = adminToken) => postJson(`${server.url}${APPLY}`, body, token === null ? {} : bearer(token));
+
+describe.each([
+  ['generate', GENERATE],
+  ['apply', APPLY],
+])('%s requires the admin role', (_name, path) => {
+  it.each([
+    ['no token', null, 401, 'UNAUTHORIZED'],
+    ['a token signed with another secret', foreignToken, 401, 'UNAUTHORIZED'],
+    ['a malformed token', 'not-a-jwt', 401, 'UNAUTHORIZED'],
+    ['role jury', juryToken, 403, 'FORBIDDEN'],
+  ] as const)('refuses %s, before looking at the body', async (_case, token, status, code) => {
+    const before = await scoreRows(server.pool);
+    // An invalid body: the answer must still be about the token.
+    const response = await postJson(`${server.url}${path}`, { eventId: 'x' }, token === null ? {} : bearer(token));
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ statusCode: status, code });
+    expect(await scoreRows(server.pool)).toEqual(before);
+  });
+});
+
+describe('POST /api/squad-management/auto-assign/generate', () => {
+  it('uses and echoes the spec defaults, and places every participant of the event exactly once in every proposal', async () => {
+    const response = await generate({ eventId: world.main.eventId });
+    expect(response.status).toBe(200);
+    const { proposals, eventId, totalParticipants, criteria } = response.body as { proposals: Proposal[]; eventId: number; totalParticipants: number; criteria: unknown };
+    expect(eventId).toBe(world.main.eventId);
+    expect(criteria).toEqual(SQUAD_CRITERIA_DEFAULTS);
+    expect(totalParticipants).toBe(world.plannedIds.length);
+    expect(proposals.map((proposal) => proposal.id)).toEqual([1, 2, 3]);
+    for (const proposal of proposals) {
+      expect(memberIds(proposal)).toEqual(sorted(world.plannedIds));
+      expect(proposal.stats).toMatchObject({ totalParticipants: world.plannedIds.length, breakSquads: 0 });
+      for (const squad of proposal.squads) {
+        expect(squad.participants.length).toBeLessThanOrEqual(SQUAD_CRITERIA_DEFAULTS.maxParticipantsPerSquad);
+        expect(squad.name.length).toBeGreaterThanOrEqual(1);
+        expect(squad.name.length).toBeLessThanOrEqual(5);
+        // separateGenders: male and female pools hold only their gender, the rest is mixed.
+        if (squad.genderGroup !== 'mixed') expect(new Set(squad.participants.map((member) => member.gender))).toEqual(new Set([squad.genderGroup]));
+      }
+      expect(new Set(proposal.squads.map((squad) => squad.name)).size).toBe(proposal.squads.length);
+    }
+  });
+
+  it('maps the participant rows: club, gender from int_geschlecht, age on the event start date', async () => {
+    const response = await generate({ eventId: world.main.eventId, numberOfProposals: 1 });
+    const members = (response.body.proposals as Proposal[])[0]!.squads.flatMap((squad) => squad.participants);
+    const byId = new Map(members.map((member) => [member.id, member]));
+    expect(byId.get(world.ida)).toEqual({ id: world.ida, firstname: 'Ida', lastname: 'Ahorn', club: 'TV Musterstadt', clubId: world.main.clubId, gender: 'female', age: 9, birthYear: 2015 });
+    expect(byId.get(world.clubless)).toEqual({ id: world.clubless, firstname: 'Ole', lastname: 'Ohneverein', club: '', clubId: 0, gender: 'other', age: 0, birthYear: 0 });
+    expect(byId.get(world.plannedIds[4]!)?.gender).toBe('other');
+    expect(byId.get(world.plannedIds[0]!)?.gender).toBe('male');
+    expect(byId.has(world.unplanned)).toBe(false);
+  });
+
+  it("takes today's date as the age reference when the event has no start date", async () => {
+    const response = await generate({ eventId: world.other.eventId, numberOfProposals: 1 });
+    expect(response.status).toBe(200);
+    const members = (response.body.proposals as Proposal[])[0]!.squads.flatMap((squad) => squad.participants);
+    expect(sorted(members.map((member) => member.id))).toEqual(sorted([world.otherParticipant, world.commuter]));
+    expect(members.find((member) => member.id === world.otherParticipant)?.age).toBe(ageOn('2014-03-03', new Date()));
+  });
+
+  it('applies the criteria it is given and echoes them', async () => {
+    const criteria = {
+      maxParticipantsPerSquad: 4,
+      separateGenders: false,
+      keepClubsTogether: false,
+      groupByAgeCategory: true,
+      ageCategoryRanges: '8-11, 12-14, bogus',
+      numberOfProposals: 10,
+      namingPrefix: 'number',
+      breakCount: 2,
+    };
+    const response = await generate({ eventId: world.main.eventId, ...criteria });
+    expect(response.status).toBe(200);
+    expect(response.body.criteria).toEqual(criteria);
+    const proposals = response.body.proposals as Proposal[];
+    expect(proposals).toHaveLength(10);
+    for (const proposal of proposals) {
+      expect(memberIds(proposal)).toEqual(sorted(world.plannedIds));
+      const breaks = proposal.squads.filter((squad) => squad.isBreak);
+      expect(breaks.map((squad) => [squad.name, squad.participants.length])).toEqual([['P01', 0], ['P02', 0]]);
+      for (const squad of proposal.squads.filter((entry) => !entry.isBreak)) {
+        expect(squad.name).toMatch(/^R\d{2}$/);
+        expect(squad.genderGroup).toBe('mixed');
+        expect(squad.participants.length).toBeLessThanOrEqual(4);
+        expect(['8-11', '12-14', 'other', 'unknown']).toContain(squad.ageCategory);
+      }
+    }
+  });
+
+  it('reads the participants in one statement', async () => {
+    const { statements } = await captureStatements(() => generate({ eventId: world.main.eventId }));
+    expect(statements.filter((text) => text.includes(t('teilnehmer')))).toHaveLength(1);
+  });
+
+  it.each([
+    ['eventId', { eventId: undefined }, /body\.eventId is required/],
+    ['eventId', { eventId: 0 }, /body\.eventId must be >= 1/],
+    ['eventId', { eventId: 1.5 }, /body\.eventId must be integer/],
+    ['eventId', { eventId: '1' }, /body\.eventId must be integer/],
+    ['maxParticipantsPerSquad', { maxParticipantsPerSquad: 1 }, /must be >= 2/],
+    ['maxParticipantsPerSquad', { maxParticipantsPerSquad: 51 }, /must be <= 50/],
+    ['maxParticipantsPerSquad', { maxParticipantsPerSquad: 12.5 }, /must be integer/],
+    ['numberOfProposals', { numberOfProposals: 0 }, /must be >= 1/],
+    ['numberOfProposals', { numberOfProposals: 11 }, /must be <= 10/],
+    ['breakCount', { breakCount: -1 }, /must be >= 0/],
+    ['breakCount', { breakCount: 11 }, /must be <= 10/],
+    ['namingPrefix', { namingPrefix: 'color' }, /must be one of gender, number, none/],
+    ['separateGenders', { separateGenders: 'true' }, /must be boolean/],
+    ['keepClubsTogether', { keepClubsTogether: 1 }, /must be boolean/],
+    ['groupByAgeCategory', { groupByAgeCategory: null }, /must be boolean/],
+    ['ageCategoryRanges', { ageCategoryRanges: 6 }, /must be string/],
+    ['ageCategoryRanges', { ageCategoryRanges: '6-8,'.repeat(60) }, /must NOT have more than 200 characters/],
+  ])('refuses an invalid %s (%j) with 400 naming the field', async (field, change, message) => {
+    const response = await generate({ eventId: world.main.eventId, ...change });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    expect(response.body.message).toContain(`body.${field}`);
+    expect(response.body.message).toMatch(message);
+  });
+
+  it.each([
+    ['an event whose participants have no score row', () => world.empty.eventId],
+    ['an unknown event', () => 999_999],
+  ])('answers 400 for %s', async (_case, eventId) => {
+    const response = await generate({ eventId: eventId() });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/body\.eventId: event \d+ has no participants/) });
+  });
+});
+
+describe('POST /api/squad-management/auto-assign/apply', () => {
+  /** Every score row of every event starts with the squad name "Alt". */
+  async function resetSquadNames(): Promise<void> {
+    await server.pool.query(`UPDATE ${t('wertungen')} SET var_riege = 'Alt'`);
+  }
+
+  const [a, b, c, d] = [0, 1, 2, 3];
+  const squadsOf = () => [
+    { name: 'mRot', participantIds: [world.plannedIds[a]!, world.commuter] },
+    { name: 'wBlau', participantIds: [world.plannedIds[b]!, world.plannedIds[c]!] },
+    { name: 'Pause', participantIds: [] },
+  ];
+  const expectedName = (row: ScoreRow): string | undefined =>
+    row.participantId === null ? undefined : squadsOf().find((squad) => squad.participantIds.includes(row.participantId!))?.name;
+
+  it('clearExisting (the default): clears every score row of the event, names the listed participants, leaves other events alone', async () => {
+    await resetSquadNames();
+    const eventsBefore = (await squadEvents(server.pool)).length;
+    const response = await apply({ eventId: world.main.eventId, squads: squadsOf() });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      message: expect.any(String),
+      eventId: world.main.eventId,
+      squadsCreated: 2,
+      participantsAssigned: 4,
+    });
+
+    const rows = await scoreRows(server.pool);
+    for (const row of rows) {
+      if (row.eventId !== world.main.eventId) expect(row, 'a score row of another event').toMatchObject({ squadName: 'Alt' });
+      else expect(row).toMatchObject({ squadName: expectedName(row) ?? null });
+    }
+    // Both score rows of a participant with two competitions carry the name.
+    expect(rows.filter((row) => row.participantId === world.plannedIds[a]).map((row) => row.squadName)).toEqual(['mRot', 'mRot']);
+    expect(rows.filter((row) => row.participantId === world.commuter).map((row) => [row.eventId, row.squadName])).toEqual(
+      expect.arrayContaining([
+        [world.main.eventId, 'mRot'],
+        [world.other.eventId, 'Alt'],
+      ]),
+    );
+
+    const events = await squadEvents(server.pool);
+    expect(events).toHaveLength(eventsBefore + 1);
+    expect(events.at(-1)).toEqual({ eventId: world.main.eventId, payload: { eventId: world.main.eventId, squads: 2, timestamp: expect.any(String) } });
+    expect(Number.isNaN(Date.parse(String(events.at(-1)!.payload.timestamp)))).toBe(false);
+  });
+
+  it('clearExisting false: keeps the squad names of participants that are not listed', async () => {
+    await resetSquadNames();
+    const response = await apply({ eventId: world.main.eventId, squads: squadsOf(), clearExisting: false });
+    expect(response.status).toBe(200);
+    for (const row of await scoreRows(server.pool)) {
+      expect(row).toMatchObject({ squadName: (row.eventId === world.main.eventId ? expectedName(row) : undefined) ?? 'Alt' });
+    }
+  });
+
+  it('runs the same statements for one squad as for many', async () => {
+    const count = async (squads: Array<{ name: string; participantIds: number[] }>) => {
+      const { result, statements } = await captureStatements(() => apply({ eventId: world.main.eventId, squads }));
+      expect(result.status).toBe(200);
+      return statements.filter((text) => /wertungen|veranstaltungen|INSERT INTO \S*svc_outbox/.test(text)).length;
+    };
+    const one = await count([{ name: 'A', participantIds: [world.plannedIds[0]!] }]);
+    const many = await count(world.plannedIds.map((id, index) => ({ name: `S${index}`, participantIds: [id] })));
+    // Lock and check, clear, set, outbox row.
+    expect(one).toBe(4);
+    expect(many).toBe(one);
+  });
+
+  it.each<[string, () => Record<string, unknown>, RegExp]>([
+    ['an empty name', () => ({ squads: [{ name: '', participantIds: [world.plannedIds[a]!] }] }), /body\.squads\.0\.name must NOT have fewer than 1 characters/],
+    ['a name over 5 characters', () => ({ squads: [{ name: 'Gruen1', participantIds: [world.plannedIds[a]!] }] }), /body\.squads\.0\.name must NOT have more than 5 characters/],
+    ['a name padded with blanks', () => ({ squads: [{ name: ' Rot', participantIds: [world.plannedIds[a]!] }] }), /body\.squads\.0\.name must not start or end with whitespace/],
+    [
+      'a name used twice',
+      () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!] }, { name: 'Rot', participantIds: [world.plannedIds[b]!] }] }),
+      /body\.squads\.1\.name "Rot" is already used by body\.squads\.0/,
+    ],
+    [
+      'a participant in two squads',
+      () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!] }, { name: 'Blau', participantIds: [world.plannedIds[d]!, world.plannedIds[a]!] }] }),
+      /participant \d+ is already listed in body\.squads\.0/,
+    ],
+    ['a participant of another event', () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!, world.otherParticipant] }] }), /without a score row in event \d+: \d+$/],
+    ['a participant of the event without a score row', () => ({ squads: [{ name: 'Rot', participantIds: [world.unplanned] }] }), /without a score row/],
+    ['an unknown participant id', () => ({ squads: [{ name: 'Rot', participantIds: [999_999] }] }), /without a score row in event \d+: 999999/],
+    ['a participant id that is not an integer', () => ({ squads: [{ name: 'Rot', participantIds: ['1'] }] }), /body\.squads\.0\.participantIds\.0 must be integer/],
+    ['a missing squads list', () => ({ squads: undefined }), /body\.squads is required/],
+    ['a non-boolean clearExisting', () => ({ clearExisting: 'yes' }), /body\.clearExisting must be boolean/],
+  ])('refuses %s with 400 and writes nothing', async (_case, change, message) => {
+    await resetSquadNames();
+    const [rowsBefore, eventsBefore] = [await scoreRows(server.pool), await squadEvents(server.pool)];
+    const response = await apply({ eventId: world.main.eventId, squads: squadsOf(), ...change() });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    expect(response.body.message).toMatch(message);
+    expect(await scoreRows(server.pool)).toEqual(rowsBefore);
+    expect(await squadEvents(server.pool)).toEqual(eventsBefore);
+  });
+
+  it('answers 404 for an unknown event and writes nothing', async () => {
+    const eventsBefore = await squadEvents(server.pool);
+    const response = await apply({ eventId: 999_999, squads: [] });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ code: 'NOT_FOUND', message: 'event 999999 not found' });
+    expect(await squadEvents(server.pool)).toEqual(eventsBefore);
+  });
+
+  it('accepts a proposal from generate as it is', async () => {
+    await resetSquadNames();
+    const proposal = ((await generate({ eventId: world.main.eventId, numberOfProposals: 1, breakCount: 1 })).body.proposals as Proposal[])[0]!;
+    const squads = proposal.squads.map((squad) => ({ name: squad.name, participantIds: squad.participants.map((member) => member.id) }));
+    const response = await apply({ eventId: world.main.eventId, squads });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ squadsCreated: proposal.stats.totalSquads, participantsAssigned: world.plannedIds.length });
+    const named = (await scoreRows(server.pool)).filter((row) => row.eventId === world.main.eventId && row.participantId !== null);
+    expect(named.every((row) => squads.some((squad) => squad.name === row.squadName && squad.participantIds.includes(row.participantId!)))).toBe(true);
+  });
+});
