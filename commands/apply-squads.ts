@@ -104,7 +104,7 @@ export async function setSquadNames(tx: TxClient, eventId: number, participantId
  * name on score rows, so `squadsCreated` counts the squads that got at least one participant;
  * empty ones (the break squads of a proposal) are accepted and leave no trace.
  */
-export function applySquads(pool: Pool, input: ApplySquadsInput): Promise<ApplySquadsResult> {
+export async function applySquads(pool: Pool, input: ApplySquadsInput): Promise<ApplySquadsResult> {
   const { participantIds, names } = flattenAssignments(input.squads);
   return runCommand(pool, async (tx) => {
     const foreignIds = await lockEventAndFindForeignParticipants(tx, input.eventId, participantIds);

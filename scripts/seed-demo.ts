@@ -5,7 +5,7 @@ import { runCommand } from '../commands/run-command.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { migrateDatabase, openDatabase } from '../src/db/database.js';
 import { DemoSeedRefused, seedDemo, type DemoSummary } from '../src/db/demo-seed.js';
-import { createPool } from '../src/db/pool.js';
+import { createPool, endPool } from '../src/db/pool.js';
 import { setTablePrefix, t } from '../src/db/tables.js';
 import { createLogger } from '../src/logger.js';
 
@@ -73,7 +73,7 @@ try {
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
       console.log(flags.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, `http://${host}:${config.port}`));
     } finally {
-      await pool.end();
+      await endPool(pool);
     }
   } finally {
     await database.stop();

@@ -8,8 +8,9 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Firewall } from './firewall/index.js';
-import { installErrorHandling } from './http/errors.js';
+import { contractClientErrorHandler, installErrorHandling } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
+import { registerSecurity } from './http/security.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
 import { routeModules } from './http/routes/index.js';
 import { readPackageInfo } from './system/package-info.js';
@@ -38,7 +39,8 @@ export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpres
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
 function buildAjv(options: AjvOptions): Ajv {
-  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: false, strict: false, ...options });
+  // strictNumbers: JSON.parse turns 1e309 into Infinity, which is otherwise a valid unbounded number.
+  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: false, strict: false, strictNumbers: true, ...options });
   addFormats.default(ajv);
   return ajv;
 }
@@ -48,6 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
+    clientErrorHandler: contractClientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Query strings and path params are text and need coercion; JSON bodies must not be coerced,
@@ -60,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   app.addSchema(ErrorBodySchema);
   installErrorHandling(app);
   await registerAuth(app, { secret: deps.config.jwtSecret, mode: deps.config.authMode });
+  await registerSecurity(app, deps.config);
 
   const pkg = readPackageInfo();
   await app.register(fastifySwagger, {

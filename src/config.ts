@@ -18,7 +18,10 @@ export interface Config {
   dataDir: string;
   rulePrefix: string;
   servicePorts: { backend: number; frontend: number; jury: number };
+  /** Exact allowed origins from CORS_ORIGINS (`*` allows any); empty: the LAN client-port policy of `src/http/security.ts`. */
   corsOrigins: string[];
+  /** Requests per minute per client address and route; 0 turns a limit off. */
+  rateLimit: { adminPerMinute: number; scoreWritesPerMinute: number };
 }
 
 /** Thrown for a bad environment value; `main` prints its message as the one line that stops the start. */
@@ -88,6 +91,31 @@ function readPositiveNumber(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function readLimit(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > 1_000_000) {
+    throw new ConfigError(name, `must be a whole number of requests per minute (0 turns the limit off), got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/**
+ * Normalised to what a browser sends in `Origin` (`scheme://host[:port]`, lowercase host, no
+ * default port); an entry with a path or query could never match, so it stops the start instead.
+ */
+function readOrigins(env: Env): string[] {
+  const entries = (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    if (entry === '*') return entry;
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+      throw new ConfigError('CORS_ORIGINS', `must be comma-separated origins like http://192.168.1.20:5173 (or *), got "${entry}"`);
+    }
+    return url.origin;
+  });
+}
+
 function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -126,6 +154,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       frontend: readPort(env, 'FRONTEND_PORT', 5173),
       jury: readPort(env, 'JURY_PORT', 5174),
     },
-    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: readOrigins(env),
+    rateLimit: {
+      adminPerMinute: readLimit(env, 'RATE_LIMIT_PER_MINUTE', 60),
+      // Portals behind the stand-alone client port share one address, and an offline save queue
+      // flushes in bursts, so score writes get ten times the room of admin actions.
+      scoreWritesPerMinute: readLimit(env, 'RATE_LIMIT_SCORE_WRITES_PER_MINUTE', 600),
+    },
   };
 }

@@ -2,9 +2,10 @@ import type { Logger } from 'pino';
 import { buildApp, type AppDeps, type TypedApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateDatabase } from './db/database.js';
-import { createPool, type Pool } from './db/pool.js';
+import { createPool, endPool, type Pool } from './db/pool.js';
 import { setTablePrefix } from './db/tables.js';
 import { createRealtimeGateway, type RealtimeGateway } from './realtime/gateway.js';
+import { corsOriginPolicy } from './http/security.js';
 import { OutboxRelay } from '../outbox/relay.js';
 import { OutboxRetention } from '../outbox/retention.js';
 
@@ -34,7 +35,7 @@ export async function startServer(
   const pool = createPool({ connectionString: databaseUrl }, logger);
   const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger });
   const app = await buildApp({ config, pool, logger, relay, ...overrides });
-  const gateway = createRealtimeGateway(app.server, logger, config.corsOrigins, relay);
+  const gateway = createRealtimeGateway(app.server, logger, corsOriginPolicy(config), relay);
   const retention = new OutboxRetention({ pool, logger, retentionHours: config.outboxRetentionHours });
   await relay.start();
   retention.start();
@@ -60,7 +61,7 @@ export async function startServer(
         await httpClosed;
         await retention.stop();
         await relay.stop();
-        await pool.end();
+        await endPool(pool);
       })();
       return closing;
     },

@@ -292,8 +292,10 @@ function buildPlan(): DemoPlan {
     if (!competition.entrants) return;
     const { gender, count, minAge, maxAge } = competition.entrants;
     const people = Array.from({ length: count }, () => person(gender, minAge, maxAge, INDIVIDUAL_TYPE));
-    // Start lists and squads keep clubs together, as competition offices draw them.
-    people.sort((a, b) => a.club - b.club || a.lastName.localeCompare(b.lastName, 'de') || a.firstName.localeCompare(b.firstName, 'de'));
+    // Start lists and squads keep clubs together, as competition offices draw them. Plain code-point
+    // order, not a locale's: the ids must not depend on the ICU data of the machine.
+    const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    people.sort((a, b) => a.club - b.club || byName(a.lastName, b.lastName) || byName(a.firstName, b.firstName));
     splitIntoEvenBlocks(people, SQUAD_SIZE).forEach((block, squadIndex) => {
       const squad = SQUAD_COLORS[squadColor++ % SQUAD_COLORS.length]!.shortName;
       block.forEach((member, indexInSquad) => {

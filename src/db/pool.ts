@@ -19,6 +19,9 @@ export interface PoolOptions {
   applicationName?: string;
 }
 
+// Connected clients per pool, each removed once its connection has closed (see endPool).
+const openClients = new WeakMap<Pool, Set<pg.PoolClient>>();
+
 export function createPool(options: PoolOptions, logger: Logger): Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
@@ -32,7 +35,24 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
   });
   // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
   pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection lost'));
+  const clients = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => {
+    clients.add(client);
+    client.once('end', () => clients.delete(client));
+  });
+  openClients.set(pool, clients);
   return pool;
+}
+
+/**
+ * `pool.end()` resolves as soon as the pool has let go of its clients, before their connections
+ * are closed. Whoever stops the database server next (the embedded one on shutdown) must wait for
+ * the close, or the server terminates sessions that are still open and every client logs an error.
+ */
+export async function endPool(pool: Pool): Promise<void> {
+  const closing = [...(openClients.get(pool) ?? [])].map((client) => new Promise<void>((resolve) => client.once('end', () => resolve())));
+  await pool.end();
+  await Promise.all(closing);
 }
 
 /** Runs `work` in one transaction: commit when it resolves, roll back when it throws. */

@@ -6,6 +6,23 @@ import type { AuthMode } from '../config.js';
 export type Role = 'admin' | 'jury';
 export const ROLES: readonly Role[] = ['admin', 'jury'];
 
+/**
+ * What a route's guard demands: a token with one of `roles`, always or only in AUTH_MODE=strict.
+ * Recorded per guard function, so the security layer reads it off the hooks a route really has
+ * (rate limits, the route table the token tests walk) instead of trusting a separate list.
+ */
+export interface AuthRequirement {
+  roles: readonly Role[];
+  when: 'always' | 'strict';
+}
+
+const guards = new WeakMap<object, AuthRequirement>();
+
+/** The requirement of a hook function, when it is one of this module's guards. */
+export function guardRequirement(hook: unknown): AuthRequirement | null {
+  return typeof hook === 'function' ? (guards.get(hook) ?? null) : null;
+}
+
 export interface TokenClaims {
   sub: string;
   role: Role;
@@ -20,9 +37,9 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler that admits a valid bearer token whose role is one of `roles`. */
+    /** onRequest guard that admits a valid bearer token whose role is one of `roles`. */
     requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
-    /** preHandler for score-writing routes: open in AUTH_MODE=lan, jury or admin token in strict. */
+    /** onRequest guard for score-writing routes: open in AUTH_MODE=lan, jury or admin token in strict. */
     requireScoreWriter: preHandlerAsyncHookHandler;
   }
 }
@@ -36,7 +53,7 @@ export async function registerAuth(app: FastifyInstance, options: { secret: stri
   });
 
   app.decorate('requireRole', (...roles: Role[]) => {
-    return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const guard = async (request: FastifyRequest, _reply: FastifyReply) => {
       const header = request.headers.authorization;
       if (!header || !/^Bearer\s+\S+$/i.test(header)) {
         throw new AppError(401, 'UNAUTHORIZED', 'A bearer token is required (Authorization: Bearer <token>)');
@@ -54,12 +71,16 @@ export async function registerAuth(app: FastifyInstance, options: { secret: stri
         throw new AppError(403, 'FORBIDDEN', `This action needs the role ${roles.join(' or ')}`);
       }
     };
+    guards.set(guard, { roles, when: 'always' });
+    return guard;
   });
 
   const scoreWriter = app.requireRole('jury', 'admin');
-  app.decorate('requireScoreWriter', async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const requireScoreWriter = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
     if (options.mode === 'strict') await scoreWriter.call(app, request, reply);
-  });
+  };
+  guards.set(requireScoreWriter, { roles: ['jury', 'admin'], when: 'strict' });
+  app.decorate('requireScoreWriter', requireScoreWriter);
 }
 
 export function signToken(app: FastifyInstance, claims: TokenClaims, hours: number): string {

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export type ErrorCode =
@@ -101,6 +102,26 @@ export function toErrorBody(error: unknown): ErrorBody {
     return errorBody(status, code, candidate.message ?? 'The request is invalid');
   }
   return errorBody(500, 'INTERNAL', 'An unexpected error occurred; it has been logged');
+}
+
+/**
+ * Requests Node refuses before fastify sees them (headers over 16 KiB, a broken request line, a
+ * client too slow to send its headers) get the contract body too, instead of fastify's own.
+ */
+export function contractClientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request line or headers are larger than allowed']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not received in time']
+        : [400, 'The request is not valid HTTP'];
+  const body = JSON.stringify(errorBody(status, 'VALIDATION_FAILED', message));
+  this.log.debug({ err: { message: error.message, code: error.code } }, 'client error');
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

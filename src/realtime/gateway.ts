@@ -22,9 +22,10 @@ const positiveInteger = (value: unknown) => integerIn(value, 1, 2_147_483_647);
 const seqOrNull = (value: unknown) => integerIn(value, 0, Number.MAX_SAFE_INTEGER);
 
 /** Socket.IO on the HTTP server's port (contract section 5): rooms per event, joined on request. */
-export function createRealtimeGateway(server: HttpServer, logger: Logger, corsOrigins: string[], feed: RealtimeFeed): RealtimeGateway {
+export function createRealtimeGateway(server: HttpServer, logger: Logger, allowOrigin: (origin: string) => boolean, feed: RealtimeFeed): RealtimeGateway {
   const io = new Server(server, {
-    cors: { origin: corsOrigins.length > 0 ? corsOrigins : true },
+    // The same origins as the HTTP API (src/http/security.ts).
+    cors: { origin: (origin, callback) => callback(null, origin !== undefined && allowOrigin(origin)) },
     // A scoreboard that stops reading must not make the server buffer without bound.
     maxHttpBufferSize: 64 * 1024,
   });

@@ -4,6 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { t } from '../../src/db/tables.js';
 import { detailRows } from '../support/scoring-fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { launchBrowser, openPage, type OpenedPage } from './support/browser.js';
@@ -93,3 +94,35 @@ describe('blur normalisation by the input mask', () => {
     expect(portal.errors).toEqual([]);
   });
 });
+
+describe('client setting useJuryResults', () => {
+  it('off: the portal takes the final score only and saves it as the single detail value', async () => {
+    // Runs last in this file: the setting is global to the database.
+    await server.pool.query(
+      `INSERT INTO ${t('svc_settings')} (key, value) VALUES ('scoreCapture', '{"useJuryResults": false}') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    );
+    await portal.page.reload();
+    await showDeviceFinalOnly(portal.page, devices.decimal);
+    expect(await portal.page.locator('.field input').count()).toBe(1);
+    expect(await typeThenBlur(portal.page, '#field-final', '9,5')).toBe('09.50');
+    expect(await portal.page.evaluate(() => document.activeElement?.id)).toBe('save-button');
+    await portal.page.keyboard.press('Enter');
+    await waitForAck(portal.page, 'saved', '09.50');
+    const detail = (await detailRows(server.pool, judge.scoreId)).find((row) => row.disciplineId === devices.decimal.id);
+    expect(detail!.value).toBeCloseTo(9.5, 5);
+    const fieldIds = Object.values(devices.decimal.fields);
+    const { rows } = await server.pool.query(`SELECT 1 FROM ${t('jury_results')} WHERE int_wertungenid = $1 AND int_disziplinen_felderid <> $2 AND int_disziplinen_felderid = ANY($3::int[])`, [
+      judge.scoreId,
+      devices.decimal.fields.final,
+      fieldIds,
+    ]);
+    // Only save-value ran: it keeps the final field's jury result in step, but no field values were sent.
+    expect(rows).toHaveLength(0);
+  });
+});
+
+async function showDeviceFinalOnly(page: Page, device: Device): Promise<void> {
+  await page.selectOption('#device-select', String(device.id));
+  await participantButton(page, judge.participantId).click();
+  await page.locator('#field-final').waitFor();
+}

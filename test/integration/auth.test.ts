@@ -9,8 +9,8 @@ import { runScript } from '../support/process.js';
 import { TEST_JWT_SECRET } from '../support/server.js';
 
 function protectedRoutes(app: TypedApp): void {
-  app.get('/test/admin-only', { preHandler: app.requireRole('admin') }, async (request) => ({ sub: request.user.sub, role: request.user.role }));
-  app.get('/test/score-writing', { preHandler: app.requireScoreWriter }, async () => ({ ok: true }));
+  app.get('/test/admin-only', { onRequest: app.requireRole('admin') }, async (request) => ({ sub: request.user.sub, role: request.user.role }));
+  app.get('/test/score-writing', { onRequest: app.requireScoreWriter }, async () => ({ ok: true }));
 }
 
 let lan: TestApp;

@@ -4,7 +4,7 @@ import { t } from '../../src/db/tables.js';
 import { ageOn, SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
 import { captureStatements, insertRow, postJson } from '../support/group-team-fixtures.js';
 import { createArena, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, bearer, foreignToken, juryToken } from '../support/tokens.js';
 
 const GENERATE = '/api/squad-management/auto-assign/generate';
@@ -307,6 +307,19 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
     expect(events).toHaveLength(eventsBefore + 1);
     expect(events.at(-1)).toEqual({ eventId: world.main.eventId, payload: { eventId: world.main.eventId, squads: 2, timestamp: expect.any(String) } });
     expect(Number.isNaN(Date.parse(String(events.at(-1)!.payload.timestamp)))).toBe(false);
+  });
+
+  it("delivers squads-applied to the event's room, so open squad pages can refresh", async () => {
+    const socket = await openSocket(server.url, { auth: { eventId: world.main.eventId } });
+    try {
+      const received: Array<Record<string, unknown>> = [];
+      socket.on('squads-applied', (message: Record<string, unknown>) => received.push(message));
+      expect((await apply({ eventId: world.main.eventId, squads: squadsOf() })).status).toBe(200);
+      const message = await waitFor(() => received[0], { message: 'squads-applied on the socket' });
+      expect(message).toMatchObject({ eventId: world.main.eventId, squads: 2, source: 'api', seq: expect.any(Number) });
+    } finally {
+      socket.disconnect();
+    }
   });
 
   it('clearExisting false: keeps the squad names of participants that are not listed', async () => {

@@ -6,7 +6,8 @@ import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { applyScoreEvent, computeFinal, fieldLayout, formulaUsable, participantRows, type FieldLayout, type ParticipantRow } from './model.js';
-import { QUEUE_STORAGE_KEY, SaveQueue, type SaveJob } from './save-queue.js';
+import { HEARTBEAT_MS, TabQueueStore } from './queue-store.js';
+import { SaveQueue, type SaveJob } from './save-queue.js';
 
 const SELECTION_STORAGE_KEY = 'gym.jury.selection.v1';
 
@@ -57,6 +58,8 @@ class JuryPortal {
   private rejected = new Map<string, string>();
   private lastChangedKey: string | null = null;
   private connection: LiveStatus = 'connecting';
+  /** Client setting (spec): false means the single legacy value, typed as the final score only. */
+  private useJuryResults = true;
 
   private readonly feed: LiveFeed;
   private readonly queue: SaveQueue;
@@ -72,7 +75,8 @@ class JuryPortal {
   private finalOutput = h('output', { id: 'final-score', class: 'final-value' }, '—');
 
   constructor(private readonly root: HTMLElement) {
-    this.queue = new SaveQueue(localStorage, api, {
+    const store = TabQueueStore.forThisTab(localStorage, sessionStorage);
+    this.queue = new SaveQueue(store, api, {
       onChange: () => this.renderQueueState(),
       onSaved: (job, response) => this.saved(job, response.wertungenId, response.score ?? job.finalScore),
       onRejected: (job, error) => this.refused(job, error),
@@ -83,9 +87,10 @@ class JuryPortal {
       onResync: () => void this.loadParticipants(),
     });
     window.addEventListener('online', () => this.queue.kick());
-    window.addEventListener('storage', (event) => {
-      if (event.key === QUEUE_STORAGE_KEY) this.queue.reload();
-    });
+    setInterval(() => {
+      store.heartbeat();
+      this.queue.adoptOrphans();
+    }, HEARTBEAT_MS);
   }
 
   async start(): Promise<void> {
@@ -93,7 +98,15 @@ class JuryPortal {
     this.renderQueueState();
     void this.queue.drain();
     try {
-      [this.events, this.disciplines] = await Promise.all([api.events(), api.disciplines()]);
+      [this.events, this.disciplines, this.useJuryResults] = await Promise.all([
+        api.events(),
+        api.disciplines(),
+        // The setting defaults to true; an older server without the endpoint means the same.
+        api.scoreCaptureSetting().then(
+          (setting) => setting.value.useJuryResults,
+          () => true,
+        ),
+      ]);
     } catch (error) {
       this.listMessage.textContent = `Could not load events and devices: ${(error as Error).message}. Reload the page when the server is reachable.`;
       return;
@@ -141,9 +154,9 @@ class JuryPortal {
     const disciplineId = this.selection.disciplineId;
     const discipline = this.disciplines.find((candidate) => candidate.id === disciplineId) ?? null;
     this.format = scoreFormat(discipline ?? { inputMask: null, decimals: null });
-    this.formula = discipline?.formula ?? null;
+    this.formula = this.useJuryResults ? (discipline?.formula ?? null) : null;
     this.layout = { inputs: [], finalField: null };
-    if (disciplineId === null) return;
+    if (disciplineId === null || !this.useJuryResults) return;
     let fields: DisciplineField[];
     try {
       fields = await api.disciplineFields(disciplineId);
@@ -193,6 +206,10 @@ class JuryPortal {
     const waitingJob = this.latestJobFor(row.key);
     if (waitingJob) {
       if (!this.dirty) this.fillInputs(new Map(waitingJob.values.map(({ fieldId, value }) => [fieldId, value])), waitingJob.finalScore);
+      return;
+    }
+    if (!this.useJuryResults) {
+      if (!this.dirty) this.fillInputs(new Map(), row.currentScore);
       return;
     }
     if (row.wertungenId === null || this.fieldIds().length === 0) return;
@@ -533,7 +550,12 @@ class JuryPortal {
     } else {
       const { view, element } = makeInput('field-final', 'Final', this.layout.finalField?.name ?? 'Final score', this.layout.finalField?.id ?? null);
       this.manualFinal = view;
-      finalBlock = h('div', { class: 'final final--manual' }, element, h('span', { class: 'formula' }, this.formula === null ? 'No formula: type the final score.' : `Formula ${this.formula} cannot be used: type the final score.`));
+      const why = !this.useJuryResults
+        ? 'Single-value scoring (useJuryResults is off): type the final score.'
+        : this.formula === null
+          ? 'No formula: type the final score.'
+          : `Formula ${this.formula} cannot be used: type the final score.`;
+      finalBlock = h('div', { class: 'final final--manual' }, element, h('span', { class: 'formula' }, why));
     }
     const save = h('button', { type: 'submit', class: 'save', id: 'save-button' }, 'Save');
     const form = h('form', { class: 'score-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'fields' }, ...fields), finalBlock, save);

@@ -9,6 +9,7 @@
  * by the server, and once answered its wertungenId is stored, so a retry never asks again.
  */
 import { HttpError, NetworkError, type JuryResultSaveResponse, type SaveValueResponse } from '../shared/api.js';
+import { localId, type QueueStore } from './queue-store.js';
 
 export type SaveStep =
   /** Load workflow step 4: create the score row (save-value with the participant id and score 0). */
@@ -66,12 +67,6 @@ export interface SaveQueueListener {
   onRejected(job: SaveJob, error: Error): void;
 }
 
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-}
-
-export const QUEUE_STORAGE_KEY = 'gym.jury.saveQueue.v1';
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 5_000];
 
 /** Saves in the spec's order: create when needed; field values; final into the final field; final into the detail. */
@@ -82,12 +77,6 @@ export function planSteps(save: Pick<NewSave, 'wertungenId' | 'values' | 'finalF
     ...(save.finalFieldId === null ? [] : [{ kind: 'field', fieldId: save.finalFieldId, value: save.finalScore } as const]),
     { kind: 'detail' },
   ];
-}
-
-// crypto.randomUUID exists only in secure contexts, and portals reach the hall server over plain
-// http on a LAN address; the id only has to be unique within one browser's queue.
-function jobId(): string {
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 function isRetryable(error: unknown): boolean {
@@ -102,11 +91,11 @@ export class SaveQueue {
   private failures = 0;
 
   constructor(
-    private readonly storage: KeyValueStorage,
+    private readonly store: QueueStore,
     private readonly transport: SaveTransport,
     private readonly listener: SaveQueueListener,
   ) {
-    this.jobs = this.read();
+    this.jobs = store.load();
   }
 
   get pending(): readonly SaveJob[] {
@@ -120,7 +109,7 @@ export class SaveQueue {
 
   enqueue(save: NewSave): SaveJob {
     const job: SaveJob = {
-      id: jobId(),
+      id: localId(),
       createdAt: new Date().toISOString(),
       eventId: save.eventId,
       disciplineId: save.disciplineId,
@@ -151,10 +140,12 @@ export class SaveQueue {
     void this.drain();
   }
 
-  /** Another tab changed the stored queue: adopt it, unless this tab is in the middle of sending. */
-  reload(): void {
-    if (this.running) return;
-    this.jobs = this.read();
+  /** Takes over the waiting saves of portals that were closed, behind this tab's own. */
+  adoptOrphans(): void {
+    const adopted = this.store.adoptOrphans();
+    if (adopted.length === 0) return;
+    this.jobs.push(...adopted);
+    this.persist();
     this.notify();
     this.kick();
   }
@@ -253,20 +244,7 @@ export class SaveQueue {
     this.listener.onChange(this.jobs, this.waiting);
   }
 
-  private read(): SaveJob[] {
-    try {
-      const parsed = JSON.parse(this.storage.getItem(QUEUE_STORAGE_KEY) ?? '[]') as unknown;
-      return Array.isArray(parsed) ? (parsed as SaveJob[]) : [];
-    } catch {
-      return [];
-    }
-  }
-
   private persist(): void {
-    try {
-      this.storage.setItem(QUEUE_STORAGE_KEY, JSON.stringify(this.jobs));
-    } catch {
-      // Storage full or disabled (private mode): the queue still works for as long as the page lives.
-    }
+    this.store.save(this.jobs);
   }
 }

@@ -205,6 +205,7 @@ export const api = {
   juryResults: (wertungenId: number, disciplineId: number) =>
     getJson<{ results: SavedJuryResult[] }>('/api/jury-results', { participantId: wertungenId, disciplineId }),
   version: () => getJson<VersionInfo>('/api/system/version'),
+  scoreCaptureSetting: () => getJson<{ key: string; value: { useJuryResults: boolean } }>('/api/app-settings/scoreCapture'),
   saveValue: (body: { competitionId: number; participantId: number; disciplineId: number; score: number }) =>
     postJson<SaveValueResponse>('/api/scores/save-value', body),
   saveJuryResult: (body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1 }) =>

@@ -76,7 +76,7 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
   app.post(
     '/api/scores/group',
     {
-      preHandler: app.requireScoreWriter,
+      onRequest: app.requireScoreWriter,
       schema: {
         tags: ['groups'],
         summary: 'Create or update the score of a group for one discipline and attempt',

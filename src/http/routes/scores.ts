@@ -49,7 +49,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
   app.post(
     '/api/scores/capture',
     {
-      preHandler: app.requireScoreWriter,
+      onRequest: app.requireScoreWriter,
       schema: {
         tags: ['scores'],
         summary: 'Store field values of a score, calculate the final score when not given, update the detail value',
@@ -63,7 +63,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
   app.post(
     '/api/scores/save-value',
     {
-      preHandler: app.requireScoreWriter,
+      onRequest: app.requireScoreWriter,
       schema: {
         tags: ['scores'],
         summary: 'Store the final score of a participant in a discipline, creating the score row when needed',
@@ -90,7 +90,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
   app.post(
     '/api/jury-results',
     {
-      preHandler: app.requireScoreWriter,
+      onRequest: app.requireScoreWriter,
       schema: {
         tags: ['scores'],
         summary: 'Insert or update one field value of a score (attempt 1)',

@@ -53,7 +53,7 @@ export async function teamsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
   app.post(
     '/api/scores/team',
     {
-      preHandler: app.requireScoreWriter,
+      onRequest: app.requireScoreWriter,
       schema: {
         tags: ['teams'],
         summary: 'Save the score of a team for one discipline and attempt, replacing its stored values',

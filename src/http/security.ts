@@ -1,0 +1,128 @@
+/**
+ * Transport-level protection for every route: security headers (helmet), CORS limited to the
+ * client origins, and rate limits on the token-protected routes. It also keeps the table of all
+ * routes with the guard each one really has, which the security tests walk, so a new route is
+ * covered by them without anyone remembering to list it.
+ */
+import { isIP } from 'node:net';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifySchema, RouteOptions, onRequestHookHandler } from 'fastify';
+import type { Config } from '../config.js';
+import { guardRequirement, type AuthRequirement } from './auth.js';
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema: FastifySchema | undefined;
+  /** null: the route answers without a token. */
+  auth: AuthRequirement | null;
+}
+
+const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
+
+/** Every route of an app built by `buildApp`, in registration order (HEAD twins of GET routes included). */
+export function routesOf(app: FastifyInstance): readonly RouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
+const GUARDED_HOOKS = ['onRequest', 'preParsing', 'preValidation', 'preHandler'] as const;
+
+function hooksOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  return value === undefined || value === null ? [] : [value];
+}
+
+function authOf(route: RouteOptions): AuthRequirement | null {
+  for (const hook of GUARDED_HOOKS) {
+    for (const handler of hooksOf(route[hook])) {
+      const requirement = guardRequirement(handler);
+      if (requirement === null) continue;
+      // Later hooks run after the body was read and validated: an anonymous caller would make the
+      // server parse up to the body limit and would learn the schema before it learns "401".
+      if (hook !== 'onRequest') throw new Error(`${String(route.method)} ${route.url}: put the auth guard in onRequest, not ${hook}`);
+      return requirement;
+    }
+  }
+  return null;
+}
+
+// Private and loopback address ranges as literals; a hostname without a dot is a LAN machine name.
+const PRIVATE_IPV4 = [/^10\./, /^127\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^169\.254\./];
+const PRIVATE_IPV6 = [/^::1$/, /^f[cd][0-9a-f]{2}:/i, /^fe[89ab][0-9a-f]:/i];
+const LAN_SUFFIXES = ['.local', '.lan', '.home.arpa', '.internal'];
+
+function isLanHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const family = isIP(host);
+  if (family === 4) return PRIVATE_IPV4.some((pattern) => pattern.test(host));
+  if (family === 6) return PRIVATE_IPV6.some((pattern) => pattern.test(host));
+  return !host.includes('.') || LAN_SUFFIXES.some((suffix) => host.endsWith(suffix));
+}
+
+/**
+ * Which browser origins may call the API and Socket.IO from another origin. The backend's own
+ * pages (/jury/, /board/, /docs) and the stand-alone client port (which proxies /api) are
+ * same-origin and need none of this. CORS_ORIGINS names the allowed origins exactly (`*`: any);
+ * unset, a client on the configured FRONTEND_PORT/JURY_PORT of a LAN host is allowed, since the
+ * address the gym's machines use is not known at install time, and nothing else is.
+ */
+export function corsOriginPolicy(config: Pick<Config, 'corsOrigins' | 'servicePorts'>): (origin: string) => boolean {
+  if (config.corsOrigins.includes('*')) return () => true;
+  if (config.corsOrigins.length > 0) {
+    const allowed = new Set(config.corsOrigins);
+    return (origin) => allowed.has(origin);
+  }
+  const clientPorts = new Set([String(config.servicePorts.frontend), String(config.servicePorts.jury)]);
+  return (origin) => {
+    const url = URL.canParse(origin) ? new URL(origin) : null;
+    return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && clientPorts.has(url.port) && isLanHost(url.hostname);
+  };
+}
+
+/** Must run before any route is added: the onRoute hook only sees routes registered after it. */
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  const routes: RouteEntry[] = [];
+  routeTables.set(app, routes);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        // The pages load only their own bundles; Swagger UI (/docs) ships no inline script either.
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'connect-src': ["'self'"],
+        // The service runs over plain HTTP on the LAN: upgrading would send the pages' own
+        // requests to an https:// port nobody listens on (only localhost is exempt in browsers).
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // Same reason: HSTS over HTTP is ignored at best, and would pin a later HTTPS proxy's host.
+    strictTransportSecurity: false,
+  });
+
+  const allowOrigin = corsOriginPolicy(config);
+  await app.register(fastifyCors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && allowOrigin(origin)),
+    methods: ['GET', 'HEAD', 'POST'],
+    // Tokens travel in the Authorization header, never in cookies.
+    credentials: false,
+    maxAge: 600,
+  });
+
+  await app.register(fastifyRateLimit, { global: false });
+
+  app.addHook('onRoute', (route) => {
+    const auth = authOf(route);
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, url: route.url, schema: route.schema, auth });
+    const perMinute = auth === null ? 0 : auth.when === 'always' ? config.rateLimit.adminPerMinute : config.authMode === 'strict' ? config.rateLimit.scoreWritesPerMinute : 0;
+    if (perMinute === 0) return;
+    // One limiter per route keys its counts by client address: per address and route. It goes
+    // first, so refused tokens count too and a flood never reaches the token check.
+    const limit: onRequestHookHandler = app.rateLimit({ max: perMinute, timeWindow: 60_000 });
+    route.onRequest = [limit, ...hooksOf(route.onRequest)] as onRequestHookHandler[];
+  });
+}
