@@ -75,8 +75,7 @@ describe('jury portal without a server', () => {
     expect(await participantButton(portal.page, people[1]!.participantId).locator('.status-text').textContent()).toBe('waiting');
     const banner = portal.page.locator('.queue-banner');
     await banner.locator('text=2 saves are waiting').waitFor();
-    const stored = await portal.page.evaluate(() => JSON.parse(localStorage.getItem('gym.jury.saveQueue.v1') ?? '[]') as Array<{ label: string; finalScore: number }>);
-    expect(stored.map((job) => [job.label, job.finalScore])).toEqual([
+    expect((await queuedInBrowser(portal)).map((job) => [job.label, job.finalScore])).toEqual([
       ['Dora Dahl', 13.3],
       ['Emil Eck', 13.6],
     ]);
@@ -85,7 +84,7 @@ describe('jury portal without a server', () => {
     await waitForParticipantStatus(portal.page, people[0]!.participantId, 'completed', 20_000);
     await waitForParticipantStatus(portal.page, people[1]!.participantId, 'completed', 20_000);
     await banner.waitFor({ state: 'hidden' });
-    expect(await portal.page.evaluate(() => localStorage.getItem('gym.jury.saveQueue.v1'))).toBe('[]');
+    expect(await queuedInBrowser(portal)).toEqual([]);
     await portal.page.locator('.connection[data-status="live"]').waitFor({ timeout: 10_000 });
     expect(portal.errors).toEqual([]);
 
@@ -140,3 +139,13 @@ describe('jury portal without a server', () => {
     expect(portal.errors).toEqual([]);
   });
 });
+
+/** The saves waiting in the page's browser storage (every tab's queue), oldest first. */
+function queuedInBrowser(opened: OpenedPage): Promise<Array<{ label: string; finalScore: number }>> {
+  return opened.page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((key) => key.startsWith('gym.jury.saveQueue.v1.'))
+      .flatMap((key) => JSON.parse(localStorage.getItem(key) ?? '[]') as Array<{ label: string; finalScore: number; createdAt: string }>)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+  );
+}

@@ -22,9 +22,9 @@ import { BODY_LIMIT_BYTES } from '../../src/app.js';
 import { runCommand } from '../../commands/run-command.js';
 import { seedDemo, type DemoSummary } from '../../src/db/demo-seed.js';
 import type { RouteEntry } from '../../src/http/security.js';
-import { waitUntilDelivered } from '../support/realtime.js';
+import { t } from '../../src/db/tables.js';
 import { appRoutes, changedTables, contractProblems, fingerprint, pathOf, send, type Answer, type Fingerprint } from '../support/security.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
 
 type Schema = Record<string, unknown> & {
@@ -112,7 +112,12 @@ beforeAll(async () => {
     const page = JSON.parse((await send(`${server.url}/api/scores?limit=1000&offset=${offset}`)).text) as { pagination: { hasMore: boolean } };
     if (!page.pagination.hasMore) break;
   }
-  await waitUntilDelivered(server.pool, server.relay);
+  await waitFor(async () => {
+    const { rows } = await server.pool.query<{ pending: number; last: number }>(
+      `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, COALESCE(max(seq), 0)::int AS last FROM ${t('svc_outbox')}`,
+    );
+    return rows[0]!.pending === 0 && server.relay.status().cursor >= rows[0]!.last;
+  });
   before = await fingerprint(server.pool);
 }, 120_000);
 

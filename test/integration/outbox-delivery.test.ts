@@ -11,6 +11,7 @@ import { t } from '../../src/db/tables.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
+  commitAndAwait,
   commitEvent,
   isStrictlyIncreasing,
   joinCompetition,
@@ -163,8 +164,7 @@ describe('10. rooms', () => {
     // The leave has no ack; a round trip on the same socket orders it before the next event.
     await joinCompetition(handshakeSocket, 6);
     await commitEvent(server.pool, 5, 'after-leave');
-    await commitEvent(server.pool, 6, 'six-after-leave');
-    await waitForMarker(joinedAtConnect, 'six-after-leave');
+    await commitAndAwait(server.pool, joinedAtConnect, 6, 'six-after-leave');
     await waitForMarker(inFive, 'after-leave');
     expect(withMarker(joinedAtConnect, 'after-leave')).toEqual([]);
   });

@@ -8,7 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEQUENCER_APPLICATION_NAME } from '../../outbox/sequencer.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { collectEvents, commitEvent, isStrictlyIncreasing, joinCompetition, seqsOf, waitForMarker, withMarker, type ReceivedEvent } from '../support/realtime.js';
+import {
+  collectEvents,
+  commitAndAwait,
+  commitEvent,
+  isStrictlyIncreasing,
+  joinCompetition,
+  seqsOf,
+  waitForMarker,
+  withMarker,
+  type ReceivedEvent,
+} from '../support/realtime.js';
 
 let database: TestDatabase;
 let instanceA: TestServer;
@@ -80,8 +90,7 @@ describe('6. several instances on one database', () => {
     const events = await clientOf(staying, 22);
     await leaving!.close();
 
-    await commitEvent(staying.pool, 22, 'after-shutdown');
-    await waitForMarker(events, 'after-shutdown', 10_000);
+    await commitAndAwait(staying.pool, events, 22, 'after-shutdown', 10_000);
     expect(staying.relay.status().sequencer).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { t } from '../../src/db/tables.js';
 import { insertRow } from '../support/group-team-fixtures.js';
 import { createArena, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { collectEvents, commitEvent, joinCompetition, waitForMarker, withMarker, type ReceivedEvent } from '../support/realtime.js';
+import { collectEvents, commitAndAwait, joinCompetition, withMarker, type ReceivedEvent } from '../support/realtime.js';
 
 const EVENT_2_FIELDS = [
   'competitionId',
@@ -98,8 +98,7 @@ describe('8. legacy writes', () => {
 
     const before = events.length;
     await server.pool.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.25, int_versuch = 1 WHERE int_wertungenid = $1`, [scoreId]);
-    await commitEvent(server.pool, arena.eventId, 'after-no-op-update');
-    await waitForMarker(events, 'after-no-op-update');
+    await commitAndAwait(server.pool, events, arena.eventId, 'after-no-op-update');
     expect(events.slice(before).filter((event) => event.scoreId === scoreId)).toEqual([]);
   });
 
@@ -146,8 +145,7 @@ describe('8. legacy writes', () => {
       `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 3), ($1, $2, 1, $4, 12)`,
       [scoreIds[0], discipline.id, discipline.fields.A, discipline.fields.final],
     );
-    await commitEvent(server.pool, arena.eventId, 'after-bulk');
-    await waitForMarker(events, 'after-bulk');
+    await commitAndAwait(server.pool, events, arena.eventId, 'after-bulk');
     const fresh = events.slice(before).filter((event) => event.source === 'legacy');
     expect(fresh.map((event) => [event.scoreId, event.score])).toEqual([...scoreIds.map((id) => [id, 5]), [scoreIds[0], 12]]);
   });
@@ -161,8 +159,7 @@ describe('8. legacy writes', () => {
       await tx.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
       await appendOutboxEvent(tx, { topic: 'score-updated', eventId: arena.eventId, payload: { eventId: arena.eventId, scoreId, marker: 'command' } });
     });
-    await commitEvent(server.pool, arena.eventId, 'after-command');
-    await waitForMarker(events, 'after-command');
+    await commitAndAwait(server.pool, events, arena.eventId, 'after-command');
     const forScore = events.slice(before).filter((event) => event.scoreId === scoreId);
     expect(forScore.map((event) => [event.source, event.marker])).toEqual([['api', 'command']]);
     expect(withMarker(events, 'command')).toHaveLength(1);

@@ -11,11 +11,12 @@ import { appendOutboxEvent } from '../../outbox/append.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
+  commitAndAwait,
   commitEvent,
   isStrictlyIncreasing,
   joinCompetition,
-  sequencedSeqs,
   seqsOf,
+  sequencedSeqs,
   waitForMarker,
   waitUntilDelivered,
   type ReceivedEvent,
@@ -57,8 +58,7 @@ describe('7. replay with since', () => {
     expect(events.map((event) => event.marker)).toEqual(['c', 'd', 'e']);
     expect(seqsOf(events)).toEqual(all.slice(2));
 
-    await commitEvent(server.pool, 7, 'live');
-    await waitForMarker(events, 'live');
+    await commitAndAwait(server.pool, events, 7, 'live');
     expect(events.map((event) => event.marker)).toEqual(['c', 'd', 'e', 'live']);
     expect(events.every((event) => event.eventId === 7 && event.source === 'api')).toBe(true);
 
@@ -108,8 +108,7 @@ describe('7. replay with since', () => {
     const { socket, events } = await socketWithEvents();
     const ack = await joinCompetition(socket, 11, server.relay.status().cursor + 1_000);
     expect(ack).toEqual({ ok: true, room: 'competition-11', replayed: 0 });
-    await commitEvent(server.pool, 11, 'after-future-since');
-    await waitForMarker(events, 'after-future-since');
+    await commitAndAwait(server.pool, events, 11, 'after-future-since');
   });
 });
 

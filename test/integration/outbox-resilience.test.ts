@@ -17,7 +17,7 @@ import { appendOutboxEvent } from '../../outbox/append.js';
 import { freePort } from '../../src/db/embedded.js';
 import { t } from '../../src/db/tables.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { collectEvents, commitEvent, joinCompetition, waitForMarker, type ReceivedEvent } from '../support/realtime.js';
+import { collectEvents, commitAndAwait, joinCompetition, waitForMarker, type ReceivedEvent } from '../support/realtime.js';
 
 const LISTEN_APPLICATION_NAME = 'gym-competition-service:listen';
 
@@ -159,8 +159,7 @@ describe('5. the relay survives a restart of PostgreSQL', () => {
   it('reports reconnecting while the server is down, then reconnects and delivers what was committed after the restart', async () => {
     const events = collectEvents(socket);
     await joinCompetition(socket, 31);
-    await commitEvent(server.pool, 31, 'before-restart');
-    await waitForMarker(events, 'before-restart');
+    await commitAndAwait(server.pool, events, 31, 'before-restart');
 
     await postgres.stop();
     await waitFor(async () => (await health(server)).relay === 'reconnecting', { message: 'health reports reconnecting' });

@@ -41,6 +41,15 @@ export function commitEvent(pool: Pool, eventId: number, marker: string): Promis
   return runCommand(pool, (tx) => appendOutboxEvent(tx, { topic: 'score-updated', eventId, payload: { eventId, marker } }));
 }
 
+/**
+ * Commits a marker event and waits until `events` has it. Delivery is in seq order, so after this
+ * everything committed earlier for that room has arrived too: the way to prove an event did NOT come.
+ */
+export async function commitAndAwait(pool: Pool, events: readonly ReceivedEvent[], eventId: number, marker: string, timeoutMs?: number): Promise<ReceivedEvent> {
+  await commitEvent(pool, eventId, marker);
+  return waitForMarker(events, marker, timeoutMs);
+}
+
 export function withMarker(events: readonly ReceivedEvent[], marker: string): ReceivedEvent[] {
   return events.filter((event) => event.marker === marker);
 }

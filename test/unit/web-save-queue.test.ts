@@ -1,16 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError, NetworkError } from '../../web/shared/api.js';
-import { QUEUE_STORAGE_KEY, SaveQueue, planSteps, type NewSave, type SaveJob, type SaveTransport } from '../../web/jury/save-queue.js';
+import { QUEUE_KEY_PREFIX, TabQueueStore } from '../../web/jury/queue-store.js';
+import { SaveQueue, planSteps, type NewSave, type SaveJob, type SaveTransport } from '../../web/jury/save-queue.js';
 
 class MemoryStorage {
   readonly items = new Map<string, string>();
+  get length(): number {
+    return this.items.size;
+  }
+  key(index: number): string | null {
+    return [...this.items.keys()][index] ?? null;
+  }
   getItem(key: string): string | null {
     return this.items.get(key) ?? null;
   }
   setItem(key: string, value: string): void {
     this.items.set(key, value);
   }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
 }
+
+const TAB = 'tab-1';
+const storedJobs = (storage: MemoryStorage, tab = TAB) => JSON.parse(storage.getItem(QUEUE_KEY_PREFIX + tab) ?? '[]') as SaveJob[];
 
 type Call = { kind: 'saveValue' | 'saveJuryResult'; body: Record<string, number> };
 
@@ -64,7 +77,7 @@ const save = (overrides: Partial<NewSave> = {}): NewSave => ({
 function makeQueue(storage: MemoryStorage, server: FakeServer) {
   const saved: Array<{ job: SaveJob; score: number | null }> = [];
   const rejected: Array<{ job: SaveJob; error: Error }> = [];
-  const queue = new SaveQueue(storage, server, {
+  const queue = new SaveQueue(new TabQueueStore(storage, TAB), server, {
     onChange: () => undefined,
     onSaved: (job, response) => saved.push({ job, score: response.score }),
     onRejected: (job, error) => rejected.push({ job, error }),
@@ -98,7 +111,7 @@ describe('jury portal save queue', () => {
       { kind: 'saveValue', body: { competitionId: 3, participantId: 600, disciplineId: 7, score: 12.7 } },
     ]);
     expect(saved.map((entry) => [entry.job.label, entry.score])).toEqual([['Anna Adler', 12.7]]);
-    expect(storage.getItem(QUEUE_STORAGE_KEY)).toBe('[]');
+    expect(storage.getItem(QUEUE_KEY_PREFIX + TAB)).toBeNull();
   });
 
   it('keeps waiting jobs in storage and resumes after a reload at the first unacknowledged step, in order', async () => {
@@ -111,7 +124,7 @@ describe('jury portal save queue', () => {
     first.queue.enqueue(save({ participantId: 41, participantKey: '3:41', label: 'Ben Berg', wertungenId: 601 }));
     await first.queue.drain();
     expect(first.queue.isWaiting).toBe(true);
-    const stored = JSON.parse(storage.getItem(QUEUE_STORAGE_KEY)!) as SaveJob[];
+    const stored = storedJobs(storage);
     expect(stored.map((job) => job.label)).toEqual(['Anna Adler', 'Ben Berg']);
     const callsBeforeReload = server.calls.length;
     expect(callsBeforeReload).toBe(2);
@@ -162,5 +175,29 @@ describe('jury portal save queue', () => {
     expect(rejected.map((entry) => [entry.job.label, entry.error.message])).toEqual([['Anna Adler', 'field refused']]);
     expect(saved.map((entry) => entry.job.label)).toEqual(['Ben Berg']);
     expect(queue.pending).toHaveLength(0);
+  });
+
+  it('keeps each tab’s queue apart and hands a closed tab’s waiting saves to a live one', async () => {
+    const storage = new MemoryStorage();
+    const server = new FakeServer();
+    server.reachable = false;
+    let clock = 1_000_000;
+    const closedTab = new SaveQueue(new TabQueueStore(storage, 'closed', () => clock), server, { onChange: () => undefined, onSaved: () => undefined, onRejected: () => undefined });
+    closedTab.enqueue(save({ label: 'From the closed tab' }));
+    await closedTab.drain();
+    const liveStore = new TabQueueStore(storage, 'live', () => clock);
+    const saved: Array<{ job: SaveJob; score: number }> = [];
+    // A tab that is still alive keeps its saves; nobody else touches them.
+    expect(liveStore.adoptOrphans()).toEqual([]);
+    expect(storedJobs(storage, 'closed').map((job) => job.label)).toEqual(['From the closed tab']);
+
+    clock += 60_000;
+    server.reachable = true;
+    const adopter = new SaveQueue(liveStore, server, { onChange: () => undefined, onSaved: (job) => saved.push({ job, score: job.finalScore }), onRejected: () => undefined });
+    adopter.adoptOrphans();
+    await adopter.drain();
+    expect(saved.map((entry) => entry.job.label)).toEqual(['From the closed tab']);
+    expect(storedJobs(storage, 'closed')).toEqual([]);
+    expect([...storage.items.keys()].filter((key) => key.startsWith(QUEUE_KEY_PREFIX))).toEqual([]);
   });
 });
