@@ -5,6 +5,7 @@
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 import { compileFormula } from '../src/domain/final-score.js';
+import { usableDecimals, usableMask } from '../src/domain/input-mask.js';
 
 export interface EventSummary {
   id: number;
@@ -44,7 +45,7 @@ interface DisciplineRow extends Omit<DisciplineSummary, 'formula' | 'startValue'
 export async function selectDisciplines(db: Queryable): Promise<DisciplineSummary[]> {
   const { rows } = await db.query<DisciplineRow>(
     `SELECT d.int_disziplinenid AS id, d.var_name AS name, d.var_anzeigename AS "displayName", d.var_kurzname AS "shortName",
-            NULLIF(btrim(d.var_eingabemaske), '') AS "inputMask", d.int_berechnung AS decimals,
+            d.var_eingabemaske AS "inputMask", d.int_berechnung AS decimals,
             f.var_formel AS "recordFormula", d.var_formel AS "disciplineFormula",
             (SELECT count(*) FROM ${t('disziplinen_felder')} x
               WHERE x.int_disziplinenid = d.int_disziplinenid AND COALESCE(x.bol_enabled, true))::int AS "enabledFieldCount"
@@ -52,8 +53,8 @@ export async function selectDisciplines(db: Queryable): Promise<DisciplineSummar
        LEFT JOIN ${t('formeln')} f ON f.int_formelid = d.int_formelid
       ORDER BY COALESCE(d.var_anzeigename, d.var_name), d.int_disziplinenid`,
   );
-  return rows.map(({ recordFormula, disciplineFormula, ...discipline }) => {
+  return rows.map(({ recordFormula, disciplineFormula, inputMask, decimals, ...discipline }) => {
     const formula = compileFormula(recordFormula, disciplineFormula);
-    return { ...discipline, formula: formula.text, startValue: formula.startValue };
+    return { ...discipline, inputMask: usableMask(inputMask), decimals: usableDecimals(decimals), formula: formula.text, startValue: formula.startValue };
   });
 }

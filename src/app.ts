@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Firewall } from './firewall/index.js';
-import { contractClientErrorHandler, installErrorHandling } from './http/errors.js';
+import { contractClientErrorHandler, contractFrameworkErrors, installErrorHandling } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
 import { registerSecurity } from './http/security.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
@@ -51,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     clientErrorHandler: contractClientErrorHandler,
+    frameworkErrors: contractFrameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Query strings and path params are text and need coercion; JSON bodies must not be coerced,

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const port = Number(process.env.JURY_PORT || 5174);
   const backendUrl = process.env.BACKEND_URL || 'http://127.0.0.1:3001';
   const vite = await import('vite');
-  const config = standaloneConfig({ port, backendUrl, built: !dev });
+  const config = standaloneConfig({ port, backendUrl });
   if (dev) {
     const server = await vite.createServer(config);
     await server.listen();

@@ -43,7 +43,7 @@ export function pageBuildConfig(page: (typeof PAGES)[number]): InlineConfig {
 }
 
 /** Stand-alone server for installations that run the portal on its own port; proxies the backend. */
-export function standaloneConfig(options: { port: number; backendUrl: string; built: boolean }): InlineConfig {
+export function standaloneConfig(options: { port: number; backendUrl: string }): InlineConfig {
   const proxy = {
     '/api': { target: options.backendUrl, changeOrigin: true },
     '/socket.io': { target: options.backendUrl, changeOrigin: true, ws: true },
@@ -51,7 +51,8 @@ export function standaloneConfig(options: { port: number; backendUrl: string; bu
   const server = { port: options.port, strictPort: true, host: true, proxy };
   return {
     ...sharedConfig(),
-    root: options.built ? DIST_DIR : WEB_ROOT,
+    // The dev server transforms the sources under the root; preview serves build.outDir.
+    root: WEB_ROOT,
     server: { ...server, fs: { allow: [REPO_ROOT] } },
     preview: server,
     build: { outDir: DIST_DIR },

@@ -24,6 +24,28 @@ const METRE_UNITS = new Set(['m', 'meter', 'meters', 'metre', 'metres']);
 const PLAIN_NUMBER_PATTERN = /^(?:\d+(?:[.,]\d*)?|[.,]\d+)$/;
 const TIME_PATTERN = /^(\d+):(?:(\d+):)?(\d+(?:[.,]\d*)?)$/;
 
+/** The legacy column is varchar(20); a longer stored text is not a mask someone typed. */
+export const MAX_MASK_LENGTH = 20;
+/** More places than any score shows; the cap keeps `10n ** decimals` from eating a phone. */
+export const MAX_DECIMALS = 10;
+
+// Placeholders, up to two colons (h:m:s) and one fraction separator at the end.
+const MASK_PATTERN = /^[0-9A-Za-z#]+(?::[0-9A-Za-z#]+){0,2}(?:[.,][0-9A-Za-z#]+)?$/;
+
+/**
+ * Masks and decimal counts come from a database the legacy program also writes, so they are
+ * untrusted: anything that is not a plausible mask (or a count outside 0-10) counts as none, and
+ * the client falls back to the next rule instead of rendering or computing with it.
+ */
+export function usableMask(stored: string | null): string | null {
+  const mask = stored?.trim() ?? '';
+  return mask.length > 0 && mask.length <= MAX_MASK_LENGTH && MASK_PATTERN.test(mask) ? mask : null;
+}
+
+export function usableDecimals(stored: number | null): number | null {
+  return stored !== null && Number.isInteger(stored) && stored >= 0 && stored <= MAX_DECIMALS ? stored : null;
+}
+
 export function maskClass(mask: string): MaskClass {
   if (mask.includes(':')) return 'time';
   if (mask.includes(',')) return 'comma';

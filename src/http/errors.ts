@@ -105,6 +105,22 @@ export function toErrorBody(error: unknown): ErrorBody {
 }
 
 /**
+ * URLs the router refuses before any route or hook runs (a malformed percent-escape, a path
+ * parameter over 100 characters) answer with the contract body instead of fastify's own.
+ */
+export function contractFrameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // Fastify's messages quote the whole path back, up to the header limit; these say what to fix.
+  const body =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? errorBody(414, 'VALIDATION_FAILED', 'A path parameter is longer than 100 characters')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? errorBody(400, 'VALIDATION_FAILED', 'The URL path is not validly percent-encoded')
+        : toErrorBody(error);
+  request.log.info({ err: { message: error.message, code: body.code } }, 'request refused');
+  void reply.status(body.statusCode).send(body);
+}
+
+/**
  * Requests Node refuses before fastify sees them (headers over 16 KiB, a broken request line, a
  * client too slow to send its headers) get the contract body too, instead of fastify's own.
  */

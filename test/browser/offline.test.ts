@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { juryRows } from '../support/scoring-fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { freePort, launchBrowser, openPage, type OpenedPage } from './support/browser.js';
+import { freePort, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { seedArena, seedCompetitors, seedDevice, storedRows, type Competitor, type Device } from './support/fixtures.js';
 import { boardRow, boardRows, participantButton, scoreWithKeyboard, waitForAck, waitForParticipantStatus } from './support/portal.js';
 
@@ -75,6 +75,7 @@ describe('jury portal without a server', () => {
     expect(await participantButton(portal.page, people[1]!.participantId).locator('.status-text').textContent()).toBe('waiting');
     const banner = portal.page.locator('.queue-banner');
     await banner.locator('text=2 saves are waiting').waitFor();
+    await saveScreenshot(portal.page, 'jury-portal-offline-1280');
     expect((await queuedInBrowser(portal)).map((job) => [job.label, job.finalScore])).toEqual([
       ['Dora Dahl', 13.3],
       ['Emil Eck', 13.6],

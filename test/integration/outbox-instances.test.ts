@@ -7,6 +7,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEQUENCER_APPLICATION_NAME } from '../../outbox/sequencer.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -61,6 +62,22 @@ describe('6. several instances on one database', () => {
       expect(withMarker(events, 'via-a')).toHaveLength(1);
     }
     expect(seqsOf(onB)).toEqual(seqsOf(onA));
+  });
+
+  it('delivers POST /api/scores/save-value sent to A to a client of B exactly once', async () => {
+    const arena = await createArena(instanceA.pool, 'Zwei-Instanzen-Cup');
+    const discipline = await insertDiscipline(instanceA.pool);
+    const { scoreId } = await insertParticipantScore(instanceA.pool, arena);
+    const onB = await clientOf(instanceB, arena.eventId);
+    const response = await fetch(`${instanceA.url}/api/scores/save-value`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 14.25 }),
+    });
+    expect(response.status).toBe(200);
+
+    await commitAndAwait(instanceA.pool, onB, arena.eventId, 'after-http-command');
+    expect(onB.filter((event) => event.scoreId === scoreId).map((event) => [event.source, event.score])).toEqual([['api', 14.25]]);
   });
 
   it('has exactly one sequencer, and another takes over when its connection is killed', async () => {

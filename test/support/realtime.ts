@@ -18,6 +18,16 @@ export interface ReceivedEvent {
   [key: string]: unknown;
 }
 
+/** Spec "Events": the fields of event 1 (POST /api/jury-results), sorted. */
+export const EVENT_1_FIELDS = ['competitionId', 'disciplineId', 'disciplineName', 'eventId', 'finalScore', 'firstname', 'formula', 'gender', 'lastname', 'score', 'scoreId', 'squadName', 'startValue', 'timestamp'];
+/** Spec "Events": the fields of event 2 (POST /api/scores/save-value, legacy writes), sorted. */
+export const EVENT_2_FIELDS = ['competitionId', 'disciplineId', 'disciplineName', 'eventId', 'finalScore', 'firstname', 'hasFormula', 'lastname', 'participantId', 'score', 'scoreId', 'storedScore', 'timestamp'];
+
+/** Exactly the spec's fields plus `seq` and `source` (contract section 5). */
+export function deliveredFieldsOf(specFields: readonly string[]): string[] {
+  return [...specFields, 'seq', 'source'].sort();
+}
+
 export interface JoinAck {
   ok: boolean;
   room?: string;

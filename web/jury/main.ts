@@ -56,7 +56,6 @@ class JuryPortal {
   /** Typed since the last explicit load or save: a reload must not overwrite the judge's work. */
   private dirty = false;
   private rejected = new Map<string, string>();
-  private lastChangedKey: string | null = null;
   private connection: LiveStatus = 'connecting';
   /** Client setting (spec): false means the single legacy value, typed as the final score only. */
   private useJuryResults = true;
@@ -114,7 +113,9 @@ class JuryPortal {
     const stored = readStoredSelection();
     const eventId = [queryInteger('eventId'), stored.eventId].find((id) => id !== null && this.events.some((event) => event.id === id)) ?? this.events[0]?.id ?? null;
     const disciplineId =
-      [queryInteger('disciplineId'), stored.disciplineId].find((id) => id !== null && this.disciplines.some((discipline) => discipline.id === id)) ?? this.disciplines[0]?.id ?? null;
+      [queryInteger('disciplineId'), stored.disciplineId].find((id) => id !== null && this.disciplines.some((discipline) => discipline.id === id)) ??
+      (this.disciplines.find((discipline) => discipline.enabledFieldCount > 0) ?? this.disciplines[0])?.id ??
+      null;
     this.fillPickers();
     await this.select({ eventId, disciplineId });
   }
@@ -246,7 +247,6 @@ class JuryPortal {
     this.eventsDuringLoad?.push(event);
     const row = this.applyEvent(event);
     if (!row) return;
-    this.lastChangedKey = row.key;
     this.renderList();
     if (row.key === this.selectedKey) this.renderPanelStatus();
   }
@@ -271,8 +271,7 @@ class JuryPortal {
       row.wertungenId = wertungenId;
       row.currentScore = score;
       row.status = 'completed';
-      this.lastChangedKey = row.key;
-      if (row.key === this.selectedKey && !this.dirty) {
+        if (row.key === this.selectedKey && !this.dirty) {
         // The inputs already show what was saved; remember that instead of loading it back.
         this.juryLoadKey = this.juryKey(wertungenId, job.disciplineId);
       }
@@ -438,8 +437,9 @@ class JuryPortal {
   private renderConnection(): void {
     const waiting = this.queue.pending.length > 0 && this.queue.isWaiting;
     const texts: Record<LiveStatus, string> = { live: '● Live', connecting: '◌ Connecting…', offline: '○ Offline' };
+    // Connected but saves still fail (e.g. the database is down): not the all-clear colour.
     this.connectionPill.dataset.status = waiting && this.connection === 'live' ? 'connecting' : this.connection;
-    this.connectionPill.textContent = texts[this.connection];
+    this.connectionPill.textContent = waiting && this.connection === 'live' ? '● Live · saves waiting' : texts[this.connection];
   }
 
   private renderQueueState(): void {
@@ -453,7 +453,7 @@ class JuryPortal {
     this.renderList();
     const selected = this.selectedRow();
     if (selected && waiting && this.latestJobFor(selected.key)) {
-      this.showAck('waiting', `⏳ Waiting: ${fullName(selected)} is kept on this device and sent when the server is back.`);
+      this.showAck('waiting', `◷ Waiting: ${fullName(selected)} is kept on this device and sent when the server is back.`);
     }
     this.renderPanelStatus();
   }
@@ -467,7 +467,7 @@ class JuryPortal {
   private statusText(row: ParticipantRow): { icon: string; text: string } {
     switch (this.displayStatus(row)) {
       case 'waiting':
-        return { icon: '⏳', text: 'waiting' };
+        return { icon: '◷', text: 'waiting' };
       case 'error':
         return { icon: '⚠', text: 'not saved' };
       case 'completed':
@@ -490,7 +490,6 @@ class JuryPortal {
           'data-participant-key': row.key,
           'data-participant-id': row.participantId,
           'data-status': status,
-          'data-changed': row.key === this.lastChangedKey,
           'aria-pressed': row.key === this.selectedKey ? 'true' : 'false',
         },
         h('span', { class: 'start-number' }, row.startNumber),

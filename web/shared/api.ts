@@ -88,6 +88,7 @@ export interface DisciplineSummary {
   decimals: number | null;
   formula: string | null;
   startValue: number;
+  enabledFieldCount: number;
 }
 
 export interface DisciplineField {

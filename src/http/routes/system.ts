@@ -26,7 +26,7 @@ const HealthSchema = Type.Object({
   database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
   relay: Type.String({ description: 'listening, reconnecting, starting or stopped' }),
   uptimeSeconds: Type.Number(),
-  eventsDelivered: Type.Integer({ description: 'score events this instance has emitted since it started' }),
+  eventsDelivered: Type.Integer({ description: 'outbox events (score-updated, squads-applied) this instance has emitted to rooms since it started' }),
   relaySeq: Type.Integer({ description: 'last outbox seq this instance has delivered' }),
   sequencer: Type.Boolean({ description: 'this instance numbers the outbox (exactly one instance per database does)' }),
 });
