@@ -1,29 +1,15 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
+/** Keys whose value is a secret wherever they appear: headers, a config dump, a client's options. */
+const SECRET_KEYS = ['authorization', 'cookie', 'token', 'password', 'jwtSecret', 'databaseUrl'];
+
 /**
- * Where a secret could end up in a log line: request headers (wherever they are logged), a config
- * dump, or an object carrying a token or password. The leading `*.` forms cover the same keys one
- * level down, e.g. `{ err: { config } }`.
+ * Each secret key at the top level and up to two levels down (`{ config }`, `{ req: { headers } }`,
+ * `{ err: { config } }`): deep enough for every object the service logs, without the cost of
+ * redacting arbitrary depths on every line.
  */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'headers.cookie',
-  '*.headers.authorization',
-  '*.headers.cookie',
-  'authorization',
-  '*.authorization',
-  'token',
-  '*.token',
-  'password',
-  '*.password',
-  'jwtSecret',
-  '*.jwtSecret',
-  'databaseUrl',
-  '*.databaseUrl',
-];
+const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
 
 /**
  * Pretty lines in a terminal, JSON lines otherwise; tokens and secrets never reach a log line.

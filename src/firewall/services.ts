@@ -26,7 +26,7 @@ export const DEFAULT_FIREWALL_PORTS: FirewallPorts = Object.freeze({
   jury: 5174,
 });
 
-const SERVICE_NAMES: Readonly<Record<FirewallServiceKey, string>> = {
+export const SERVICE_NAMES: Readonly<Record<FirewallServiceKey, string>> = {
   backend: 'Backend Server',
   frontend: 'Frontend Client',
   jury: 'Jury Portal',

@@ -22,10 +22,9 @@ import { BODY_LIMIT_BYTES } from '../../src/app.js';
 import { runCommand } from '../../commands/run-command.js';
 import { APP_SETTING_DEFAULTS } from '../../queries/app-settings.js';
 import { seedDemo, type DemoSummary } from '../../src/db/demo-seed.js';
-import { createFirewall, FirewallError, type Firewall } from '../../src/firewall/index.js';
 import type { RouteEntry } from '../../src/http/security.js';
 import { t } from '../../src/db/tables.js';
-import { appRoutes, changedTables, contractProblems, fingerprint, pathOf, send, type Answer, type Fingerprint } from '../support/security.js';
+import { appRoutes, changedTables, contractProblems, fingerprint, pathOf, send, windowsWithoutAdminRights, type Answer, type Fingerprint } from '../support/security.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
 
@@ -90,15 +89,6 @@ function validates(schema: Schema, part: Part, value: unknown): boolean {
   }
   // Validation applies defaults and coercion in place; the request must stay as generated.
   return validate(value === undefined ? undefined : structuredClone(value));
-}
-
-/** A request that gets through to the host firewall is refused the way a Windows host without administrator rights refuses it. */
-function windowsWithoutAdminRights(): Firewall {
-  const host = createFirewall();
-  const refuse = async (): Promise<never> => {
-    throw new FirewallError('PERMISSION_DENIED', 'Administrator rights are required to change firewall rules');
-  };
-  return { supported: true, platform: 'win32', services: host.services, isAdmin: async () => false, status: () => host.status(), enable: refuse, disable: refuse };
 }
 
 beforeAll(async () => {

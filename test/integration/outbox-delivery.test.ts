@@ -137,6 +137,11 @@ describe('4. seq strictly increases in delivery order', () => {
     expect(isStrictlyIncreasing(seqsOf(first))).toBe(true);
     expect(seqsOf(second)).toEqual(seqsOf(first));
     expect(new Set(first.map((event) => event.marker))).toEqual(new Set(markers));
+
+    const health = (await (await fetch(`${server.url}/api/system/health`)).json()) as { eventsDelivered: number; relaySeq: number; sequencer: boolean };
+    expect(health.eventsDelivered).toBeGreaterThanOrEqual(markers.length);
+    expect(health.relaySeq).toBe(first[first.length - 1]!.seq);
+    expect(health.sequencer).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@ import { createSigner } from 'fast-jwt';
 import { expect } from 'vitest';
 import type { TypedApp } from '../../src/app.js';
 import type { Pool } from '../../src/db/pool.js';
+import { createFirewall, FirewallError, type Firewall } from '../../src/firewall/index.js';
 import { routesOf, type RouteEntry } from '../../src/http/security.js';
 import { TEST_JWT_SECRET } from './server.js';
 
@@ -142,4 +143,16 @@ export function refusedCredentials(): Array<[string, string | undefined]> {
     ['an unknown role', `Bearer ${sign({ sub: 'alice', role: 'root', exp: inOneHour() })}`],
     ['no subject', `Bearer ${sign({ role: 'admin', exp: inOneHour() })}`],
   ];
+}
+
+/**
+ * A host firewall that refuses every change the way Windows without administrator rights does:
+ * a request that gets past the API's checks reaches it without the test host's firewall being touched.
+ */
+export function windowsWithoutAdminRights(): Firewall {
+  const host = createFirewall();
+  const refuse = async (): Promise<never> => {
+    throw new FirewallError('PERMISSION_DENIED', 'Administrator rights are required to change firewall rules');
+  };
+  return { supported: true, platform: 'win32', services: host.services, isAdmin: async () => false, status: () => host.status(), enable: refuse, disable: refuse };
 }

@@ -23,14 +23,21 @@ export class HttpError extends Error {
 
 const DEFAULT_TIMEOUT_MS = 8_000;
 
-async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<T> {
+export interface RequestOptions {
+  timeoutMs?: number;
+  /** Extra headers, e.g. the office client's `authorization`. */
+  headers?: Record<string, string>;
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, options: RequestOptions): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
       cache: 'no-store',
@@ -58,16 +65,16 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, t
   return parsed as T;
 }
 
-export function getJson<T>(path: string, query: Record<string, string | number | undefined> = {}, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+export function getJson<T>(path: string, query: Record<string, string | number | boolean | undefined> = {}, options: RequestOptions = {}): Promise<T> {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
   const text = search.toString();
   const suffix = text ? `?${text}` : '';
-  return request<T>('GET', path + suffix, undefined, timeoutMs);
+  return request<T>('GET', path + suffix, undefined, options);
 }
 
-export function postJson<T>(path: string, body: unknown, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
-  return request<T>('POST', path, body, timeoutMs);
+export function postJson<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('POST', path, body, options);
 }
 
 // Response shapes: spec "Individual scores and jury results" and contract section 6.

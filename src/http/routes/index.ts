@@ -9,8 +9,9 @@ import { catalogRoutes } from './catalog.js';
 import { webRoutes } from './web.js';
 import { squadsRoutes } from './squads.js';
 import { appSettingsRoutes } from './app-settings.js';
+import { officeRoutes } from './office.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
 /** Every HTTP route module of the service; a new module is added here and nowhere else. */
-export const routeModules: RouteModule[] = [systemRoutes, firewallRoutes, groupsRoutes, teamsRoutes, liveResultsRoutes, scoresRoutes, catalogRoutes, squadsRoutes, appSettingsRoutes, webRoutes];
+export const routeModules: RouteModule[] = [systemRoutes, firewallRoutes, groupsRoutes, teamsRoutes, liveResultsRoutes, scoresRoutes, catalogRoutes, squadsRoutes, appSettingsRoutes, officeRoutes, webRoutes];

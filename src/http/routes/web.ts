@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import type { AppDeps, TypedApp } from '../../app.js';
 
 export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
-export const WEB_PAGES = ['jury', 'board'] as const;
+export const WEB_PAGES = ['jury', 'board', 'office'] as const;
 
 const NOT_BUILT = (page: string, dir: string) =>
   `The web client page /${page}/ is not built (${dir} is missing).\n` +

@@ -1,0 +1,137 @@
+/**
+ * The scoreboard process of `npm run bench`: M Socket.IO clients in one event room, recording what
+ * each receives with a monotonic timestamp. Forked by bench/run.ts so that decoding thousands of
+ * events a second competes neither with the server's event loop nor with the portals' timers.
+ *
+ * `process.hrtime` reads CLOCK_MONOTONIC, which is one clock for every process on the machine: a
+ * reception here and a request sent in the runner are on the same time axis.
+ */
+import { io as connect, type Socket } from 'socket.io-client';
+import { analyzeDelivery, type DeliveryReport, type SentRequests } from './delivery.js';
+
+export type ScoreboardCommand =
+  | { type: 'connect'; group: string; url: string; eventId: number; count: number }
+  | { type: 'reset'; group: string }
+  | { type: 'await'; group: string; expectedPerClient: number; quietMs: number; timeoutMs: number }
+  | { type: 'analyze'; group: string; base: string; sent: SentRequests; checkSeq: boolean }
+  | { type: 'close'; group: string }
+  | { type: 'stop' };
+
+export type ScoreboardReply =
+  | { type: 'connected'; count: number }
+  | { type: 'reset' }
+  | { type: 'awaited'; minReceived: number; maxReceived: number }
+  | { type: 'analyzed'; report: DeliveryReport }
+  | { type: 'closed' }
+  | { type: 'error'; message: string };
+
+interface Board {
+  socket: Socket;
+  scoreIds: number[];
+  seqs: number[];
+  finals: Array<number | null>;
+  receivedAt: bigint[];
+}
+
+/** Boards by group: one group per event room the runner watches. */
+const groups = new Map<string, Board[]>();
+
+function boardsOf(group: string): Board[] {
+  let boards = groups.get(group);
+  if (!boards) groups.set(group, (boards = []));
+  return boards;
+}
+
+function reply(message: ScoreboardReply): void {
+  process.send?.(message);
+}
+
+async function connectBoards(boards: Board[], url: string, eventId: number, count: number): Promise<void> {
+  const opened = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+      const board: Board = { socket, scoreIds: [], seqs: [], finals: [], receivedAt: [] };
+      socket.on('score-updated', (event: { scoreId: number; seq?: number; finalScore: number | null }) => {
+        board.receivedAt.push(process.hrtime.bigint());
+        board.scoreIds.push(event.scoreId);
+        board.seqs.push(event.seq ?? -1);
+        board.finals.push(event.finalScore);
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const ack = (await socket.timeout(10_000).emitWithAck('join-competition', { eventId })) as { ok: boolean; error?: string };
+      if (!ack.ok) throw new Error(`join-competition refused: ${ack.error}`);
+      return board;
+    }),
+  );
+  boards.push(...opened);
+}
+
+function clear(boards: readonly Board[]): void {
+  for (const board of boards) {
+    board.scoreIds = [];
+    board.seqs = [];
+    board.finals = [];
+    board.receivedAt = [];
+  }
+}
+
+/** Until every board has `expected` events, or nothing arrived for `quietMs`, or the deadline. */
+async function awaitDelivery(boards: readonly Board[], expected: number, quietMs: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastTotal = -1;
+  let lastChange = Date.now();
+  for (;;) {
+    const counts = boards.map((board) => board.scoreIds.length);
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    if (total !== lastTotal) {
+      lastTotal = total;
+      lastChange = Date.now();
+    }
+    if (counts.every((count) => count >= expected) || Date.now() - lastChange > quietMs || Date.now() > deadline) {
+      reply({ type: 'awaited', minReceived: Math.min(...counts), maxReceived: Math.max(...counts) });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+process.on('message', (command: ScoreboardCommand) => {
+  void (async () => {
+    try {
+      switch (command.type) {
+        case 'connect':
+          await connectBoards(boardsOf(command.group), command.url, command.eventId, command.count);
+          return reply({ type: 'connected', count: boardsOf(command.group).length });
+        case 'reset':
+          clear(boardsOf(command.group));
+          return reply({ type: 'reset' });
+        case 'await':
+          return await awaitDelivery(boardsOf(command.group), command.expectedPerClient, command.quietMs, command.timeoutMs);
+        case 'analyze': {
+          const base = BigInt(command.base);
+          const received = boardsOf(command.group).map((board) => ({
+            scoreIds: board.scoreIds,
+            seqs: board.seqs,
+            finals: board.finals,
+            receivedMs: board.receivedAt.map((at) => Number(at - base) / 1e6),
+          }));
+          return reply({ type: 'analyzed', report: analyzeDelivery(command.sent, received, command.checkSeq) });
+        }
+        case 'close':
+          for (const board of boardsOf(command.group)) board.socket.close();
+          groups.delete(command.group);
+          return reply({ type: 'closed' });
+        case 'stop':
+          for (const board of [...groups.values()].flat()) board.socket.close();
+          return process.exit(0);
+      }
+    } catch (error) {
+      reply({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    }
+  })();
+});
+process.on('disconnect', () => process.exit(0));
+process.send?.({ type: 'ready' });

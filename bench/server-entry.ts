@@ -1,0 +1,155 @@
+/**
+ * The server process of `npm run bench` (forked by bench/run.ts, so load generator and scoreboards
+ * never share its event loop): the real service via `startServer`, plus a bare fastify instance on
+ * a second port holding the naive baselines and the bench-only counters.
+ *
+ * Environment: BENCH_DATABASE_URL, BENCH_DATA_DIR, JWT_SECRET, LOG_LEVEL (as for `npm start`).
+ */
+import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { runCommand } from '../commands/run-command.js';
+import { saveJuryResult } from '../commands/save-jury-result.js';
+import { loadConfig } from '../src/config.js';
+import { t } from '../src/db/tables.js';
+import { generateSquadProposals, resolveSquadCriteria } from '../src/domain/squad-planner.js';
+import { SaveJuryResultBody } from '../src/http/schemas/scoring.js';
+import { createLogger } from '../src/logger.js';
+import { roomOf } from '../src/realtime/gateway.js';
+import { startServer } from '../src/server.js';
+import { selectScorePageKeys } from '../queries/list-scores.js';
+import { selectScoringStates } from '../queries/scoring-context.js';
+import { selectSquadPlanningInput } from '../queries/squad-participants.js';
+
+// ---------------------------------------------------------------------------------------------
+// Statement counter: every round trip of every pg client in this process, by connection role and
+// statement, so the runner can tell a request's statements from the relay's background work.
+
+const statements = new Map<string, number>();
+type QueryFn = (this: pg.Client, ...args: unknown[]) => unknown;
+const clientPrototype = pg.Client.prototype as unknown as { query: QueryFn };
+const originalQuery = clientPrototype.query;
+clientPrototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
+  const first = args[0] as string | { text?: string } | undefined;
+  const text = typeof first === 'string' ? first : (first?.text ?? '');
+  const role = (this as unknown as { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name ?? '';
+  const key = `${role || 'other'}\t${text.replace(/\s+/g, ' ').trim().slice(0, 90)}`;
+  statements.set(key, (statements.get(key) ?? 0) + 1);
+  return originalQuery.apply(this, args);
+};
+
+// ---------------------------------------------------------------------------------------------
+
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is required');
+const config = { ...loadConfig({ ...process.env, HOST: '127.0.0.1', DATA_DIR: process.env.BENCH_DATA_DIR }), port: 0 };
+const logger = createLogger(config.logLevel, false);
+const running = await startServer(config, databaseUrl, logger);
+const io = running.gateway.io;
+
+const bare = Fastify({ logger: false });
+let naiveEmitted = 0;
+
+/**
+ * The naive design without an outbox: the same command in one transaction (runCommand marks it as
+ * the service's own write, as the real route does), except that the outbox INSERT is kept in memory
+ * instead of being sent, and the event goes to the room right after COMMIT.
+ */
+bare.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } }, async (request) => {
+  const body = request.body as { participantId: number; disciplineFieldId: number; performance: number; attempt?: number; type?: number };
+  const input = { participantId: body.participantId, disciplineFieldId: body.disciplineFieldId, performance: body.performance, attempt: body.attempt ?? 1, type: body.type === 1 ? (1 as const) : (0 as const) };
+  let event: { eventId: number; payload: Record<string, unknown> } | null = null;
+  const outboxInsert = `INSERT INTO ${t('svc_outbox')}`;
+  const reply = await runCommand(running.pool, (tx) => {
+    const direct = new Proxy(tx, {
+      get(target, property, receiver) {
+        if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
+        return (text: unknown, values?: unknown[]) => {
+          if (typeof text === 'string' && text.startsWith(outboxInsert) && values) {
+            event = { eventId: values[1] as number, payload: JSON.parse(values[2] as string) as Record<string, unknown> };
+            return Promise.resolve({ rows: [{ id: 0 }], rowCount: 1 });
+          }
+          return target.query(text as string, values);
+        };
+      },
+    });
+    return saveJuryResult(direct, input, request.log);
+  });
+  const committed = event as { eventId: number; payload: Record<string, unknown> } | null;
+  if (committed) {
+    io.to(roomOf(committed.eventId)).emit('score-updated', { ...committed.payload, source: 'naive' });
+    naiveEmitted += 1;
+  }
+  return reply;
+});
+
+/** The read path's floor: the same two statements as GET /api/scores, raw rows, no schema. */
+bare.get('/naive/scores', async (request) => {
+  const query = request.query as { eventId: string; limit: string };
+  const keys = await selectScorePageKeys(running.pool, { eventId: Number(query.eventId), limit: Number(query.limit), offset: 0 });
+  const rows = await selectScoringStates(running.pool, keys.score_ids.map((scoreId, index) => ({ scoreId, disciplineId: keys.discipline_ids[index] ?? null })));
+  return JSON.stringify({ total: keys.total, rows });
+});
+
+/** Squad generation's floor: the same statement and planner, plain JSON.stringify, no auth. */
+bare.post('/naive/squads/generate', async (request) => {
+  const { eventId, ...requested } = request.body as { eventId: number };
+  const criteria = resolveSquadCriteria(requested);
+  const { participants, eventStart } = await selectSquadPlanningInput(running.pool, eventId);
+  const started = performance.now();
+  const proposals = generateSquadProposals(participants, criteria, { referenceDate: eventStart ?? new Date() });
+  const plannerMs = performance.now() - started;
+  return JSON.stringify({ proposals, eventId, totalParticipants: participants.length, criteria, plannerMs });
+});
+
+bare.get('/bench/stats', async (request) => {
+  if ((request.query as { gc?: string }).gc === '1') {
+    // Twice: the first pass can leave objects that only the second finds unreachable (finalizers).
+    globalThis.gc?.();
+    globalThis.gc?.();
+  }
+  const memory = process.memoryUsage();
+  return {
+    memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external, arrayBuffers: memory.arrayBuffers },
+    statements: Object.fromEntries(statements),
+    naiveEmitted,
+    relay: running.relay.status(),
+    sockets: io.engine.clientsCount,
+  };
+});
+
+bare.post('/bench/reset-counters', async () => {
+  statements.clear();
+  naiveEmitted = 0;
+  return { ok: true };
+});
+
+await bare.listen({ port: 0, host: '127.0.0.1' });
+const bareAddress = bare.server.address();
+const barePort = typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0;
+
+let stopping: Promise<void> | null = null;
+function stop(code: number): Promise<void> {
+  stopping ??= (async () => {
+    const forced = setTimeout(() => process.exit(code || 1), 15_000);
+    forced.unref();
+    try {
+      await bare.close();
+      await running.close();
+    } finally {
+      // process.exit (not a hard kill) is what lets --cpu-prof write its profile.
+      process.exit(code);
+    }
+  })();
+  return stopping;
+}
+
+process.on('message', (message: { type?: string }) => {
+  if (message?.type === 'stop') void stop(0);
+});
+// The runner went away (crash, SIGKILL): never outlive it.
+process.on('disconnect', () => void stop(0));
+process.on('SIGINT', () => void stop(130));
+process.on('SIGTERM', () => void stop(143));
+
+process.send?.({ type: 'ready', url: running.url, bareUrl: `http://127.0.0.1:${barePort}` });

@@ -1,0 +1,69 @@
+/**
+ * What the office pages pick from within one event: its competitions (with their attempt count),
+ * its groups and its teams. Each list is one statement that also tells a missing event (no row)
+ * from an event without entries (one row whose entry columns are null), so the route can answer
+ * 404 for the first without a second round trip.
+ */
+import type { Queryable } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+
+export interface CompetitionSummary {
+  id: number;
+  name: string | null;
+  isGroupCompetition: boolean;
+  /** int_versuche as the score commands read it (missing counts as 1). */
+  attempts: number;
+}
+
+export interface UnitSummary {
+  id: number;
+  name: string;
+  startNumber: number | null;
+  clubId: number | null;
+  clubName: string | null;
+  squadName: string | null;
+}
+
+/** Group and team rows differ only in table and id column; both come from these constants, never a request. */
+export const UNIT_TABLES = {
+  groups: { table: 'gruppen', idColumn: 'int_gruppenid' },
+  teams: { table: 'mannschaften', idColumn: 'int_mannschaftenid' },
+} as const;
+
+export type UnitKind = keyof typeof UNIT_TABLES;
+
+type Entry<T> = { [K in keyof T]: T[K] | null };
+
+/** null: no such event. The LEFT JOIN row with a null id is the event itself, present but empty. */
+function entriesOfEvent<T extends { id: number }>(rows: ReadonlyArray<Entry<T>>): T[] | null {
+  if (rows.length === 0) return null;
+  return rows.filter((row): row is T => row.id !== null);
+}
+
+export async function selectEventCompetitions(db: Queryable, eventId: number): Promise<CompetitionSummary[] | null> {
+  const { rows } = await db.query<Entry<CompetitionSummary>>(
+    `SELECT c.int_wettkaempfeid AS id, c.var_name AS name,
+            COALESCE(c.bol_gruppe, false) AS "isGroupCompetition", COALESCE(c.int_versuche, 1) AS attempts
+       FROM ${t('veranstaltungen')} e
+       LEFT JOIN ${t('wettkaempfe')} c ON c.int_veranstaltungenid = e.int_veranstaltungenid
+      WHERE e.int_veranstaltungenid = $1
+      ORDER BY c.int_wettkaempfeid`,
+    [eventId],
+  );
+  return entriesOfEvent(rows);
+}
+
+export async function selectEventUnits(db: Queryable, kind: UnitKind, eventId: number): Promise<UnitSummary[] | null> {
+  const { table, idColumn } = UNIT_TABLES[kind];
+  const { rows } = await db.query<Entry<UnitSummary>>(
+    `SELECT u.${idColumn} AS id, u.var_name AS name, u.int_startnummer AS "startNumber",
+            u.int_vereineid AS "clubId", v.var_name AS "clubName", u.var_riege AS "squadName"
+       FROM ${t('veranstaltungen')} e
+       LEFT JOIN ${t(table)} u ON u.int_veranstaltungenid = e.int_veranstaltungenid
+       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = u.int_vereineid
+      WHERE e.int_veranstaltungenid = $1
+      ORDER BY u.int_startnummer NULLS LAST, u.var_name, u.${idColumn}`,
+    [eventId],
+  );
+  return entriesOfEvent(rows);
+}

@@ -1,0 +1,188 @@
+import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { filtersActive, GroupMemberStore, NO_FILTERS, withoutMembers, type CandidateFilters, type GroupMember } from './group-members.js';
+import type { OfficeView, ViewContext } from './main.js';
+import type { Candidate, UnitSummary } from './office-api.js';
+import { personName } from './people.js';
+
+/**
+ * Group members page (spec "Group candidates" rules 5-6): the candidate list of the chosen group
+ * with the two filters, fetched again whenever the group, the event or a filter changes.
+ */
+export function groupsView(context: ViewContext): OfficeView {
+  const { api } = context;
+  const event = context.event!;
+  const store = new GroupMemberStore();
+  let groups: UnitSummary[] = [];
+  let group: UnitSummary | null = null;
+  let filters: CandidateFilters = { ...NO_FILTERS };
+  let candidates: Candidate[] = [];
+  let generation = 0;
+
+  const groupSelect = h('select', { id: 'group-select', name: 'groupId' });
+  const hidePlanned = h('input', { type: 'checkbox', id: 'hide-planned', name: 'hidePlanned' });
+  const hideOtherClubs = h('input', { type: 'checkbox', id: 'hide-other-clubs', name: 'hideOtherClubs' });
+  const clubHint = h('span', { class: 'filter-hint', id: 'club-hint' });
+  const reset = h('button', { type: 'button', id: 'reset-filters', hidden: true }, 'Reset filters');
+  const message = h('p', { class: 'view-message', role: 'status', id: 'candidates-message' });
+  const candidateBody = h('tbody');
+  const candidateTable = h(
+    'table',
+    { class: 'data-table candidates', id: 'candidates', 'aria-labelledby': 'candidates-title' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'No.'), h('th', { scope: 'col' }, 'Club'), h('th', { scope: 'col' }, 'Born'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Action')))),
+    candidateBody,
+  );
+  const memberList = h('ul', { class: 'member-list', id: 'members' });
+  const memberMessage = h('p', { class: 'hint' });
+
+  function renderFilters(): void {
+    hidePlanned.checked = filters.hidePlanned;
+    hideOtherClubs.checked = filters.hideOtherClubs;
+    reset.hidden = !filtersActive(filters);
+    clubHint.textContent = group?.clubName ? `(only ${group.clubName})` : '';
+  }
+
+  function renderCandidates(): void {
+    if (!group) return;
+    const members = store.members(group.id);
+    const shown = withoutMembers(candidates, members);
+    const hiddenMembers = candidates.length - shown.length;
+    message.textContent =
+      `${shown.length} ${shown.length === 1 ? 'candidate' : 'candidates'}` + (hiddenMembers > 0 ? ` (${hiddenMembers} already in the group not shown)` : '') + '.';
+    candidateBody.replaceChildren(
+      ...shown.map((candidate) => {
+        const add = h('button', { type: 'button', class: 'small', 'data-add': candidate.id, 'aria-label': `Add ${personName(candidate)} to ${group!.name}` }, 'Add');
+        add.addEventListener('click', () => {
+          store.add(group!.id, candidate);
+          renderMembers();
+          renderCandidates();
+          // Keeps keyboard users in the list after the row they acted on disappears.
+          (candidateBody.querySelector<HTMLElement>('button[data-add]') ?? memberList.querySelector<HTMLElement>('button'))?.focus();
+        });
+        return h(
+          'tr',
+          { 'data-candidate-id': candidate.id },
+          h('td', { class: 'name' }, personName(candidate)),
+          h('td', {}, candidate.startNumber ?? ''),
+          h('td', {}, candidate.clubName ?? ''),
+          h('td', {}, candidate.birthDate ?? ''),
+          h('td', { class: 'action' }, add),
+        );
+      }),
+    );
+  }
+
+  function renderMembers(): void {
+    if (!group) return;
+    const members = store.members(group.id);
+    memberMessage.textContent = members.length === 0 ? 'No members yet: add candidates from the list.' : `${members.length} ${members.length === 1 ? 'member' : 'members'}.`;
+    memberList.replaceChildren(
+      ...members.map((member: GroupMember) => {
+        const remove = h('button', { type: 'button', class: 'small', 'data-remove': member.id, 'aria-label': `Remove ${personName(member)} from ${group!.name}` }, 'Remove');
+        remove.addEventListener('click', () => {
+          store.remove(group!.id, member.id);
+          renderMembers();
+          renderCandidates();
+        });
+        return h('li', { 'data-member-id': member.id }, h('span', { class: 'name' }, personName(member)), member.clubName ? h('span', { class: 'club' }, member.clubName) : null, remove);
+      }),
+    );
+  }
+
+  /** Rule 6: every change of group or filter asks the server again; a late answer to an older question is dropped. */
+  async function loadCandidates(): Promise<void> {
+    if (!group) return;
+    const mine = ++generation;
+    if (group.clubId === null) {
+      candidates = [];
+      candidateBody.replaceChildren();
+      message.textContent = `${group.name} has no club in the database; the candidate list needs one (set it in the desktop program).`;
+      return;
+    }
+    message.textContent = 'Loading candidates…';
+    candidateTable.setAttribute('aria-busy', 'true');
+    try {
+      const page = await api.candidates({ eventId: event.id, clubId: group.clubId, groupId: group.id, ...filters });
+      if (mine !== generation) return;
+      candidates = page.results;
+      renderCandidates();
+    } catch (error) {
+      if (mine === generation) message.textContent = `Could not load the candidates: ${(error as Error).message}`;
+    } finally {
+      if (mine === generation) candidateTable.removeAttribute('aria-busy');
+    }
+  }
+
+  function chooseGroup(groupId: number | null): void {
+    group = groups.find((candidate) => candidate.id === groupId) ?? null;
+    groupSelect.value = group ? String(group.id) : '';
+    replaceQuery({ groupId: group?.id ?? null });
+    candidates = [];
+    renderFilters();
+    renderMembers();
+    void loadCandidates();
+  }
+
+  function setFilters(next: CandidateFilters): void {
+    filters = next;
+    renderFilters();
+    void loadCandidates();
+  }
+
+  groupSelect.addEventListener('change', () => chooseGroup(Number(groupSelect.value) || null));
+  hidePlanned.addEventListener('change', () => setFilters({ ...filters, hidePlanned: hidePlanned.checked }));
+  hideOtherClubs.addEventListener('change', () => setFilters({ ...filters, hideOtherClubs: hideOtherClubs.checked }));
+  reset.addEventListener('click', () => {
+    setFilters({ ...NO_FILTERS });
+    hidePlanned.focus();
+  });
+
+  const body = h('div', { class: 'split' });
+  const element = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'groups-title' },
+    h('h2', { id: 'groups-title' }, `Group members · ${event.name}`),
+    h('div', { class: 'toolbar' }, h('div', { class: 'picker' }, h('label', { for: 'group-select' }, 'Group'), groupSelect)),
+    body,
+  );
+  const candidatesPanel = h(
+    'div',
+    { class: 'sub-panel' },
+    h('h3', { id: 'candidates-title' }, 'Candidates'),
+    h(
+      'fieldset',
+      { class: 'filters' },
+      h('legend', {}, 'Filters'),
+      h('label', { class: 'check', for: 'hide-planned' }, hidePlanned, ' Hide planned participants (with a score row)'),
+      h('label', { class: 'check', for: 'hide-other-clubs' }, hideOtherClubs, ' Hide other clubs ', clubHint),
+      reset,
+    ),
+    message,
+    h('div', { class: 'table-scroll' }, candidateTable),
+  );
+  const membersPanel = h(
+    'div',
+    { class: 'sub-panel' },
+    h('h3', {}, 'Members of the group'),
+    memberMessage,
+    memberList,
+    h('p', { class: 'hint' }, 'The member list is kept in this browser: the shared database has no table for group membership.'),
+  );
+
+  api.groups(event.id).then(
+    (loaded) => {
+      groups = loaded;
+      if (groups.length === 0) {
+        body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'This event has no groups.'));
+        return;
+      }
+      groupSelect.replaceChildren(...groups.map((candidate) => h('option', { value: candidate.id }, candidate.clubName ? `${candidate.name} (${candidate.clubName})` : candidate.name)));
+      body.replaceChildren(candidatesPanel, membersPanel);
+      const wanted = queryInteger('groupId');
+      chooseGroup(groups.some((candidate) => candidate.id === wanted) ? wanted : groups[0]!.id);
+    },
+    (error: unknown) => body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, `Could not load the groups: ${(error as Error).message}`)),
+  );
+  body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'Loading groups…'));
+
+  return { element };
+}

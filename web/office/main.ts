@@ -1,0 +1,145 @@
+import '../shared/base.css';
+import './office.css';
+import type { EventSummary } from '../shared/api.js';
+import { buildBadges } from '../shared/build-badges.js';
+import { h, queryInteger } from '../shared/dom.js';
+import { groupsView } from './groups-view.js';
+import { networkView } from './network-view.js';
+import { officeApi, type OfficeApi } from './office-api.js';
+import { Session, sessionControl } from './session.js';
+import { squadsView } from './squads-view.js';
+import { teamsView } from './teams-view.js';
+
+export interface ViewContext {
+  api: OfficeApi;
+  session: Session;
+  /** Null only for views that do not need an event (network access). */
+  event: EventSummary | null;
+}
+
+export interface OfficeView {
+  element: HTMLElement;
+  /** Drops subscriptions and timers when another view replaces this one. */
+  dispose?(): void;
+}
+
+interface ViewEntry {
+  key: string;
+  label: string;
+  needsEvent: boolean;
+  create(context: ViewContext): OfficeView;
+}
+
+const VIEWS: readonly ViewEntry[] = [
+  { key: 'squads', label: 'Squads', needsEvent: true, create: squadsView },
+  { key: 'groups', label: 'Group members', needsEvent: true, create: groupsView },
+  { key: 'teams', label: 'Team scores', needsEvent: true, create: teamsView },
+  { key: 'network', label: 'Network access', needsEvent: false, create: networkView },
+];
+
+const EVENT_STORAGE_KEY = 'gym.office.eventId.v1';
+
+function viewFromUrl(): ViewEntry {
+  const key = new URLSearchParams(window.location.search).get('view');
+  return VIEWS.find((view) => view.key === key) ?? VIEWS[0]!;
+}
+
+/**
+ * The competition office (the spec's Frontend Client): one page, four views switched in place.
+ * The view and the event live in the query string, so a reload or a bookmark returns to them.
+ */
+class OfficeApp {
+  private readonly session = new Session();
+  private readonly api = officeApi(this.session);
+  private events: EventSummary[] = [];
+  private eventId: number | null = null;
+  private entry: ViewEntry = VIEWS[0]!;
+  private view: OfficeView | null = null;
+  private readonly nav = h('nav', { class: 'office-nav', 'aria-label': 'Office pages' });
+  private readonly eventSelect = h('select', { id: 'event-select', name: 'eventId' });
+  private readonly eventPicker = h('div', { class: 'picker' }, h('label', { for: 'event-select' }, 'Event'), this.eventSelect);
+  private readonly message = h('p', { class: 'page-message', role: 'status' });
+  private readonly outlet = h('div', { class: 'view-outlet' });
+
+  constructor(private readonly root: HTMLElement) {}
+
+  async start(): Promise<void> {
+    const header = h('header', { class: 'topbar' }, h('h1', {}, 'Competition office'), sessionControl(this.session), buildBadges(this.api.version));
+    this.root.replaceChildren(header, this.nav, h('main', {}, h('div', { class: 'toolbar' }, this.eventPicker), this.message, this.outlet));
+    this.eventSelect.addEventListener('change', () => this.chooseEvent(Number(this.eventSelect.value) || null));
+    window.addEventListener('popstate', () => {
+      this.eventId = this.knownEvent(queryInteger('eventId')) ?? this.eventId;
+      this.mount(viewFromUrl());
+    });
+    void this.session.revalidate();
+    try {
+      this.events = await this.api.events();
+    } catch (error) {
+      this.message.textContent = `Could not load the events: ${(error as Error).message}. Reload the page when the server is reachable.`;
+    }
+    this.eventSelect.replaceChildren(...this.events.map((event) => h('option', { value: event.id }, event.name)));
+    this.eventId = this.knownEvent(queryInteger('eventId')) ?? this.knownEvent(Number(localStorage.getItem(EVENT_STORAGE_KEY))) ?? this.events[0]?.id ?? null;
+    this.mount(viewFromUrl());
+  }
+
+  private knownEvent(id: number | null): number | null {
+    return id !== null && this.events.some((event) => event.id === id) ? id : null;
+  }
+
+  private href(entry: ViewEntry): string {
+    const search = new URLSearchParams({ view: entry.key });
+    if (this.eventId !== null) search.set('eventId', String(this.eventId));
+    return `?${search}`;
+  }
+
+  private renderNav(active: ViewEntry): void {
+    this.nav.replaceChildren(
+      h(
+        'ul',
+        {},
+        ...VIEWS.map((entry) => {
+          const link = h('a', { href: this.href(entry), 'data-view': entry.key, 'aria-current': entry === active ? 'page' : false }, entry.label);
+          link.addEventListener('click', (event) => {
+            if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+            event.preventDefault();
+            window.history.pushState(null, '', this.href(entry));
+            this.mount(entry);
+          });
+          return h('li', {}, link);
+        }),
+      ),
+    );
+  }
+
+  private chooseEvent(eventId: number | null): void {
+    this.eventId = eventId;
+    try {
+      if (eventId !== null) localStorage.setItem(EVENT_STORAGE_KEY, String(eventId));
+    } catch {
+      // Only a convenience for the next visit.
+    }
+    window.history.replaceState(null, '', this.href(this.entry));
+    this.mount(this.entry);
+  }
+
+  private mount(entry: ViewEntry): void {
+    this.view?.dispose?.();
+    this.view = null;
+    this.entry = entry;
+    this.renderNav(entry);
+    document.title = `${entry.label} · Competition office`;
+    this.eventPicker.hidden = !entry.needsEvent;
+    this.eventSelect.value = this.eventId === null ? '' : String(this.eventId);
+    const event = this.events.find((candidate) => candidate.id === this.eventId) ?? null;
+    if (entry.needsEvent && event === null) {
+      if (this.events.length === 0 && !this.message.textContent) this.message.textContent = 'There are no events in the database yet.';
+      this.outlet.replaceChildren();
+      return;
+    }
+    this.view = entry.create({ api: this.api, session: this.session, event });
+    this.outlet.replaceChildren(this.view.element);
+  }
+}
+
+const root = document.getElementById('app');
+if (root) void new OfficeApp(root).start();

@@ -1,0 +1,231 @@
+import type { NetworkInfo, ServiceUrl } from '../../src/firewall/network-info.js';
+import { FIREWALL_SERVICE_KEYS, SERVICE_NAMES, type FirewallServiceKey } from '../../src/firewall/services.js';
+import { HttpError } from '../shared/api.js';
+import { h } from '../shared/dom.js';
+import type { OfficeView, ViewContext } from './main.js';
+import type { FirewallStatus } from './office-api.js';
+import { qrCode } from './qr.js';
+
+/**
+ * The page each service's address should open: the backend serves every page and judges scan for
+ * the portal; the stand-alone ports serve their own page under the same path.
+ */
+const PAGE_OF_SERVICE: Readonly<Record<FirewallServiceKey, { path: string; label: string }>> = {
+  backend: { path: 'jury/', label: 'jury portal' },
+  frontend: { path: 'office/', label: 'competition office' },
+  jury: { path: 'jury/', label: 'jury portal' },
+};
+
+type Indicator = 'checking' | 'admin' | 'not-admin' | 'unsupported' | 'error';
+
+/**
+ * Network access page (spec "Firewall access per service" and "Firewall management"): the three
+ * services, their rule state with the transient "checking" display state, enable and disable, the
+ * administrator indicator, and the addresses (with QR codes) other devices use to reach them.
+ */
+export function networkView(context: ViewContext): OfficeView {
+  const { api, session } = context;
+  let status: FirewallStatus | null = null;
+  let checking = false;
+  let busy = false;
+  let generation = 0;
+
+  const indicator = h('div', { class: 'indicator', id: 'admin-indicator', 'data-state': 'checking', role: 'status' });
+  const tokenHint = h('p', { class: 'hint', id: 'firewall-token-hint', hidden: true });
+  const outcome = h('div', { class: 'outcome', id: 'firewall-outcome', role: 'alert', hidden: true });
+  const rows = h('tbody');
+  const refresh = h('button', { type: 'button', id: 'firewall-refresh' }, 'Refresh status');
+  refresh.addEventListener('click', () => void loadStatus());
+  const addresses = h('div', { class: 'addresses', id: 'access-addresses' }, h('p', { class: 'view-message' }, 'Loading the addresses…'));
+
+  function renderIndicator(): void {
+    let state: Indicator;
+    let text: string;
+    if (checking && status === null) {
+      [state, text] = ['checking', 'Checking the firewall status…'];
+    } else if (status === null) {
+      [state, text] = ['error', 'The firewall status could not be read. Refresh to try again.'];
+    } else if (!status.supported) {
+      [state, text] = [
+        'unsupported',
+        `Firewall management works only when the server runs on Windows; this server runs on ${status.platform}. The rules cannot be read or changed here: open the ports with the host's own firewall tools.`,
+      ];
+    } else if (status.isAdmin) {
+      [state, text] = ['admin', '✓ The server runs with administrator rights: rules can be created and deleted.'];
+    } else {
+      [state, text] = [
+        'not-admin',
+        '⚠ The server does not run with administrator rights. The status can be read, but rules cannot be changed: restart the server as administrator ("Run as administrator").',
+      ];
+    }
+    indicator.dataset.state = state;
+    indicator.textContent = text;
+    tokenHint.hidden = session.isAdmin || !status?.supported;
+    tokenHint.textContent = 'Sign in with an admin token to enable or disable rules.';
+  }
+
+  function renderRows(): void {
+    const services = status?.services ?? FIREWALL_SERVICE_KEYS.map((service) => ({ service, name: SERVICE_NAMES[service], port: null, ruleName: '', enabled: false }));
+    const changeAllowed = !checking && !busy && status !== null && status.supported && status.isAdmin && session.isAdmin;
+    rows.replaceChildren(
+      ...services.map((service) => {
+        const state = checking ? 'checking' : status === null ? 'unknown' : !status.supported ? 'unsupported' : service.enabled ? 'enabled' : 'disabled';
+        const stateText: Record<string, string> = {
+          checking: 'Checking…',
+          unknown: 'Unknown',
+          unsupported: 'Not managed here',
+          enabled: 'Enabled: reachable from the network',
+          disabled: 'Disabled: blocked from the network',
+        };
+        const button = (action: 'enable' | 'disable') => {
+          const element = h(
+            'button',
+            {
+              type: 'button',
+              class: action === 'enable' ? 'small primary' : 'small',
+              'data-action': action,
+              disabled: !changeAllowed || (action === 'enable') === service.enabled,
+              'aria-label': `${action === 'enable' ? 'Enable' : 'Disable'} ${service.name}`,
+            },
+            action === 'enable' ? 'Enable' : 'Disable',
+          );
+          element.addEventListener('click', () => void change(action, service.service, service.name, service.ruleName));
+          return element;
+        };
+        return h(
+          'tr',
+          { 'data-service': service.service },
+          h('th', { scope: 'row' }, service.name),
+          h('td', {}, service.port === null ? '' : `TCP ${service.port}`),
+          h('td', { class: 'rule-name' }, service.ruleName),
+          h('td', {}, h('span', { class: 'rule-state', 'data-state': state }, stateText[state])),
+          h('td', { class: 'actions-cell' }, button('enable'), button('disable')),
+        );
+      }),
+    );
+  }
+
+  function render(): void {
+    renderIndicator();
+    renderRows();
+    refresh.disabled = checking;
+  }
+
+  function showOutcome(kind: 'success' | 'error', content: Array<Node | string>): void {
+    outcome.hidden = false;
+    outcome.dataset.kind = kind;
+    outcome.replaceChildren(...content);
+  }
+
+  async function loadStatus(): Promise<void> {
+    const mine = ++generation;
+    checking = true;
+    render();
+    try {
+      const loaded = await api.firewallStatus();
+      if (mine !== generation) return;
+      status = loaded;
+    } catch (error) {
+      if (mine !== generation) return;
+      status = null;
+      showOutcome('error', [`Could not read the firewall status: ${(error as Error).message}`]);
+    }
+    checking = false;
+    render();
+  }
+
+  async function change(action: 'enable' | 'disable', service: FirewallServiceKey, name: string, ruleName: string): Promise<void> {
+    busy = true;
+    outcome.hidden = true;
+    render();
+    try {
+      const result = await api.changeFirewall(action, service);
+      showOutcome('success', [`✓ ${result.message}`]);
+    } catch (error) {
+      const code = error instanceof HttpError ? error.code : '';
+      if (code === 'RULE_NOT_FOUND') {
+        const again = h('button', { type: 'button', class: 'small', id: 'outcome-refresh' }, 'Refresh status');
+        again.addEventListener('click', () => void loadStatus());
+        showOutcome('error', [
+          `The firewall cannot find the rule "${ruleName}" for ${name} (${(error as Error).message}). It may have been changed outside this page: refresh the status to see the current state. `,
+          again,
+        ]);
+      } else if (code === 'PERMISSION_DENIED') {
+        showOutcome('error', [`Not changed: ${(error as Error).message}. The server needs administrator rights to change firewall rules.`]);
+      } else {
+        showOutcome('error', [`Not changed: ${(error as Error).message}`]);
+      }
+    } finally {
+      busy = false;
+    }
+    await loadStatus();
+  }
+
+  function renderAddresses(info: NetworkInfo): void {
+    const byAddress = new Map<string, ServiceUrl[]>();
+    for (const url of info.urls) {
+      const key = `${url.interface}\u0000${url.address}`;
+      byAddress.set(key, [...(byAddress.get(key) ?? []), url]);
+    }
+    if (byAddress.size === 0) {
+      addresses.replaceChildren(h('p', { class: 'view-message' }, `${info.hostname} has no address other devices can reach (only loopback or link-local addresses).`));
+      return;
+    }
+    addresses.replaceChildren(
+      h('p', { class: 'hint' }, `Server ${info.hostname}. Scan a code with a phone on the same network to open the page.`),
+      ...[...byAddress.values()].map((urls) =>
+        h(
+          'article',
+          { class: 'interface', 'data-interface': urls[0]!.interface },
+          h('h4', {}, `${urls[0]!.interface} · ${urls[0]!.address}`),
+          h(
+            'ul',
+            { class: 'access-urls' },
+            ...urls.map((entry) => {
+              const page = PAGE_OF_SERVICE[entry.service];
+              const target = `${entry.url}${page.path}`;
+              return h(
+                'li',
+                { class: 'access-url', 'data-service': entry.service, 'data-url': target },
+                h(
+                  'figure',
+                  {},
+                  qrCode(target, `QR code for ${target}`),
+                  h('figcaption', {}, h('strong', {}, SERVICE_NAMES[entry.service]), ` · ${page.label}`, h('br'), h('a', { href: target }, target)),
+                ),
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  api.networkInfo().then(renderAddresses, (error: unknown) => {
+    addresses.replaceChildren(h('p', { class: 'view-message' }, `Could not list the addresses: ${(error as Error).message}`));
+  });
+  const unsubscribe = session.onChange(render);
+  void loadStatus();
+
+  const element = h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'network-title' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'network-title' }, 'Network access'), refresh),
+    indicator,
+    tokenHint,
+    outcome,
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { class: 'data-table services', id: 'firewall-services', 'aria-label': 'Firewall rules per service' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Service'), h('th', { scope: 'col' }, 'Port'), h('th', { scope: 'col' }, 'Rule'), h('th', { scope: 'col' }, 'State'), h('th', { scope: 'col' }, 'Change'))),
+        rows,
+      ),
+    ),
+    h('h3', { id: 'access-title' }, 'Access addresses'),
+    addresses,
+  );
+  return { element, dispose: unsubscribe };
+}

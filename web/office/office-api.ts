@@ -1,0 +1,101 @@
+/**
+ * The calls the office pages make. Response types come from the server's own modules (type-only
+ * imports, erased from the bundle), so the client cannot drift from what the routes send.
+ */
+import type { SquadAutoAssignSetting } from '../../queries/app-settings.js';
+import type { Candidate } from '../../queries/available-participants.js';
+import type { CompetitionSummary, UnitSummary } from '../../queries/office-event-lists.js';
+import type { EventSquads } from '../../queries/office-squads.js';
+import type { TeamScoresPage } from '../../queries/team-scores.js';
+import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
+import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
+import { api, getJson, postJson, type RequestOptions } from '../shared/api.js';
+import type { Session } from './session.js';
+
+export type { Candidate, CompetitionSummary, EventSquads, SquadCriteria, SquadProposal, UnitSummary };
+
+export interface GenerateResponse {
+  proposals: SquadProposal[];
+  eventId: number;
+  totalParticipants: number;
+  criteria: SquadCriteria;
+}
+
+export interface ApplyResponse {
+  success: true;
+  message: string;
+  eventId: number;
+  squadsCreated: number;
+  participantsAssigned: number;
+}
+
+export interface FirewallStatus {
+  supported: boolean;
+  platform: string;
+  isAdmin: boolean;
+  services: ServiceStatus[];
+}
+
+export interface FirewallChange {
+  success: true;
+  service: FirewallServiceKey;
+  enabled: boolean;
+  message: string;
+}
+
+export interface CandidateQuery {
+  eventId: number;
+  clubId: number;
+  groupId: number;
+  hidePlanned: boolean;
+  hideOtherClubs: boolean;
+}
+
+export interface TeamScoreBody {
+  teamId: number;
+  competitionId: number;
+  disciplineId: number;
+  attempt: number;
+  components: Array<{ fieldId: number; value: number }>;
+  finalScore?: number;
+}
+
+// One page covers every attempt of one team, competition and discipline many times over.
+const TEAM_SCORES_LIMIT = 1000;
+
+export type OfficeApi = ReturnType<typeof officeApi>;
+
+export function officeApi(session: Session) {
+  /** Sends the token when signed in; a 401 signs the tab out so the header says why. */
+  const authed = async <T>(call: (options: RequestOptions) => Promise<T>): Promise<T> => {
+    try {
+      return await call({ headers: session.headers() });
+    } catch (error) {
+      session.refused(error);
+      throw error;
+    }
+  };
+  return {
+    events: api.events,
+    disciplines: api.disciplines,
+    disciplineFields: api.disciplineFields,
+    version: api.version,
+    competitions: (eventId: number) => getJson<CompetitionSummary[]>(`/api/events/${eventId}/competitions`),
+    groups: (eventId: number) => getJson<UnitSummary[]>(`/api/events/${eventId}/groups`),
+    teams: (eventId: number) => getJson<UnitSummary[]>(`/api/events/${eventId}/teams`),
+    squads: (eventId: number) => getJson<EventSquads>(`/api/events/${eventId}/squads`),
+    squadDefaults: () => getJson<{ key: string; value: SquadAutoAssignSetting }>('/api/app-settings/squadAutoAssign'),
+    generateSquads: (body: SquadCriteria & { eventId: number }) =>
+      authed((options) => postJson<GenerateResponse>('/api/squad-management/auto-assign/generate', body, { ...options, timeoutMs: 30_000 })),
+    applySquads: (body: { eventId: number; squads: Array<{ name: string; participantIds: number[] }>; clearExisting: boolean }) =>
+      authed((options) => postJson<ApplyResponse>('/api/squad-management/auto-assign/apply', body, { ...options, timeoutMs: 30_000 })),
+    candidates: (query: CandidateQuery) => getJson<{ results: Candidate[]; total: number }>('/api/groups/available-participants', { ...query }),
+    teamScores: (query: { teamId: number; competitionId: number; disciplineId: number }) =>
+      getJson<TeamScoresPage>('/api/scores/team', { ...query, limit: TEAM_SCORES_LIMIT }),
+    saveTeamScore: (body: TeamScoreBody) => authed((options) => postJson<{ id: number; message: string; finalScore: number }>('/api/scores/team', body, options)),
+    firewallStatus: () => getJson<FirewallStatus>('/api/firewall/status', {}, { timeoutMs: 20_000 }),
+    changeFirewall: (action: 'enable' | 'disable', service: FirewallServiceKey) =>
+      authed((options) => postJson<FirewallChange>(`/api/firewall/${action}/${service}`, undefined, { ...options, timeoutMs: 20_000 })),
+    networkInfo: () => getJson<NetworkInfo>('/api/firewall/network-info'),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The rules of the team score table without the DOM (spec "Team scoring", entry client rules), so
+ * they are unit-testable in Node: which columns the table has, what the server holds per attempt,
+ * and whether leaving a cell should save the attempt.
+ */
+import type { TeamScoreEntry } from '../../queries/team-scores.js';
+import { parse, variablesInOrder } from '../../src/domain/formula.js';
+import type { DisciplineField } from '../shared/api.js';
+
+export interface SheetLayout {
+  /** One column per enabled non-final field, in the server's sort order. */
+  columns: DisciplineField[];
+  finalField: DisciplineField | null;
+  /**
+   * The fields the discipline's formula reads (team formulas name fields by short name), when every
+   * variable is a column; the server then calculates the final score. Null: no usable formula, so
+   * the final score is typed like any other cell.
+   */
+  formulaFields: DisciplineField[] | null;
+}
+
+export function sheetLayout(fields: readonly DisciplineField[], disciplineId: number, formula: string | null): SheetLayout {
+  const enabled = fields.filter((field) => field.disciplineId === disciplineId && field.enabled);
+  const finalField = enabled.find((field) => field.isFinalScore) ?? null;
+  const columns = enabled.filter((field) => !field.isFinalScore);
+  return { columns, finalField, formulaFields: formulaFieldsOf(formula, columns) };
+}
+
+function formulaFieldsOf(formula: string | null, columns: readonly DisciplineField[]): DisciplineField[] | null {
+  if (formula === null) return null;
+  const parsed = parse(formula);
+  if (!parsed.ok) return null;
+  const byShortName = new Map(columns.filter((field) => field.shortName).map((field) => [field.shortName!, field]));
+  const variables = variablesInOrder(parsed.expr);
+  if (!variables.every((name) => byShortName.has(name))) return null;
+  return variables.map((name) => byShortName.get(name)!);
+}
+
+export interface StoredAttempt {
+  values: Map<number, number>;
+  finalScore: number | null;
+}
+
+/** What GET /api/scores/team holds, per attempt; the final field's component is the final score. */
+export function storedAttempts(entries: readonly TeamScoreEntry[], finalFieldId: number | null): Map<number, StoredAttempt> {
+  const attempts = new Map<number, StoredAttempt>();
+  for (const entry of entries) {
+    const values = new Map<number, number>();
+    for (const component of entry.components) {
+      if (component.fieldId !== finalFieldId && component.value !== null) values.set(component.fieldId, component.value);
+    }
+    attempts.set(entry.attempt, { values, finalScore: entry.finalScore });
+  }
+  return attempts;
+}
+
+export interface TypedAttempt {
+  /** Normalised values of the field cells; a cell left empty is absent. */
+  values: Map<number, number>;
+  /** The typed final score; only read when the layout has no usable formula. */
+  finalScore: number | null;
+}
+
+export type SaveDecision =
+  | { kind: 'save'; components: Array<{ fieldId: number; value: number }>; finalScore?: number }
+  | { kind: 'incomplete'; reason: string }
+  | { kind: 'unchanged' };
+
+const fieldLabel = (field: DisciplineField) => field.shortName || field.name || `field ${field.id}`;
+
+/**
+ * A save replaces every stored value of the attempt (POST /api/scores/team), so it always carries
+ * the whole row, and only once the final score can be had: typed, or calculable because every
+ * field the formula reads has a value. `same` compares two values as the table shows them, since
+ * the database keeps reals (8.2 comes back as 8.199999809).
+ */
+export function decideSave(layout: SheetLayout, typed: TypedAttempt, stored: StoredAttempt | undefined, same: (a: number, b: number) => boolean): SaveDecision {
+  const components = layout.columns.filter((field) => typed.values.has(field.id)).map((field) => ({ fieldId: field.id, value: typed.values.get(field.id)! }));
+  const typedFinal = layout.formulaFields === null ? typed.finalScore : null;
+  const storedValues = stored?.values ?? new Map<number, number>();
+  const valuesUnchanged =
+    components.length === storedValues.size && components.every(({ fieldId, value }) => storedValues.has(fieldId) && same(storedValues.get(fieldId)!, value));
+  const finalUnchanged = layout.formulaFields !== null || (typedFinal === null ? (stored?.finalScore ?? null) === null : stored?.finalScore != null && same(stored.finalScore, typedFinal));
+  if (valuesUnchanged && finalUnchanged) return { kind: 'unchanged' };
+  if (layout.finalField === null) return { kind: 'incomplete', reason: 'This discipline has no final field, so no team score can be stored for it.' };
+  if (layout.formulaFields !== null) {
+    const missing = layout.formulaFields.filter((field) => !typed.values.has(field.id));
+    if (missing.length > 0) return { kind: 'incomplete', reason: `Not saved yet: the final score needs ${missing.map(fieldLabel).join(', ')}.` };
+    return { kind: 'save', components };
+  }
+  if (typedFinal === null) return { kind: 'incomplete', reason: 'Not saved yet: type the final score (this discipline has no usable formula).' };
+  return { kind: 'save', components, finalScore: typedFinal };
+}
