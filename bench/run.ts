@@ -9,7 +9,7 @@
  * BENCH_LOG_LEVEL (default info, as `npm start`) is the service's log level.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -101,6 +101,7 @@ async function json<T>(method: 'GET' | 'POST', url: string, body?: unknown): Pro
 // What the server process reports.
 
 interface ServerStats {
+  cpuMs: number;
   memory: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
   statements: Record<string, number>;
   naiveEmitted: number;
@@ -136,10 +137,51 @@ function classify(statements: Record<string, number>): StatementCounts {
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
+/**
+ * CPU time of the PostgreSQL server so far (postmaster, its live children, and the children it has
+ * reaped), from /proc; NaN where there is none. CPU per operation stays comparable on a machine
+ * whose other tenants make wall-clock figures jump.
+ */
+function postgresCpuMs(pgDataDir: string): number {
+  try {
+    const postmaster = Number(readFileSync(path.join(pgDataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const ticksPerSecond = 100;
+    let ticks = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // Fields after "pid (comm) ": state, ppid, ..., utime (index 11), stime, cutime, cstime.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+      if (Number(entry) === postmaster) ticks += fields[11]! + fields[12]! + fields[13]! + fields[14]!;
+      else if (fields[1] === postmaster) ticks += fields[11]! + fields[12]!;
+    }
+    return (ticks * 1000) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+interface CpuMark {
+  server: number;
+  postgres: number;
+}
+
+/** CPU milliseconds per operation since `before`, server process and PostgreSQL. */
+function cpuPer(before: CpuMark, after: CpuMark, operations: number): CpuMark {
+  const per = (value: number) => Math.round((value / Math.max(1, operations)) * 1000) / 1000;
+  return { server: per(after.server - before.server), postgres: per(after.postgres - before.postgres) };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 interface Context {
   db: pg.Client;
+  pgDataDir: string;
   data: BenchData;
   fieldA: number;
   serviceUrl: string;
@@ -151,6 +193,10 @@ interface Context {
 
 async function stats(context: Context, gc = false): Promise<ServerStats> {
   return json<ServerStats>('GET', `${context.bareUrl}/bench/stats${gc ? '?gc=1' : ''}`);
+}
+
+async function cpuMark(context: Context): Promise<CpuMark> {
+  return { server: (await stats(context)).cpuMs, postgres: postgresCpuMs(context.pgDataDir) };
 }
 
 async function resetCounters(context: Context): Promise<void> {
@@ -184,6 +230,24 @@ async function sequencedSince(context: Context, afterId: number): Promise<number
 
 type Variant = 'service' | 'naive';
 
+/**
+ * autocannon stops with requests in flight whose commits land after it returned: the phase's
+ * expectations are taken once the commit count has stood still for a while.
+ */
+async function commitsSettled(context: Context, variant: Variant, outboxBefore: number): Promise<void> {
+  const count = async () =>
+    variant === 'service'
+      ? (await context.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('svc_outbox')} WHERE id > $1`, [outboxBefore])).rows[0]!.count
+      : (await stats(context)).naiveEmitted;
+  let last = await count();
+  for (let still = 0; still < 2; ) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = await count();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+}
+
 interface PhaseDelivery {
   report: DeliveryReport;
   /** Server-side commits of the phase (outbox rows, or the naive route's emits). */
@@ -195,6 +259,7 @@ interface PhaseDelivery {
  * outbox rows the phase appended (by seq), the naive route against its own emit counter.
  */
 async function checkDelivery(context: Context, group: string, variant: Variant, outboxBefore: number, sent: SentRequests): Promise<PhaseDelivery> {
+  await commitsSettled(context, variant, outboxBefore);
   let committed: number;
   let checked: SentRequests;
   if (variant === 'service') {
@@ -231,6 +296,7 @@ interface LivePhase {
   clientMedianMs: Distribution;
   delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> & { committed: number; committedWithoutReply: number };
   statementsPerSave: { request: number; relayReads: number; sequencer: number };
+  cpuPerSaveMs: CpuMark;
   rssMb: number;
 }
 
@@ -238,8 +304,10 @@ async function livePhase(context: Context, variant: Variant, portals: number, se
   await board(context, { type: 'reset', group: 'live' }, 'reset');
   await resetCounters(context);
   const outboxBefore = await maxOutboxId(context);
+  const cpuBefore = await cpuMark(context);
   const run = await runPortalsAtRate(targetOf(context, variant), context.data.live.scoreIds.slice(0, portals), settings.saveIntervalMs, seconds * 1000);
   const { report, committed } = await checkDelivery(context, 'live', variant, outboxBefore, run.sent);
+  const cpu = cpuPer(cpuBefore, await cpuMark(context), committed);
   const after = await stats(context);
   const counts = classify(after.statements);
   const saves = run.sent.scoreIds.length;
@@ -256,6 +324,7 @@ async function livePhase(context: Context, variant: Variant, portals: number, se
     clientMedianMs,
     delivery: { ...delivery, committed, committedWithoutReply: committed - saves },
     statementsPerSave: { request: per(counts.request), relayReads: per(counts.relayReads), sequencer: per(counts.sequencer) },
+    cpuPerSaveMs: cpu,
     rssMb: mb(after.memory.rss),
   };
 }
@@ -306,6 +375,7 @@ interface ThroughputPhase {
   latencyMs: Distribution;
   delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> & { committed: number };
   statementsPerCommand: { request: number; relayReads: number; sequencer: number };
+  cpuPerCommandMs: CpuMark;
   rssMb: number;
 }
 
@@ -313,6 +383,7 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
   await board(context, { type: 'reset', group: 'throughput' }, 'reset');
   await resetCounters(context);
   const outboxBefore = await maxOutboxId(context);
+  const cpuBefore = await cpuMark(context);
   const scoreIds = context.data.throughput.scoreIds;
   const target = targetOf(context, variant);
   let nextSlot = 0;
@@ -339,6 +410,7 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
   const result = await instance;
   const { report, committed } = await checkDelivery(context, 'throughput', variant, outboxBefore, { scoreIds: [], sentMs: [], finals: [] });
+  const cpu = cpuPer(cpuBefore, await cpuMark(context), committed);
   const after = await stats(context);
   const counts = classify(after.statements);
   const ok = result['2xx'];
@@ -353,6 +425,7 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
     latencyMs: distribution(latencies),
     delivery: { ...delivery, committed },
     statementsPerCommand: { request: per(counts.request), relayReads: per(counts.relayReads), sequencer: per(counts.sequencer) },
+    cpuPerCommandMs: cpu,
     rssMb: mb(after.memory.rss),
   };
 }
@@ -381,6 +454,7 @@ async function throughputScenario(context: Context) {
 
 interface ReadSeries {
   latencyMs: Distribution;
+  cpuPerRequestMs: CpuMark;
   bytes: number;
   statementsPerRequest: number;
   /** Different counts across the series' requests would mean statements grow with something. */
@@ -391,11 +465,16 @@ async function readSeries(context: Context, url: string, count: number, before?:
   const latencies: number[] = [];
   const perRequest: number[] = [];
   const bodies: string[] = [];
+  const cpu: CpuMark = { server: 0, postgres: 0 };
   let bytes = 0;
   for (let index = 0; index < count; index++) {
     await before?.();
     await resetCounters(context);
+    const mark = await cpuMark(context);
     const reply = await timedRequest('GET', url);
+    const spent = cpuPer(mark, await cpuMark(context), 1);
+    cpu.server += spent.server;
+    cpu.postgres += spent.postgres;
     if (reply.status !== 200) throw new Error(`GET ${url}: ${reply.status} ${reply.body.slice(0, 300)}`);
     latencies.push(reply.ms);
     bytes = reply.bytes;
@@ -404,6 +483,7 @@ async function readSeries(context: Context, url: string, count: number, before?:
   }
   return {
     latencyMs: distribution(latencies),
+    cpuPerRequestMs: cpuPer({ server: 0, postgres: 0 }, cpu, count),
     bytes,
     statementsPerRequest: perRequest[0] ?? 0,
     statementsConstant: perRequest.every((value) => value === perRequest[0]),
@@ -453,17 +533,27 @@ async function squadScenario(context: Context) {
   let bytes = 0;
   let naiveBytes = 0;
   let complete = true;
+  const serviceCpu: CpuMark = { server: 0, postgres: 0 };
+  const naiveCpu: CpuMark = { server: 0, postgres: 0 };
+  const addCpu = (total: CpuMark, spent: CpuMark) => {
+    total.server += spent.server;
+    total.postgres += spent.postgres;
+  };
   progress(`squads: ${settings.squadRequests} × generate (${settings.squadParticipants} participants, ${settings.squadProposals} proposals), service and bare baseline`);
   for (let index = 0; index < settings.squadRequests; index++) {
     await resetCounters(context);
+    let mark = await cpuMark(context);
     const reply = await timedRequest('POST', `${context.serviceUrl}/api/squad-management/auto-assign/generate`, body, { authorization: `Bearer ${context.adminToken}` });
+    addCpu(serviceCpu, cpuPer(mark, await cpuMark(context), 1));
     if (reply.status !== 200) throw new Error(`squad generate: ${reply.status} ${reply.body.slice(0, 300)}`);
     statements.push(classify((await stats(context)).statements).request);
     service.push(reply.ms);
     bytes = reply.bytes;
     const parsed = JSON.parse(reply.body) as { proposals: Array<{ stats: { totalParticipants: number } }> };
     complete &&= parsed.proposals.length === settings.squadProposals && parsed.proposals.every((proposal) => proposal.stats.totalParticipants === settings.squadParticipants);
+    mark = await cpuMark(context);
     const bare = await timedRequest('POST', `${context.bareUrl}/naive/squads/generate`, body);
+    addCpu(naiveCpu, cpuPer(mark, await cpuMark(context), 1));
     if (bare.status !== 200) throw new Error(`naive squad generate: ${bare.status} ${bare.body.slice(0, 300)}`);
     naive.push(bare.ms);
     naiveBytes = bare.bytes;
@@ -478,6 +568,8 @@ async function squadScenario(context: Context) {
     service: serviceMs,
     naive: naiveMs,
     plannerOnlyMs: distribution(planner),
+    cpuPerRequestMs: cpuPer({ server: 0, postgres: 0 }, serviceCpu, settings.squadRequests),
+    naiveCpuPerRequestMs: cpuPer({ server: 0, postgres: 0 }, naiveCpu, settings.squadRequests),
     bytes,
     naiveBytes,
     statementsPerRequest: statements[0] ?? 0,
@@ -521,6 +613,7 @@ async function memoryScenario(context: Context) {
 // Report.
 
 const fmt = (value: number | null | undefined, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
+const cpuText = (cpu: CpuMark) => `${fmt(cpu.server, 2)} + ${fmt(cpu.postgres, 2)}`;
 const dist = (d: Distribution) => `${fmt(d.p50)} / ${fmt(d.p95)} / ${fmt(d.p99)} / ${fmt(d.max)}`;
 
 function table(header: string[], rows: string[][]): string {
@@ -593,12 +686,12 @@ function summary(results: Results, machine: Record<string, unknown>): string {
     out.push('', `Live latency: save sent → scoreboard received, ms (p50 / p95 / p99 / max), ${settings.scoreboards} scoreboards, a save per portal every ${settings.saveIntervalMs} ms for ${settings.liveSeconds} s`);
     out.push(
       table(
-        ['portals', 'service (outbox + relay)', 'naive (emit after commit)', 'ratio p50', 'ratio p99', 'saves', 'service reply p99', 'statements/save (request + relay + sequencer)'],
+        ['portals', 'service (outbox + relay)', 'naive (emit after commit)', 'ratio p50', 'ratio p99', 'saves', 'CPU ms/save, server + PG: service / naive', 'statements/save: request + relay + sequencer'],
         results.live.comparisons.map((comparison) => {
           const service = results.live!.phases.find((phase) => phase.portals === comparison.portals && phase.variant === 'service')!;
           const naive = results.live!.phases.find((phase) => phase.portals === comparison.portals && phase.variant === 'naive')!;
           const s = service.statementsPerSave;
-          return [String(comparison.portals), dist(comparison.service), dist(comparison.naive), `${fmt(comparison.ratioP50, 2)}×`, `${fmt(comparison.ratioP99, 2)}×`, `${service.saves} / ${naive.saves}`, fmt(service.replyMs.p99), `${s.request} + ${s.relayReads} + ${s.sequencer}`];
+          return [String(comparison.portals), dist(comparison.service), dist(comparison.naive), `${fmt(comparison.ratioP50, 2)}×`, `${fmt(comparison.ratioP99, 2)}×`, `${service.saves} / ${naive.saves}`, `${cpuText(service.cpuPerSaveMs)} / ${cpuText(naive.cpuPerSaveMs)}`, `${s.request} + ${s.relayReads} + ${s.sequencer}`];
         }),
       ),
     );
@@ -607,11 +700,11 @@ function summary(results: Results, machine: Record<string, unknown>): string {
     out.push('', `Command throughput: POST /api/jury-results, autocannon ${settings.throughputSeconds} s, reply latency ms (p50 / p95 / p99 / max)`);
     out.push(
       table(
-        ['connections', 'service req/s', 'naive req/s', 'ratio', 'service latency', 'naive latency', 'errors'],
+        ['connections', 'service req/s', 'naive req/s', 'ratio', 'service latency', 'naive latency', 'CPU ms/command, server + PG: service / naive', 'errors'],
         results.throughput.comparisons.map((comparison) => {
           const service = results.throughput!.phases.find((phase) => phase.connections === comparison.connections && phase.variant === 'service')!;
           const naive = results.throughput!.phases.find((phase) => phase.connections === comparison.connections && phase.variant === 'naive')!;
-          return [String(comparison.connections), fmt(comparison.service, 0), fmt(comparison.naive, 0), `${fmt(comparison.ratio, 2)}×`, dist(service.latencyMs), dist(naive.latencyMs), `${service.errors} / ${naive.errors}`];
+          return [String(comparison.connections), fmt(comparison.service, 0), fmt(comparison.naive, 0), `${fmt(comparison.ratio, 2)}×`, dist(service.latencyMs), dist(naive.latencyMs), `${cpuText(service.cpuPerCommandMs)} / ${cpuText(naive.cpuPerCommandMs)}`, `${service.errors} / ${naive.errors}`];
         }),
       ),
     );
@@ -621,12 +714,12 @@ function summary(results: Results, machine: Record<string, unknown>): string {
     out.push('', `Read path: GET /api/scores?eventId=…&limit=${settings.readLimit} (${settings.readParticipants} participants × ${settings.readDisciplines} devices), ms (p50 / p95 / p99 / max)`);
     out.push(
       table(
-        ['', 'latency', 'vs bare p50', 'statements/request', 'bytes'],
+        ['', 'latency', 'vs bare p50', 'CPU ms/request, server + PG', 'statements/request', 'bytes'],
         [
-          [`cold (${read.cold.latencyMs.count}×, ${read.calculatedOnColdRead} finals calculated)`, dist(read.cold.latencyMs), `${fmt(read.ratioColdP50, 2)}×`, String(read.cold.statementsPerRequest), String(read.cold.bytes)],
-          [`warm (${read.warm.latencyMs.count}×)`, dist(read.warm.latencyMs), `${fmt(read.ratioWarmP50, 2)}×`, String(read.warm.statementsPerRequest), String(read.warm.bytes)],
-          [`warm, limit=100 (${read.warmLimit100.latencyMs.count}×)`, dist(read.warmLimit100.latencyMs), '', String(read.warmLimit100.statementsPerRequest), String(read.warmLimit100.bytes)],
-          [`bare baseline: same 2 SELECTs, raw rows (${read.naive.latencyMs.count}×)`, dist(read.naive.latencyMs), '1.00×', String(read.naive.statementsPerRequest), String(read.naive.bytes)],
+          [`cold (${read.cold.latencyMs.count}×, ${read.calculatedOnColdRead} finals calculated)`, dist(read.cold.latencyMs), `${fmt(read.ratioColdP50, 2)}×`, cpuText(read.cold.cpuPerRequestMs), String(read.cold.statementsPerRequest), String(read.cold.bytes)],
+          [`warm (${read.warm.latencyMs.count}×)`, dist(read.warm.latencyMs), `${fmt(read.ratioWarmP50, 2)}×`, cpuText(read.warm.cpuPerRequestMs), String(read.warm.statementsPerRequest), String(read.warm.bytes)],
+          [`warm, limit=100 (${read.warmLimit100.latencyMs.count}×)`, dist(read.warmLimit100.latencyMs), '', cpuText(read.warmLimit100.cpuPerRequestMs), String(read.warmLimit100.statementsPerRequest), String(read.warmLimit100.bytes)],
+          [`bare baseline: same 2 SELECTs, raw rows (${read.naive.latencyMs.count}×)`, dist(read.naive.latencyMs), '1.00×', cpuText(read.naive.cpuPerRequestMs), String(read.naive.statementsPerRequest), String(read.naive.bytes)],
         ],
       ),
     );
@@ -636,11 +729,11 @@ function summary(results: Results, machine: Record<string, unknown>): string {
     out.push('', `Squad generate: ${squads.participants} participants, ${squads.proposals} proposals, ${squads.service.count} requests, ms (p50 / p95 / p99 / max)`);
     out.push(
       table(
-        ['', 'latency', 'ratio p50', 'bytes', 'statements'],
+        ['', 'latency', 'ratio p50', 'CPU ms/request, server + PG', 'bytes', 'statements'],
         [
-          ['service (auth, schema, serializer)', dist(squads.service), `${fmt(squads.ratioP50, 2)}×`, String(squads.bytes), String(squads.statementsPerRequest)],
-          ['bare baseline (same query + planner, JSON.stringify)', dist(squads.naive), '1.00×', String(squads.naiveBytes), '1'],
-          ['planner alone (in process)', dist(squads.plannerOnlyMs), '', '', ''],
+          ['service (auth, schema, serializer)', dist(squads.service), `${fmt(squads.ratioP50, 2)}×`, cpuText(squads.cpuPerRequestMs), String(squads.bytes), String(squads.statementsPerRequest)],
+          ['bare baseline (same query + planner, JSON.stringify)', dist(squads.naive), '1.00×', cpuText(squads.naiveCpuPerRequestMs), String(squads.naiveBytes), '1'],
+          ['planner alone (in process)', dist(squads.plannerOnlyMs), '', '', '', ''],
         ],
       ),
     );
@@ -735,6 +828,7 @@ async function main(): Promise<void> {
 
   const context: Context = {
     db,
+    pgDataDir: database.dataDir,
     data,
     fieldA: data.disciplines[0]!.fields.A,
     serviceUrl: ready.url,

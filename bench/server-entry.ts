@@ -109,7 +109,9 @@ bare.get('/bench/stats', async (request) => {
     globalThis.gc?.();
   }
   const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
   return {
+    cpuMs: (cpu.user + cpu.system) / 1000,
     memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external, arrayBuffers: memory.arrayBuffers },
     statements: Object.fromEntries(statements),
     naiveEmitted,

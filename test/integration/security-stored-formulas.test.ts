@@ -32,7 +32,7 @@ const UNPARSEABLE: Array<[string, string]> = [
   ['a second statement', 'A + B; process.exit(1)'],
   ['an assignment', 'A = 99'],
   ['10,000 nested parentheses', `${'('.repeat(10_000)}A${')'.repeat(10_000)}`],
-  [`${MAX_NESTING_DEPTH + 1} nested parentheses within the length limit`, `${'('.repeat(MAX_NESTING_DEPTH + 1)}A${')'.repeat(MAX_NESTING_DEPTH + 1)}`],
+  ['100 nested parentheses within the length limit', `${'('.repeat(100)}A${')'.repeat(100)}`],
   ['10,000 unary minus signs', `${'-'.repeat(10_000)}A`],
   ['1,000 unary minus signs within the length limit', `${'-'.repeat(1_000)}A`],
   ['a 100 KB sum', `${'A + '.repeat(25_000)}A`],
@@ -206,7 +206,7 @@ describe('hostile input masks and decimal counts', () => {
     ['__proto__', '__proto__'],
     ['four time units', '0:0:0:0'],
     ['two fraction separators', '0.0,0'],
-    ['a NUL-free control character', '0.0\u0007'],
+    ['a control character', '0.0\u0007'],
     ['blank', '   '],
   ])('lists a discipline whose stored mask is %s without a mask', async (_case, mask) => {
     expect((await listed(await disciplineWith('Bad mask', mask, 2))).inputMask).toBeNull();
@@ -223,7 +223,8 @@ describe('hostile input masks and decimal counts', () => {
   });
 });
 
-it('checks the lengths the formula engine refuses, so the cases above test what they claim', () => {
-  expect(MAX_FORMULA_LENGTH).toBeLessThan(100_000);
-  expect(`${'-'.repeat(1_000)}A`.length).toBeLessThan(MAX_FORMULA_LENGTH);
+it('keeps two of the cases above within the length limit, so they exercise the nesting limit', () => {
+  expect(201).toBeLessThan(MAX_FORMULA_LENGTH);
+  expect(1_001).toBeLessThan(MAX_FORMULA_LENGTH);
+  expect(MAX_NESTING_DEPTH).toBeLessThan(100);
 });

@@ -7,7 +7,7 @@ import { NAMING_PREFIXES, SQUAD_COLORS, SQUAD_CRITERIA_DEFAULTS, SQUAD_CRITERIA_
 import type { EventSummary } from '../shared/api.js';
 import { h } from '../shared/dom.js';
 import type { GenerateResponse, OfficeApi, SquadCriteria, SquadProposal } from './office-api.js';
-import { personName } from './people.js';
+import { countOf, personName } from './people.js';
 
 export type AutoAssignStep = 'criteria' | 'proposals' | 'applied';
 
@@ -230,7 +230,7 @@ export class AutoAssignDialog {
           'dl',
           { class: 'stats' },
           h('dt', {}, 'Squads'),
-          h('dd', {}, `${stats.totalSquads}${stats.breakSquads > 0 ? ` + ${stats.breakSquads} breaks` : ''}`),
+          h('dd', {}, `${stats.totalSquads}${stats.breakSquads > 0 ? ` + ${countOf(stats.breakSquads, 'break')}` : ''}`),
           h('dt', {}, 'Participants'),
           h('dd', {}, String(stats.totalParticipants)),
           h('dt', {}, 'Per squad'),
@@ -255,7 +255,7 @@ export class AutoAssignDialog {
                   { class: 'squad-meta' },
                   squad.isBreak
                     ? 'break'
-                    : [squad.colorName, squad.genderGroup, squad.ageCategory, `${squad.participants.length} participants`].filter(Boolean).join(' · '),
+                    : [squad.colorName, squad.genderGroup, squad.ageCategory, countOf(squad.participants.length, 'participant')].filter(Boolean).join(' · '),
                 ),
               ),
               squad.participants.length > 0
@@ -271,7 +271,7 @@ export class AutoAssignDialog {
     back.addEventListener('click', () => this.show('criteria'));
     applyButton.addEventListener('click', () => void this.apply(applyButton, back, error));
     this.proposalsSection.replaceChildren(
-      h('h3', { id: 'proposals-title', tabindex: -1 }, `Proposals for ${totalParticipants} participants`),
+      h('h3', { id: 'proposals-title', tabindex: -1 }, `Proposals for ${countOf(totalParticipants, 'participant')}`),
       h('div', { class: 'proposals', role: 'radiogroup', 'aria-labelledby': 'proposals-title' }, ...cards),
       h('p', { class: 'warning', id: 'apply-warning' }, '⚠ Applying replaces the existing squad assignments: the squad names on every score row of this event are removed first, then the chosen proposal is written.'),
       error,
@@ -297,7 +297,7 @@ export class AutoAssignDialog {
       this.appliedSection.replaceChildren(
         h('h3', { id: 'applied-title', tabindex: -1 }, 'Applied'),
         h('p', { class: 'success', id: 'applied-message' }, `✓ ${result.message}.`),
-        h('p', {}, `Proposal ${this.selected + 1}: ${result.squadsCreated} squads, ${result.participantsAssigned} participants assigned. Closing refreshes the squad list.`),
+        h('p', {}, `Proposal ${this.selected + 1}: ${countOf(result.squadsCreated, 'squad')}, ${countOf(result.participantsAssigned, 'participant')} assigned. Closing refreshes the squad list.`),
         h('div', { class: 'actions' }, close),
       );
       this.show('applied');

@@ -2,7 +2,7 @@ import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { filtersActive, GroupMemberStore, NO_FILTERS, withoutMembers, type CandidateFilters, type GroupMember } from './group-members.js';
 import type { OfficeView, ViewContext } from './main.js';
 import type { Candidate, UnitSummary } from './office-api.js';
-import { personName } from './people.js';
+import { countOf, personName } from './people.js';
 
 /**
  * Group members page (spec "Group candidates" rules 5-6): the candidate list of the chosen group
@@ -47,7 +47,7 @@ export function groupsView(context: ViewContext): OfficeView {
     const shown = withoutMembers(candidates, members);
     const hiddenMembers = candidates.length - shown.length;
     message.textContent =
-      `${shown.length} ${shown.length === 1 ? 'candidate' : 'candidates'}` + (hiddenMembers > 0 ? ` (${hiddenMembers} already in the group not shown)` : '') + '.';
+      countOf(shown.length, 'candidate') + (hiddenMembers > 0 ? ` (${hiddenMembers} already in the group not shown)` : '') + '.';
     candidateBody.replaceChildren(
       ...shown.map((candidate) => {
         const add = h('button', { type: 'button', class: 'small', 'data-add': candidate.id, 'aria-label': `Add ${personName(candidate)} to ${group!.name}` }, 'Add');
@@ -74,7 +74,7 @@ export function groupsView(context: ViewContext): OfficeView {
   function renderMembers(): void {
     if (!group) return;
     const members = store.members(group.id);
-    memberMessage.textContent = members.length === 0 ? 'No members yet: add candidates from the list.' : `${members.length} ${members.length === 1 ? 'member' : 'members'}.`;
+    memberMessage.textContent = members.length === 0 ? 'No members yet: add candidates from the list.' : `${countOf(members.length, 'member')}.`;
     memberList.replaceChildren(
       ...members.map((member: GroupMember) => {
         const remove = h('button', { type: 'button', class: 'small', 'data-remove': member.id, 'aria-label': `Remove ${personName(member)} from ${group!.name}` }, 'Remove');

@@ -103,10 +103,11 @@ export class Session {
 /** The header's sign-in area: who is signed in, or a button opening the paste-a-token dialog. */
 export function sessionControl(session: Session): HTMLElement {
   const area = h('div', { class: 'session', role: 'group', 'aria-label': 'Sign-in' });
-  const tokenInput = h('textarea', {
+  // A password field: one line (Enter signs in) and the token is not readable over a shoulder.
+  const tokenInput = h('input', {
     id: 'token-input',
     name: 'token',
-    rows: 4,
+    type: 'password',
     required: true,
     autocomplete: 'off',
     spellcheck: 'false',

@@ -2,7 +2,7 @@ import { h } from '../shared/dom.js';
 import { AutoAssignDialog } from './auto-assign-dialog.js';
 import type { OfficeView, ViewContext } from './main.js';
 import type { EventSquads } from './office-api.js';
-import { personName } from './people.js';
+import { countOf, personName } from './people.js';
 
 type SquadParticipant = EventSquads['unassigned'][number];
 
@@ -35,7 +35,7 @@ export function squadsView(context: ViewContext): OfficeView {
     message.textContent =
       squads.squads.length === 0
         ? 'No squads yet: no score row of this event names a squad.'
-        : `${squads.squads.length} squads, ${total} participants assigned, ${squads.unassigned.length} without a squad.`;
+        : `${countOf(squads.squads.length, 'squad')}, ${countOf(total, 'participant')} assigned, ${squads.unassigned.length} without a squad.`;
     list.replaceChildren(
       ...squads.squads.map((squad) =>
         h(

@@ -2,6 +2,7 @@ import type { DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './main.js';
+import { countOf } from './people.js';
 import type { CompetitionSummary, OfficeApi, UnitSummary } from './office-api.js';
 import { decideSave, sheetLayout, storedAttempts, type SheetLayout, type StoredAttempt } from './team-sheet.js';
 
@@ -297,7 +298,7 @@ export function teamsView(context: ViewContext): OfficeView {
       teamSelect.replaceChildren(placeholder(teams.length === 0 ? 'No teams in this event' : 'Choose a team…'), ...teams.map((team) => h('option', { value: team.id }, team.clubName ? `${team.name} (${team.clubName})` : team.name)));
       competitionSelect.replaceChildren(
         placeholder('Choose a competition…'),
-        ...competitions.map((competition) => h('option', { value: competition.id }, `${competition.name ?? `Competition ${competition.id}`} · ${competition.attempts} ${competition.attempts === 1 ? 'attempt' : 'attempts'}`)),
+        ...competitions.map((competition) => h('option', { value: competition.id }, `${competition.name ?? `Competition ${competition.id}`} · ${countOf(competition.attempts, 'attempt')}`)),
       );
       disciplineSelect.replaceChildren(placeholder('Choose a discipline…'), ...disciplines.map((discipline) => h('option', { value: discipline.id }, disciplineLabel(discipline))));
       // A reload or a bookmark comes back to the same table; ids that are not offered select nothing.

@@ -99,8 +99,8 @@ export async function seedGroupEvent(pool: Pool): Promise<GroupEvent> {
   const otherArena = await createArena(pool, 'Zweites Fest');
   const clubA = arena.clubId;
   const clubB = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SC Berg' });
-  const group = (eventId: number, name: string, clubId: number) =>
-    insertRow(pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: eventId, var_name: name, int_startnummer: 5, int_vereineid: clubId });
+  const group = (eventId: number, name: string, clubId: number, startNumber: number) =>
+    insertRow(pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: eventId, var_name: name, int_startnummer: startNumber, int_vereineid: clubId });
   const member = async (target: Arena, lastName: string, clubId: number, planned: boolean) => {
     const id = await insertRow(pool, 'teilnehmer', 'int_teilnehmerid', {
       var_vorname: 'Gina',
@@ -115,9 +115,10 @@ export async function seedGroupEvent(pool: Pool): Promise<GroupEvent> {
     if (planned) await insertScore(pool, target, id);
     return id;
   };
-  const groupA = await group(arena.eventId, 'Sonnengruppe', clubA);
-  const groupB = await group(arena.eventId, 'Berggruppe', clubB);
-  const otherEventGroup = await group(otherArena.eventId, 'Festgruppe', otherArena.clubId);
+  // Groups are listed by start number, so group A comes first although its name sorts last.
+  const groupA = await group(arena.eventId, 'Sonnengruppe', clubA, 1);
+  const groupB = await group(arena.eventId, 'Berggruppe', clubB, 2);
+  const otherEventGroup = await group(otherArena.eventId, 'Festgruppe', otherArena.clubId, 1);
   const people = {
     A1: await member(arena, 'Alpha-A1', clubA, true),
     A2: await member(arena, 'Beta-A2', clubA, false),
