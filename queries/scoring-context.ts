@@ -75,24 +75,50 @@ interface StateRow {
   discipline_formula: string | null;
   detail_id: number | null;
   detail_value: number | null;
-  fields: Array<Omit<ScoringField, 'value'> & { value: unknown }>;
+  /** The discipline's fields (JSON text, without results): the same for every row of the discipline. */
+  field_defs: string | null;
+  /** This score's attempt-1 jury results in the discipline, as parallel arrays (null: none). */
+  result_field_ids: number[] | null;
+  result_ids: number[] | null;
+  result_values: unknown[] | null;
 }
+
+type FieldDefinition = Omit<ScoringField, 'resultId' | 'value'>;
 
 /**
  * One row per key that names an existing score row, in key order. Only attempt 1 counts (spec
  * limit); a legacy row with a NULL attempt or kp is not addressed, exactly like the upsert keys.
  */
 export async function selectScoringStates(db: Queryable, keys: readonly ScoringKey[]): Promise<StateRow[]> {
+  // Field definitions are built once per discipline and the jury results are aggregated set-wise:
+  // a subquery per key that built every field's JSON anew was most of a 1,000-row page's read time
+  // (`npm run bench`, read path).
   const { rows } = await db.query<StateRow>(
-    `SELECT w.int_wertungenid AS score_id, w.int_wettkaempfeid AS competition_id, c.int_veranstaltungenid AS event_id,
+    `WITH k AS (
+       SELECT * FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
+     ), field_defs AS (
+       SELECT f.int_disziplinenid AS discipline_id,
+              json_agg(json_build_object(${fieldJsonPairs('f')}) ORDER BY ${fieldOrdering('f')})::text AS fields
+         FROM ${t('disziplinen_felder')} f
+        WHERE f.int_disziplinenid IN (SELECT discipline_id FROM k)
+        GROUP BY f.int_disziplinenid
+     ), results AS (
+       SELECT j.int_wertungenid AS score_id, f.int_disziplinenid AS discipline_id,
+              array_agg(j.int_disziplinen_felderid) AS field_ids, array_agg(j.int_juryresultsid) AS ids, array_agg(j.rel_leistung) AS vals
+         FROM ${t('jury_results')} j
+         JOIN ${t('disziplinen_felder')} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
+        WHERE (j.int_wertungenid, f.int_disziplinenid) IN (SELECT score_id, discipline_id FROM k) AND j.int_versuch = 1
+        GROUP BY j.int_wertungenid, f.int_disziplinenid
+     )
+     SELECT w.int_wertungenid AS score_id, w.int_wettkaempfeid AS competition_id, c.int_veranstaltungenid AS event_id,
             w.int_teilnehmerid AS participant_id, p.var_vorname AS first_name, p.var_nachname AS last_name,
             p.int_geschlecht AS gender_code, COALESCE(p.var_startnummer, w.int_startnummer::text) AS start_number,
             v.var_name AS club_name, w.var_riege AS squad_name,
             dz.int_disziplinenid AS discipline_id, dz.var_name AS discipline_name,
             fo.var_formel AS record_formula, dz.var_formel AS discipline_formula,
             det.int_wertungen_detailsid AS detail_id, det.rel_leistung AS detail_value,
-            COALESCE(fl.fields, '[]'::json) AS fields
-       FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
+            fd.fields AS field_defs, r.field_ids AS result_field_ids, r.ids AS result_ids, r.vals AS result_values
+       FROM k
        JOIN ${t('wertungen')} w ON w.int_wertungenid = k.score_id
        JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
        LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
@@ -102,15 +128,8 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
        LEFT JOIN ${t('wertungen_details')} det
               ON det.int_wertungenid = w.int_wertungenid AND det.int_disziplinenid = dz.int_disziplinenid
              AND det.int_versuch = 1 AND det.int_kp = 0
-       LEFT JOIN LATERAL (
-         SELECT json_agg(json_build_object(${fieldJsonPairs('f')}, 'resultId', j.int_juryresultsid, 'value', j.rel_leistung)
-                         ORDER BY ${fieldOrdering('f')}) AS fields
-           FROM ${t('disziplinen_felder')} f
-           LEFT JOIN ${t('jury_results')} j
-                  ON j.int_disziplinen_felderid = f.int_disziplinen_felderid AND j.int_wertungenid = w.int_wertungenid
-                 AND j.int_versuch = 1
-          WHERE f.int_disziplinenid = dz.int_disziplinenid
-       ) fl ON true
+       LEFT JOIN field_defs fd ON fd.discipline_id = dz.int_disziplinenid
+       LEFT JOIN results r ON r.score_id = w.int_wertungenid AND r.discipline_id = dz.int_disziplinenid
       ORDER BY k.ord`,
     [keys.map((key) => key.scoreId), keys.map((key) => key.disciplineId)],
   );
@@ -122,6 +141,23 @@ function finiteOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** The discipline's fields in sort order, each with this row's jury result; definitions parsed once per discipline. */
+function fieldsOf(row: StateRow, definitions: Map<number, FieldDefinition[]>): ScoringField[] {
+  if (row.discipline_id === null || row.field_defs === null) return [];
+  let fields = definitions.get(row.discipline_id);
+  if (fields === undefined) {
+    fields = JSON.parse(row.field_defs) as FieldDefinition[];
+    definitions.set(row.discipline_id, fields);
+  }
+  const fieldIds = row.result_field_ids ?? [];
+  return fields.map((field) => {
+    const index = fieldIds.indexOf(field.fieldId);
+    return index < 0
+      ? { ...field, resultId: null, value: null }
+      : { ...field, resultId: row.result_ids![index]!, value: finiteOrNull(row.result_values![index]) };
+  });
+}
+
 /**
  * `selectScoringStates` mapped, with formulas compiled once per discipline; a malformed stored
  * formula is logged once per call and treated as none.
@@ -129,6 +165,7 @@ function finiteOrNull(value: unknown): number | null {
 export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey[], log: WarnLogger): Promise<ScoringState[]> {
   const rows = await selectScoringStates(db, keys);
   const formulas = new Map<number | null, DisciplineFormula>();
+  const definitions = new Map<number, FieldDefinition[]>();
   return rows.map((row) => {
     let formula = formulas.get(row.discipline_id);
     if (formula === undefined) {
@@ -154,7 +191,7 @@ export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey
       formula,
       detailId: row.detail_id,
       detailValue: finiteOrNull(row.detail_value),
-      fields: row.fields.map((field) => ({ ...field, value: finiteOrNull(field.value) })),
+      fields: fieldsOf(row, definitions),
     };
   });
 }

@@ -1,8 +1,9 @@
 /**
- * The client on its own port (spec: Jury Portal on TCP 5174) for installations that separate it
- * from the backend; /api and /socket.io are proxied to BACKEND_URL.
- *   tsx web/serve.ts         serves the built web/dist (run `npm run build:web` first)
- *   tsx web/serve.ts --dev   Vite dev server with hot reload on the sources
+ * The client on its own port for installations that separate it from the backend (spec: Jury
+ * Portal on TCP 5174, Frontend Client on TCP 5173); /api and /socket.io are proxied to BACKEND_URL.
+ *   tsx web/serve.ts            serves the built web/dist on JURY_PORT (run `npm run build:web` first)
+ *   tsx web/serve.ts --office   the same on FRONTEND_PORT, announcing the competition office
+ *   tsx web/serve.ts --dev      Vite dev server with hot reload on the sources
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,9 @@ import { DIST_DIR, PAGES, standaloneConfig } from './vite.config.js';
 
 async function main(): Promise<void> {
   const dev = process.argv.includes('--dev');
-  const port = Number(process.env.JURY_PORT || 5174);
+  const office = process.argv.includes('--office');
+  const port = Number((office ? process.env.FRONTEND_PORT : process.env.JURY_PORT) || (office ? 5173 : 5174));
+  const lead = office ? 'office' : PAGES[0];
   const backendUrl = process.env.BACKEND_URL || 'http://127.0.0.1:3001';
   const vite = await import('vite');
   const config = standaloneConfig({ port, backendUrl });
@@ -24,7 +27,7 @@ async function main(): Promise<void> {
     }
     await vite.preview(config);
   }
-  console.log(`web client on http://localhost:${port}/${PAGES[0]}/ (pages: ${PAGES.map((page) => `/${page}/`).join(', ')}), backend ${backendUrl}`);
+  console.log(`web client on http://localhost:${port}/${lead}/ (pages: ${PAGES.map((page) => `/${page}/`).join(', ')}), backend ${backendUrl}`);
 }
 
 main().catch((error: unknown) => {

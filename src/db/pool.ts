@@ -37,6 +37,11 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
   pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection lost'));
   const clients = new Set<pg.PoolClient>();
   pool.on('connect', (client) => {
+    // pg-pool listens for errors only on idle clients. A checked-out one whose session the server
+    // ends between two statements (a restart, pg_terminate_backend) emits 'error' with nobody
+    // listening, and Node exits. With this listener its next statement fails instead (503), and
+    // the pool discards it on release because it is no longer queryable.
+    client.on('error', (error) => logger.debug({ err: error }, 'database connection lost'));
     clients.add(client);
     client.once('end', () => clients.delete(client));
   });

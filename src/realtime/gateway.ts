@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { Logger } from 'pino';
-import type { OutboxRelay } from '../../outbox/relay.js';
+import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
 
 export const roomOf = (eventId: number) => `competition-${eventId}`;
 
@@ -21,15 +21,54 @@ function integerIn(value: unknown, minimum: number, maximum: number): number | n
 const positiveInteger = (value: unknown) => integerIn(value, 1, 2_147_483_647);
 const seqOrNull = (value: unknown) => integerIn(value, 0, Number.MAX_SAFE_INTEGER);
 
+/**
+ * Output a client has not taken yet may not exceed this. Socket.IO has no limit of its own
+ * (`maxHttpBufferSize` bounds what clients send): a scoreboard that stops reading with its
+ * connection open (a tablet gone to sleep) keeps every event queued until the heartbeat gives up
+ * after about 45 s, which during a burst is any amount. 1 MiB holds several replay batches of
+ * ordinary events, so a client that reads, however slowly over the LAN, never comes near it.
+ */
+export const MAX_QUEUED_BYTES = 1024 * 1024;
+
+/** What engine.io queues behind a transport that has not finished its last write (`writeBuffer` is missing from its typings). */
+function queuedBytes(socket: Socket): number {
+  if (socket.conn.transport.writable) return 0;
+  const queue = (socket.conn as unknown as { writeBuffer?: ReadonlyArray<{ data?: unknown }> }).writeBuffer ?? [];
+  let bytes = 0;
+  for (const packet of queue) bytes += typeof packet.data === 'string' || Buffer.isBuffer(packet.data) ? packet.data.length : 0;
+  return bytes;
+}
+
 /** Socket.IO on the HTTP server's port (contract section 5): rooms per event, joined on request. */
 export function createRealtimeGateway(server: HttpServer, logger: Logger, allowOrigin: (origin: string) => boolean, feed: RealtimeFeed): RealtimeGateway {
   const io = new Server(server, {
     // The same origins as the HTTP API (src/http/security.ts).
     cors: { origin: (origin, callback) => callback(null, origin !== undefined && allowOrigin(origin)) },
-    // A scoreboard that stops reading must not make the server buffer without bound.
+    // Bounds what a client may send in one message; what the server queues for it is bounded below.
     maxHttpBufferSize: 64 * 1024,
   });
-  const unsubscribe = feed.subscribe((delivery) => io.to(roomOf(delivery.eventId)).emit(delivery.topic, delivery.message));
+
+  /**
+   * Disconnects a client over the output limit. Discarding closes at once: a plain disconnect waits
+   * for the queue to drain, which it never does. The client reconnects and rejoins with `since`
+   * when it reads again, so it loses nothing.
+   */
+  const dropIfStalled = (socket: Socket) => {
+    if (socket.conn.readyState !== 'open') return;
+    const queued = queuedBytes(socket);
+    if (queued <= MAX_QUEUED_BYTES) return;
+    logger.warn({ socketId: socket.id, queuedBytes: queued }, 'realtime client stopped reading; disconnecting it');
+    socket.conn.close(true);
+  };
+
+  const unsubscribe = feed.subscribe((delivery) => {
+    const room = roomOf(delivery.eventId);
+    io.to(room).emit(delivery.topic, delivery.message);
+    for (const id of io.sockets.adapter.rooms.get(room) ?? []) {
+      const socket = io.sockets.sockets.get(id);
+      if (socket) dropIfStalled(socket);
+    }
+  });
 
   /** Without `since` the socket only gets what comes next; with it, the missed events first. */
   const join = (socket: Socket, eventId: number, since: number | null): Promise<number> => {
@@ -42,7 +81,11 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, allowO
       follow();
       return Promise.resolve(0);
     }
-    return feed.replay(eventId, since, (delivery) => socket.emit(delivery.topic, delivery.message), follow);
+    const send = (delivery: OutboxDelivery) => {
+      socket.emit(delivery.topic, delivery.message);
+      dropIfStalled(socket);
+    };
+    return feed.replay(eventId, since, send, follow);
   };
 
   io.on('connection', (socket) => {

@@ -195,7 +195,7 @@ describe('office: squads and the auto-assign dialog', () => {
     const chosen = generated.proposals[1]!.squads.filter((squad) => squad.participants.length > 0);
     await page().locator(`.squad-card[data-squad="${chosen[0]!.name}"]`).waitFor();
     expect(await page().locator('.squad-card[data-squad="ALT"]').count()).toBe(0);
-    const shown = await page().$$eval('.squad-card[data-squad]', (cards) => cards.map((card) => [card.getAttribute('data-squad'), card.querySelectorAll('li').length]));
+    const shown = await page().$$eval('.squad-card[data-squad]', (cards) => cards.map((card) => [card.getAttribute('data-squad'), card.querySelectorAll('li').length] as const));
     expect(new Map(shown)).toEqual(new Map(chosen.map((squad) => [squad.name, squad.participants.length])));
     expect(await page().locator('#unassigned').count()).toBe(0);
     expect(office.errors).toEqual([]);

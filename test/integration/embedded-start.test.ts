@@ -5,13 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/db/embedded.js';
-import { exited, runScript, startScript, type RunningScript } from '../support/process.js';
+import { exited, runScript, startService, type ServiceProcess } from '../support/process.js';
 import { waitFor } from '../support/server.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-embedded-start-'));
 const clusterDir = path.join(dataDir, 'pg');
-const services: RunningScript[] = [];
+const services: ServiceProcess[] = [];
 
 function isAlive(pid: number): boolean {
   try {
@@ -36,19 +35,10 @@ function postmastersOfCluster(): number[] {
     .map(Number);
 }
 
-async function startService(): Promise<{ service: RunningScript; url: string }> {
-  const port = await freePort();
-  const service = startScript('src/main.ts', [], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+async function startEmbeddedService(): Promise<ServiceProcess> {
+  const service = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
   services.push(service);
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (service.child.exitCode !== null) throw new Error(`the service exited with ${service.child.exitCode}:\n${service.stdout()}${service.stderr()}`);
-      return fetch(`${url}/api/system/health`).then((response) => response.status === 200, () => false);
-    },
-    { timeoutMs: 60_000, message: 'health 200 from the service on the embedded database' },
-  );
-  return { service, url };
+  return service;
 }
 
 afterAll(async () => {
@@ -60,7 +50,8 @@ afterAll(async () => {
 
 describe('npm start without DATABASE_URL', () => {
   it('serves health 200 on an embedded PostgreSQL that seed:demo shares, and stops it on SIGTERM with exit 0', async () => {
-    const { service, url } = await startService();
+    const service = await startEmbeddedService();
+    const { url } = service;
     const [postmaster] = postmastersOfCluster();
     expect(postmaster).toBeDefined();
 
@@ -84,14 +75,14 @@ describe('npm start without DATABASE_URL', () => {
   }, 120_000);
 
   it('recovers after the service was killed with SIGKILL, keeping the data', async () => {
-    const killed = await startService();
+    const killed = await startEmbeddedService();
     const [orphan] = postmastersOfCluster();
-    killed.service.child.kill('SIGKILL');
-    await exited(killed.service, 10_000);
+    killed.child.kill('SIGKILL');
+    await exited(killed, 10_000);
     // The situation to recover from: the postgres child outlives its service.
     expect(isAlive(orphan!)).toBe(true);
 
-    const { service } = await startService();
+    const service = await startEmbeddedService();
     expect(isAlive(orphan!)).toBe(false);
     const [postmaster] = postmastersOfCluster();
     expect(postmaster).not.toBe(orphan);

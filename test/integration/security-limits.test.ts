@@ -4,40 +4,27 @@
  * route cannot take unbounded text, a zero id or an unlimited page (the spec's comment and field
  * name limits apply to any route that ever takes them; today none does).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SQUAD_CRITERIA_LIMITS } from '../../src/domain/squad-planner.js';
-import { createScoringWorld, type ScoringWorld } from '../support/group-team-fixtures.js';
-import { appRoutes, expectContractError, send, type Answer } from '../support/security.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { useScoringServer } from '../support/group-team-fixtures.js';
+import { appRoutes, expectContractError, send } from '../support/security.js';
 import { adminToken } from '../support/tokens.js';
 
-let server: TestServer;
-let world: ScoringWorld;
+const scoring = useScoringServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await createScoringWorld(server.pool);
-});
+type Row = [limit: string, method: 'GET' | 'POST', path: string, body: undefined | (() => Record<string, unknown>), field: string];
 
-afterAll(async () => {
-  await server?.stop();
-});
-
-function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
-  return send(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-type Row = [limit: string, method: 'GET' | 'POST', path: string | (() => string), body: undefined | (() => Record<string, unknown>), field: string];
-
-const group = (change: Record<string, unknown>) => () => ({ groupId: world.groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, finalScore: 9, ...change });
-const team = (change: Record<string, unknown>) => () => ({ teamId: world.teamId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, finalScore: 9, ...change });
-const apply = (squads: unknown[]) => () => ({ eventId: world.eventId, squads });
-const generate = (change: Record<string, unknown>) => () => ({ eventId: world.eventId, ...change });
-const juryResult = (change: Record<string, unknown>) => () => ({ participantId: 1, disciplineFieldId: world.fields.D, performance: 8, ...change });
+const group = (change: Record<string, unknown>) => () => {
+  const { world } = scoring;
+  return { groupId: world.groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, finalScore: 9, ...change };
+};
+const team = (change: Record<string, unknown>) => () => {
+  const { world } = scoring;
+  return { teamId: world.teamId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, finalScore: 9, ...change };
+};
+const apply = (squads: unknown[]) => () => ({ eventId: scoring.world.eventId, squads });
+const generate = (change: Record<string, unknown>) => () => ({ eventId: scoring.world.eventId, ...change });
+const juryResult = (change: Record<string, unknown>) => () => ({ participantId: 1, disciplineFieldId: scoring.world.fields.D, performance: 8, ...change });
 const limits = SQUAD_CRITERIA_LIMITS;
 
 const ROWS: Row[] = [
@@ -93,8 +80,9 @@ const ROWS: Row[] = [
 
 describe('spec limits over HTTP', () => {
   it.each(ROWS)('refuses %s with 400 naming the field', async (_limit, method, path, body, field) => {
+    // JSON.stringify cannot write 1e309, which the server's parser turns into Infinity.
     const raw = body === undefined ? undefined : JSON.stringify(body()).replace('"__1e309__"', '1e309');
-    const answer = await send(`${server.url}${typeof path === 'function' ? path() : path}`, {
+    const answer = await send(`${scoring.server.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${adminToken}`, ...(raw === undefined ? {} : { 'content-type': 'application/json' }) },
       body: raw,
@@ -108,7 +96,7 @@ describe('spec limits over HTTP', () => {
     ['a page of 1000', '/api/scores?limit=1000'],
     ['a team score page of 1000', '/api/scores/team?limit=1000'],
   ])('accepts %s (the limit itself)', async (_case, path) => {
-    expect((await call('GET', path)).status).toBe(200);
+    expect((await send(`${scoring.server.url}${path}`)).status).toBe(200);
   });
 });
 
@@ -127,7 +115,7 @@ function propertiesOf(schema: Schema | undefined, path: string): Array<{ path: s
 }
 
 function inputProperties(): Array<{ route: string; path: string; name: string; schema: Schema }> {
-  return appRoutes(server.app).flatMap((route) =>
+  return appRoutes(scoring.server.app).flatMap((route) =>
     (['params', 'querystring', 'body'] as const).flatMap((part) =>
       propertiesOf(route.schema?.[part] as Schema | undefined, part).map((property) => ({ route: `${route.method} ${route.url}`, ...property })),
     ),

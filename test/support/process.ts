@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../src/db/embedded.js';
+import { waitFor } from './server.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -66,4 +68,41 @@ export async function runScript(script: string, args: string[], env: Record<stri
   const running = startScript(script, args, env);
   const status = await exited(running, timeoutMs);
   return { ...status, stdout: running.stdout(), stderr: running.stderr() };
+}
+
+export interface ServiceProcess extends RunningScript {
+  url: string;
+  port: number;
+}
+
+const isRunning = (running: RunningScript) => running.child.exitCode === null && running.child.signalCode === null;
+
+/**
+ * The service as `npm start` runs it (src/main.ts), on `port` (a free one by default) and
+ * 127.0.0.1, resolved once health answers 200. A start that exits fails with the process output;
+ * one that does not get healthy in time is killed, so no caller is left with a stray process.
+ */
+export async function startService(env: Record<string, string>, options: { port?: number; timeoutMs?: number } = {}): Promise<ServiceProcess> {
+  const port = options.port ?? (await freePort());
+  const running = startScript('src/main.ts', [], { HOST: '127.0.0.1', ...env, PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(
+      async () => {
+        if (!isRunning(running)) throw new Error(`the service exited with ${running.child.exitCode ?? running.child.signalCode}:\n${running.stdout()}${running.stderr()}`);
+        return fetch(`${url}/api/system/health`).then((response) => response.status === 200, () => false);
+      },
+      { timeoutMs: options.timeoutMs ?? 60_000, message: `health 200 from the service on port ${port}` },
+    );
+  } catch (error) {
+    await killIfRunning(running);
+    throw error;
+  }
+  return { ...running, url, port };
+}
+
+/** SIGKILL unless it has exited already; for afterAll, where a failed test may have left it running. */
+export async function killIfRunning(running: RunningScript): Promise<void> {
+  if (isRunning(running)) running.child.kill('SIGKILL');
+  await running.closed;
 }

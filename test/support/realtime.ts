@@ -8,7 +8,7 @@ import { appendOutboxEvent } from '../../outbox/append.js';
 import type { RelayStatus } from '../../src/app.js';
 import type { Pool } from '../../src/db/pool.js';
 import { t } from '../../src/db/tables.js';
-import { waitFor } from './server.js';
+import { openSocket, waitFor } from './server.js';
 
 export interface ReceivedEvent {
   seq: number;
@@ -104,3 +104,60 @@ export async function waitUntilDelivered(pool: Pool, relay: { status(): RelaySta
     { message: 'relay delivered every committed event' },
   );
 }
+
+export interface Scoreboard {
+  socket: Socket;
+  events: ReceivedEvent[];
+  /** The server's answer to every join, the first at connect and one per reconnect. */
+  joins: JoinAck[];
+}
+
+const highestSeq = (events: readonly ReceivedEvent[]) => events.reduce((highest, event) => Math.max(highest, event.seq), 0);
+
+/**
+ * A scoreboard as the web board behaves: it joins with `since` = the highest seq it has received,
+ * at connect and again at every reconnect, so a restarted server replays what it missed.
+ */
+export async function openScoreboard(baseUrl: string, eventId: number): Promise<Scoreboard> {
+  const socket = await openSocket(baseUrl, { reconnectionDelayMax: 500 });
+  const events = collectEvents(socket);
+  const joins: JoinAck[] = [];
+  // A join cut off by the connection dropping times out on this side; the reconnect joins again.
+  const join = () => joinCompetition(socket, eventId, highestSeq(events)).then((ack) => void joins.push(ack), () => undefined);
+  socket.on('connect', () => void join());
+  await join();
+  return { socket, events, joins };
+}
+
+/** The score-updated events of `eventId` in the outbox, in seq order: what each scoreboard must have received exactly once. */
+export async function committedScoreEvents(pool: Pool, eventId: number): Promise<Array<{ seq: number; scoreId: number }>> {
+  const { rows } = await pool.query<{ seq: number; scoreId: number }>(
+    `SELECT seq, (payload->>'scoreId')::int AS "scoreId" FROM ${t('svc_outbox')} WHERE event_id = $1 AND topic = 'score-updated' AND seq IS NOT NULL ORDER BY seq`,
+    [eventId],
+  );
+  return rows;
+}
+
+/**
+ * Waits until every committed outbox row is numbered and each scoreboard has received up to the
+ * last one of `eventId`; returns what they must have received.
+ */
+export async function waitUntilBoardsCaughtUp(pool: Pool, eventId: number, boards: readonly Scoreboard[], timeoutMs = 20_000): Promise<Array<{ seq: number; scoreId: number }>> {
+  await waitFor(
+    async () => {
+      const { rows } = await pool.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM ${t('svc_outbox')} WHERE seq IS NULL`);
+      return rows[0]!.pending === 0;
+    },
+    { timeoutMs, message: 'every committed outbox row numbered' },
+  );
+  const committed = await committedScoreEvents(pool, eventId);
+  const last = committed.at(-1)?.seq ?? 0;
+  await waitFor(() => boards.every((board) => highestSeq(board.events) >= last), {
+    timeoutMs,
+    message: `every scoreboard received up to seq ${last} (they have ${boards.map((board) => highestSeq(board.events)).join(', ')})`,
+  });
+  return committed;
+}
+
+/** What a scoreboard received, in the shape of `committedScoreEvents`. */
+export const receivedScoreEvents = (board: Scoreboard) => board.events.map(({ seq, scoreId }) => ({ seq, scoreId }));

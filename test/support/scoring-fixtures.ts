@@ -144,12 +144,8 @@ export async function scoringRowCounts(pool: Pool): Promise<{ scores: number; de
   return rows[0]!;
 }
 
-/**
- * `count` participants with a score row each, a detail row (value 0) in the discipline and jury
- * results A=9, B=8, C=1 but no final: every row is due for the auto-calculation on read. Set-wise,
- * so a thousand rows cost three statements.
- */
-export async function insertScoresDueForCalculation(pool: Pool, arena: Arena, discipline: Discipline, count: number, squadName: string): Promise<void> {
+/** `count` participants with a score row each in the arena's competition, set-wise; returns the score ids. */
+export async function insertParticipantScores(pool: Pool, arena: Arena, count: number, squadName: string): Promise<number[]> {
   const { rows } = await pool.query<{ score_id: number }>(
     `WITH people AS (
        INSERT INTO ${t('teilnehmer')} (var_vorname, var_nachname, var_startnummer, int_vereineid, int_eventid, int_geschlecht)
@@ -161,7 +157,16 @@ export async function insertScoresDueForCalculation(pool: Pool, arena: Arena, di
      RETURNING int_wertungenid AS score_id`,
     [arena.eventId, arena.clubId, count, arena.competitionId, squadName],
   );
-  const scoreIds = rows.map((row) => row.score_id);
+  return rows.map((row) => row.score_id).sort((a, b) => a - b);
+}
+
+/**
+ * `count` participants with a score row each, a detail row (value 0) in the discipline and jury
+ * results A=9, B=8, C=1 but no final: every row is due for the auto-calculation on read. Set-wise,
+ * so a thousand rows cost three statements.
+ */
+export async function insertScoresDueForCalculation(pool: Pool, arena: Arena, discipline: Discipline, count: number, squadName: string): Promise<void> {
+  const scoreIds = await insertParticipantScores(pool, arena, count, squadName);
   await pool.query(
     `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
      SELECT id, $2, 1, 0, 0 FROM unnest($1::int[]) AS id`,

@@ -46,9 +46,18 @@ export async function startTestServer(
   };
 }
 
-/** A Socket.IO client connected to the test server; resolves once connected. */
-export async function openSocket(baseUrl: string, options: { auth?: Record<string, unknown> } = {}): Promise<Socket> {
-  const socket = connectSocket(baseUrl, { transports: ['websocket'], forceNew: true, reconnection: true, auth: options.auth });
+/**
+ * A Socket.IO client connected to the test server; resolves once connected. `reconnectionDelayMax`
+ * shortens the client's back-off for tests that restart the server under it.
+ */
+export async function openSocket(baseUrl: string, options: { auth?: Record<string, unknown>; reconnectionDelayMax?: number } = {}): Promise<Socket> {
+  const socket = connectSocket(baseUrl, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: true,
+    auth: options.auth,
+    ...(options.reconnectionDelayMax === undefined ? {} : { reconnectionDelay: Math.min(1_000, options.reconnectionDelayMax), reconnectionDelayMax: options.reconnectionDelayMax }),
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);

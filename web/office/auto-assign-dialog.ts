@@ -74,7 +74,7 @@ export class AutoAssignDialog {
       const { min, max } = SQUAD_CRITERIA_LIMITS[key];
       const input = h('input', { id: `crit-${key}`, name: key, type: 'number', min, max, step: 1, required: true, inputmode: 'numeric', 'aria-describedby': `crit-${key}-range` });
       this.numberInputs.set(key, input);
-      return h('div', { class: 'form-field' }, h('label', { for: input.id }, label), input, h('span', { class: 'range', id: `crit-${key}-range` }, `${min} to ${max}`));
+      return h('div', { class: 'picker form-field' }, h('label', { for: input.id }, label), input, h('span', { class: 'range', id: `crit-${key}-range` }, `${min} to ${max}`));
     });
     const flagFields = FLAG_FIELDS.map(({ key, label }) => {
       const input = h('input', { id: `crit-${key}`, name: key, type: 'checkbox' });
@@ -85,12 +85,12 @@ export class AutoAssignDialog {
     this.flagInputs.get('groupByAgeCategory')!.addEventListener('change', () => this.syncRangesEnabled());
     const rangesField = h(
       'div',
-      { class: 'form-field wide' },
+      { class: 'picker form-field wide' },
       h('label', { for: this.rangesInput.id }, 'Age categories'),
       this.rangesInput,
       h('span', { class: 'range', id: 'ranges-hint' }, 'Comma-separated ranges low-high, e.g. 6-8,9-10; active with "Group by age category"'),
     );
-    const namingField = h('div', { class: 'form-field' }, h('label', { for: this.namingSelect.id }, 'Squad names'), this.namingSelect);
+    const namingField = h('div', { class: 'picker form-field' }, h('label', { for: this.namingSelect.id }, 'Squad names'), this.namingSelect);
     const cancel = h('button', { type: 'button', id: 'criteria-cancel' }, 'Cancel');
     cancel.addEventListener('click', () => this.element.close());
     this.criteriaForm = h(

@@ -141,7 +141,7 @@ export function groupsView(context: ViewContext): OfficeView {
     'section',
     { class: 'panel', 'aria-labelledby': 'groups-title' },
     h('h2', { id: 'groups-title' }, `Group members · ${event.name}`),
-    h('div', { class: 'toolbar' }, h('div', { class: 'picker' }, h('label', { for: 'group-select' }, 'Group'), groupSelect)),
+    h('div', { class: 'pickers' }, h('div', { class: 'picker' }, h('label', { for: 'group-select' }, 'Group'), groupSelect)),
     body,
   );
   const candidatesPanel = h(

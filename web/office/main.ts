@@ -65,7 +65,7 @@ class OfficeApp {
 
   async start(): Promise<void> {
     const header = h('header', { class: 'topbar' }, h('h1', {}, 'Competition office'), sessionControl(this.session), buildBadges(this.api.version));
-    this.root.replaceChildren(header, this.nav, h('main', {}, h('div', { class: 'toolbar' }, this.eventPicker), this.message, this.outlet));
+    this.root.replaceChildren(header, this.nav, h('main', {}, h('div', { class: 'pickers' }, this.eventPicker), this.message, this.outlet));
     this.eventSelect.addEventListener('change', () => this.chooseEvent(Number(this.eventSelect.value) || null));
     window.addEventListener('popstate', () => {
       this.eventId = this.knownEvent(queryInteger('eventId')) ?? this.eventId;

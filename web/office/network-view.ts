@@ -141,6 +141,9 @@ export function networkView(context: ViewContext): OfficeView {
     try {
       const result = await api.changeFirewall(action, service);
       showOutcome('success', [`✓ ${result.message}`]);
+      busy = false;
+      await loadStatus();
+      return;
     } catch (error) {
       const code = error instanceof HttpError ? error.code : '';
       if (code === 'RULE_NOT_FOUND') {
@@ -155,10 +158,10 @@ export function networkView(context: ViewContext): OfficeView {
       } else {
         showOutcome('error', [`Not changed: ${(error as Error).message}`]);
       }
-    } finally {
-      busy = false;
     }
-    await loadStatus();
+    // A refused change leaves every rule as it was; the advice above says when to look again.
+    busy = false;
+    render();
   }
 
   function renderAddresses(info: NetworkInfo): void {

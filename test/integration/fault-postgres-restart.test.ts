@@ -1,0 +1,85 @@
+/**
+ * Issue 10, fault 2: PostgreSQL is restarted while 20 portals save. While it is away every save
+ * is answered 503 with the contract's error body within a bound (no request hangs on a dead
+ * connection), health says degraded, the process keeps running, and once the database is back the
+ * service recovers by itself: health 200, saves succeed, scoreboards get every committed event.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createFaultRig, type FaultRig } from '../support/fault-rig.js';
+import { startOwnedPostgres, type OwnedPostgres } from '../support/owned-postgres.js';
+import { isContractErrorBody, saveViolations } from '../support/portal-load.js';
+import { receivedScoreEvents, waitUntilBoardsCaughtUp } from '../support/realtime.js';
+import { waitFor } from '../support/server.js';
+
+// "Fails fast": well under what a portal or a person waits before giving up.
+const ANSWER_BOUND_MS = 5_000;
+
+interface Health {
+  status: number;
+  body: { status: string; database: string; relay: string };
+  ms: number;
+}
+
+async function health(baseUrl: string): Promise<Health> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/system/health`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
+  return { status: response.status, body: (await response.json()) as Health['body'], ms: performance.now() - started };
+}
+
+let postgres: OwnedPostgres;
+let rig: FaultRig;
+
+beforeAll(async () => {
+  // A server of this file's own: restarting the shared one would break every other test file.
+  postgres = await startOwnedPostgres();
+  rig = await createFaultRig({ database: { name: 'postgres', url: postgres.url, drop: async () => undefined } });
+}, 60_000);
+afterAll(async () => {
+  await rig?.dispose();
+  await postgres?.dispose();
+});
+
+it('answers 503 fast while PostgreSQL is down, reports it in health, and recovers by itself', async () => {
+  const service = await rig.startService();
+  const boards = await rig.openScoreboards(service.url, 2);
+  const load = rig.startPortals(service.url);
+  await waitFor(() => load.succeeded() >= 200, { timeoutMs: 20_000, message: '200 saves answered before the restart' });
+
+  await postgres.stop();
+  const unavailable = () => load.outcomes.filter((outcome) => outcome.status === 503).length;
+  const down = await waitFor(
+    async () => {
+      const answer = await health(service.url);
+      return answer.body.database === 'down' && answer.body.relay === 'reconnecting' ? answer : null;
+    },
+    { timeoutMs: 15_000, message: 'health reports the database down and the relay reconnecting' },
+  );
+  expect(down).toMatchObject({ status: 503, body: { status: 'degraded', database: 'down', relay: 'reconnecting' } });
+  expect(down.ms).toBeLessThan(ANSWER_BOUND_MS);
+  // A sustained outage under load, not one unlucky moment.
+  const unavailableAtDown = unavailable();
+  await waitFor(() => unavailable() >= unavailableAtDown + 40, { timeoutMs: 15_000, message: '40 more saves answered 503 while the database is down' });
+
+  await postgres.start();
+  await waitFor(async () => (await health(service.url)).status === 200, { timeoutMs: 20_000, message: 'health 200 after the database is back' });
+  expect((await health(service.url)).body).toMatchObject({ status: 'ok', database: 'up', relay: 'listening' });
+  const answeredAfterRestart = load.succeeded();
+  await waitFor(() => load.succeeded() >= answeredAfterRestart + 200, { timeoutMs: 20_000, message: '200 saves answered after the restart' });
+  const outcomes = await load.stop();
+
+  expect(service.child.exitCode).toBeNull();
+  expect(service.child.signalCode).toBeNull();
+  // Every save got an HTTP answer in time: 200, or 503 with the contract body.
+  expect(outcomes.filter((outcome) => outcome.status === null)).toEqual([]);
+  expect(outcomes.filter((outcome) => outcome.status !== 200 && !(outcome.status === 503 && isContractErrorBody(outcome.body, 503, 'UNAVAILABLE')))).toEqual([]);
+  const slowest = outcomes.reduce((worst, outcome) => Math.max(worst, outcome.answeredAt - outcome.sentAt), 0);
+  expect(slowest).toBeLessThan(ANSWER_BOUND_MS);
+  expect(await saveViolations(rig.pool, rig.targets, outcomes)).toEqual([]);
+
+  // The scoreboards stayed connected to the service the whole time; the relay caught up after the restart.
+  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.arena.eventId, boards);
+  for (const board of boards) {
+    expect(board.joins).toEqual([expect.objectContaining({ ok: true })]);
+    expect(receivedScoreEvents(board)).toEqual(committed);
+  }
+}, 60_000);
