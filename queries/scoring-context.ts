@@ -75,15 +75,13 @@ interface StateRow {
   discipline_formula: string | null;
   detail_id: number | null;
   detail_value: number | null;
-  /** The discipline's fields (JSON text, without results): the same for every row of the discipline. */
+  /** The discipline's fields (JSON text, resultId and value null): the same for every row of the discipline. */
   field_defs: string | null;
   /** This score's attempt-1 jury results in the discipline, as parallel arrays (null: none). */
   result_field_ids: number[] | null;
   result_ids: number[] | null;
   result_values: unknown[] | null;
 }
-
-type FieldDefinition = Omit<ScoringField, 'resultId' | 'value'>;
 
 /**
  * One row per key that names an existing score row, in key order. Only attempt 1 counts (spec
@@ -94,20 +92,18 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
   // a subquery per key that built every field's JSON anew was most of a 1,000-row page's read time
   // (`npm run bench`, read path).
   const { rows } = await db.query<StateRow>(
-    `WITH k AS (
-       SELECT * FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
-     ), field_defs AS (
+    `WITH field_defs AS (
        SELECT f.int_disziplinenid AS discipline_id,
-              json_agg(json_build_object(${fieldJsonPairs('f')}) ORDER BY ${fieldOrdering('f')})::text AS fields
+              json_agg(json_build_object(${fieldJsonPairs('f')}, 'resultId', NULL, 'value', NULL) ORDER BY ${fieldOrdering('f')})::text AS fields
          FROM ${t('disziplinen_felder')} f
-        WHERE f.int_disziplinenid IN (SELECT discipline_id FROM k)
+        WHERE f.int_disziplinenid = ANY($2::int[])
         GROUP BY f.int_disziplinenid
      ), results AS (
        SELECT j.int_wertungenid AS score_id, f.int_disziplinenid AS discipline_id,
               array_agg(j.int_disziplinen_felderid) AS field_ids, array_agg(j.int_juryresultsid) AS ids, array_agg(j.rel_leistung) AS vals
          FROM ${t('jury_results')} j
          JOIN ${t('disziplinen_felder')} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
-        WHERE (j.int_wertungenid, f.int_disziplinenid) IN (SELECT score_id, discipline_id FROM k) AND j.int_versuch = 1
+        WHERE j.int_wertungenid = ANY($1::int[]) AND j.int_versuch = 1
         GROUP BY j.int_wertungenid, f.int_disziplinenid
      )
      SELECT w.int_wertungenid AS score_id, w.int_wettkaempfeid AS competition_id, c.int_veranstaltungenid AS event_id,
@@ -118,7 +114,7 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
             fo.var_formel AS record_formula, dz.var_formel AS discipline_formula,
             det.int_wertungen_detailsid AS detail_id, det.rel_leistung AS detail_value,
             fd.fields AS field_defs, r.field_ids AS result_field_ids, r.ids AS result_ids, r.vals AS result_values
-       FROM k
+       FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
        JOIN ${t('wertungen')} w ON w.int_wertungenid = k.score_id
        JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
        LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
@@ -141,19 +137,23 @@ function finiteOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-/** The discipline's fields in sort order, each with this row's jury result; definitions parsed once per discipline. */
-function fieldsOf(row: StateRow, definitions: Map<number, FieldDefinition[]>): ScoringField[] {
+/**
+ * The discipline's fields in sort order, each with this row's jury result; definitions parsed once
+ * per discipline. They carry resultId and value already, so the spread below only overwrites keys
+ * (adding keys to a spread copy was 20 times slower, most of a 1,000-row page's mapping).
+ */
+function fieldsOf(row: StateRow, definitions: Map<number, ScoringField[]>): ScoringField[] {
   if (row.discipline_id === null || row.field_defs === null) return [];
   let fields = definitions.get(row.discipline_id);
   if (fields === undefined) {
-    fields = JSON.parse(row.field_defs) as FieldDefinition[];
+    fields = JSON.parse(row.field_defs) as ScoringField[];
     definitions.set(row.discipline_id, fields);
   }
   const fieldIds = row.result_field_ids ?? [];
   return fields.map((field) => {
     const index = fieldIds.indexOf(field.fieldId);
     return index < 0
-      ? { ...field, resultId: null, value: null }
+      ? field
       : { ...field, resultId: row.result_ids![index]!, value: finiteOrNull(row.result_values![index]) };
   });
 }
@@ -165,7 +165,7 @@ function fieldsOf(row: StateRow, definitions: Map<number, FieldDefinition[]>): S
 export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey[], log: WarnLogger): Promise<ScoringState[]> {
   const rows = await selectScoringStates(db, keys);
   const formulas = new Map<number | null, DisciplineFormula>();
-  const definitions = new Map<number, FieldDefinition[]>();
+  const definitions = new Map<number, ScoringField[]>();
   return rows.map((row) => {
     let formula = formulas.get(row.discipline_id);
     if (formula === undefined) {

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Firewall } from './firewall/index.js';
-import { contractClientErrorHandler, contractFrameworkErrors, installErrorHandling } from './http/errors.js';
+import { contractClientErrorHandler, contractFrameworkErrors, installErrorHandling, refuseRequestsWhileClosing } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
 import { registerSecurity } from './http/security.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
@@ -52,6 +52,8 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     requestIdHeader: 'x-request-id',
     clientErrorHandler: contractClientErrorHandler,
     frameworkErrors: contractFrameworkErrors,
+    // Replaced by refuseRequestsWhileClosing, which answers with the contract's body.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Query strings and path params are text and need coercion; JSON bodies must not be coerced,
@@ -63,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
 
   app.addSchema(ErrorBodySchema);
   installErrorHandling(app);
+  refuseRequestsWhileClosing(app);
   await registerAuth(app, { secret: deps.config.jwtSecret, mode: deps.config.authMode });
   await registerSecurity(app, deps.config);
 

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     vite = await import('vite');
   } catch {
     // Production installs without dev dependencies still start; the pages then answer 503 saying why.
-    console.warn('web client: not built, vite is not installed (npm ci installs it); /jury/ and /board/ will answer 503');
+    console.warn(`web client: not built, vite is not installed (npm ci installs it); ${PAGES.map((page) => `/${page}/`).join(', ')} will answer 503`);
     return;
   }
   const started = Date.now();

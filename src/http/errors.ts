@@ -140,6 +140,21 @@ export function contractClientErrorHandler(this: FastifyInstance, error: Error &
   socket.destroy(error);
 }
 
+/**
+ * Requests that arrive on an open keep-alive connection while the server shuts down get the
+ * contract's 503 (fastify's own `return503OnClosing` answer has no `code`), with
+ * `Connection: close` so the client's next attempt opens a connection to the restarted service.
+ */
+export function refuseRequestsWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) return reply.header('connection', 'close').status(503).send(errorBody(503, 'UNAVAILABLE', 'The service is shutting down; retry in a moment'));
+  });
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const body = toErrorBody(error);

@@ -47,6 +47,14 @@ afterAll(async () => {
 });
 
 describe('office: squads and the auto-assign dialog', () => {
+  it('shows the frontend and backend build badges in the header, with the same hash after one build', async () => {
+    const backend = page().locator('.topbar [data-badge="backend"][data-state="ready"]');
+    await backend.waitFor();
+    const frontendHash = await page().getAttribute('.topbar [data-badge="frontend"]', 'data-hash');
+    expect(await backend.getAttribute('data-hash')).toBe(frontendHash);
+    expect(await backend.getAttribute('title')).toContain(`Hash: ${frontendHash}`);
+  });
+
   it('lists the current squads from the score rows; auto-assign needs an admin token', async () => {
     const card = page().locator('.squad-card[data-squad="ALT"]');
     await card.waitFor();

@@ -134,7 +134,7 @@ describe('GET /api/session', () => {
   });
 
   it('refuses a missing or foreign token with 401', async () => {
-    expect((await fetch(`${server.url}/api/session`)).status).toBe(401);
+    expect((await getJson(`${server.url}/api/session`)).status).toBe(401);
     const foreign = await fetch(`${server.url}/api/session`, { headers: bearer(foreignToken) });
     expect(foreign.status).toBe(401);
     expect(await foreign.json()).toMatchObject({ code: 'UNAUTHORIZED' });
@@ -148,7 +148,10 @@ describe('the office page', () => {
     const html = await response.text();
     expect(html).toContain('<title>Competition office</title>');
     const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
-    expect((await fetch(`${server.url}/office/${script}`)).status).toBe(200);
+    const asset = await fetch(`${server.url}/office/${script}`);
+    expect(asset.status).toBe(200);
+    // Read to the end, or the open response keeps the connection (and the server's close) waiting.
+    await asset.arrayBuffer();
     // No inline script or style: the page works under a strict Content-Security-Policy.
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/<style|\sstyle=/);

@@ -17,7 +17,7 @@ interface StoredSession extends SessionClaims {
 }
 
 const STORAGE_KEY = 'gym.office.session.v1';
-export const TOKEN_COMMAND = 'npm run token -- --sub NAME --role admin';
+const TOKEN_COMMAND = 'npm run token -- --sub NAME --role admin';
 
 export function checkToken(token: string): Promise<SessionClaims> {
   return getJson<SessionClaims>('/api/session', {}, { headers: { authorization: `Bearer ${token}` } });

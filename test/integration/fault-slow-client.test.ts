@@ -1,0 +1,93 @@
+/**
+ * Issue 10, fault 4: a scoreboard that stops reading (its TCP socket paused, as a tablet gone to
+ * sleep with the connection open) while a burst of events goes out. The server disconnects it
+ * once what it queues for that client passes MAX_QUEUED_BYTES, so its memory does not grow with
+ * the burst; the other scoreboards get the burst as fast as without it; and the stalled one, once
+ * it reads again, reconnects, rejoins with `since` and ends up with every event exactly once.
+ */
+import type { Socket as TcpSocket } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { t } from '../../src/db/tables.js';
+import { MAX_QUEUED_BYTES, roomOf } from '../../src/realtime/gateway.js';
+import { committedScoreEvents, joinCompetition, openScoreboard, seqsOf, waitUntilBoardsCaughtUp, type Scoreboard } from '../support/realtime.js';
+import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
+
+const EVENT_ID = 40;
+// Ordinary score events are under 1 KB; 20,000 of them are far more than the kernel's socket
+// buffers take for a client that does not read, so the server itself has to hold or drop the rest.
+const BURST_EVENTS = 20_000;
+const PADDING_CHARS = 900;
+
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+/** Heap and buffers of this process (server and clients), after a full collection. */
+function retainedBytes(): number {
+  collectGarbage();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+/** A scoreboard that keeps only the seqs, so what the test process holds is the server's doing. */
+async function openLightBoard(baseUrl: string): Promise<{ socket: Socket; seqs: number[] }> {
+  const socket = await openSocket(baseUrl);
+  const seqs: number[] = [];
+  socket.on('score-updated', (event: { seq: number }) => seqs.push(event.seq));
+  expect(await joinCompetition(socket, EVENT_ID)).toMatchObject({ ok: true });
+  return { socket, seqs };
+}
+
+let server: TestServer;
+const sockets: Socket[] = [];
+let stalledTcp: TcpSocket | undefined;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  // A connection that never reads would hold the server's close for ws's 30 s close timeout.
+  stalledTcp?.destroy();
+  for (const socket of sockets) socket.disconnect();
+  await server?.stop();
+});
+
+it('drops a client that stopped reading once its queue passes the limit, without slowing the others', async () => {
+  const healthy = await Promise.all([openLightBoard(server.url), openLightBoard(server.url)]);
+  const stalled: Scoreboard = await openScoreboard(server.url, EVENT_ID);
+  sockets.push(...healthy.map((board) => board.socket), stalled.socket);
+  const stalledId = stalled.socket.id!;
+  const tcp = (stalled.socket.io.engine.transport as unknown as { ws: { _socket: TcpSocket } }).ws._socket;
+  stalledTcp = tcp;
+  tcp.pause();
+
+  const before = retainedBytes();
+  const started = performance.now();
+  await server.pool.query(
+    `INSERT INTO ${t('svc_outbox')} (topic, event_id, source, payload)
+     SELECT 'score-updated', $1::int, 'api', jsonb_build_object('eventId', $1::int, 'scoreId', n, 'padding', repeat('x', $3::int)) FROM generate_series(1, $2::int) AS n`,
+    [EVENT_ID, BURST_EVENTS, PADDING_CHARS],
+  );
+  const last = await waitFor(
+    async () => {
+      const committed = await committedScoreEvents(server.pool, EVENT_ID);
+      return committed.length === BURST_EVENTS ? committed.at(-1)!.seq : null;
+    },
+    { timeoutMs: 20_000, message: 'the burst numbered' },
+  );
+  await waitFor(() => healthy.every((board) => board.seqs.at(-1) === last), { timeoutMs: 20_000, message: 'the healthy scoreboards received the burst' });
+  const deliveredMs = performance.now() - started;
+  const inRoom = await server.gateway.io.in(roomOf(EVENT_ID)).fetchSockets();
+  const grown = retainedBytes() - before;
+  console.log('DEBUG', { deliveredMs, grownMB: grown / 1e6, stalledStillThere: inRoom.some((socket) => socket.id === stalledId), limit: MAX_QUEUED_BYTES });
+
+  expect(inRoom.map((socket) => socket.id)).not.toContain(stalledId);
+  for (const board of healthy) expect(board.seqs).toHaveLength(BURST_EVENTS);
+
+  tcp.resume();
+  const committed = await waitUntilBoardsCaughtUp(server.pool, EVENT_ID, [stalled], 30_000);
+  expect(stalled.joins.length).toBeGreaterThanOrEqual(2);
+  expect(seqsOf(stalled.events)).toEqual(seqsOf(committed as never));
+}, 60_000);
