@@ -38,6 +38,8 @@ export interface DeliveryReport {
   seqOutOfOrder: number;
   /** Service only: a seq no save of this phase produced. */
   unexpected: number;
+  /** Reconnects of the clients during the phase (filled in by the scoreboard process). */
+  reconnects?: number;
   latencyMs: Distribution;
   /** Per client, the median latency: a slow client stands out here, not in the pooled figures. */
   clientMedianMs: Distribution;

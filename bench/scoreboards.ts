@@ -31,6 +31,9 @@ interface Board {
   seqs: number[];
   finals: Array<number | null>;
   receivedAt: bigint[];
+  /** Last seq received, across phases: what a real scoreboard rejoins with. */
+  lastSeq: number | null;
+  reconnects: number;
 }
 
 /** Boards by group: one group per event room the runner watches. */
@@ -49,17 +52,24 @@ function reply(message: ScoreboardReply): void {
 async function connectBoards(boards: Board[], url: string, eventId: number, count: number): Promise<void> {
   const opened = await Promise.all(
     Array.from({ length: count }, async () => {
-      const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: false });
-      const board: Board = { socket, scoreIds: [], seqs: [], finals: [], receivedAt: [] };
+      // Like the real scoreboard: reconnect by itself and rejoin with `since`, so a client the server
+      // drops for not reading fast enough (src/realtime/gateway.ts) still gets every event once.
+      const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 1_000 });
+      const board: Board = { socket, scoreIds: [], seqs: [], finals: [], receivedAt: [], lastSeq: null, reconnects: 0 };
       socket.on('score-updated', (event: { scoreId: number; seq?: number; finalScore: number | null }) => {
         board.receivedAt.push(process.hrtime.bigint());
         board.scoreIds.push(event.scoreId);
         board.seqs.push(event.seq ?? -1);
         board.finals.push(event.finalScore);
+        if (event.seq !== undefined) board.lastSeq = event.seq;
       });
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', () => resolve());
         socket.once('connect_error', reject);
+      });
+      socket.io.on('reconnect', () => {
+        board.reconnects += 1;
+        socket.emit('join-competition', board.lastSeq === null ? { eventId } : { eventId, since: board.lastSeq });
       });
       const ack = (await socket.timeout(10_000).emitWithAck('join-competition', { eventId })) as { ok: boolean; error?: string };
       if (!ack.ok) throw new Error(`join-competition refused: ${ack.error}`);
@@ -75,6 +85,7 @@ function clear(boards: readonly Board[]): void {
     board.seqs = [];
     board.finals = [];
     board.receivedAt = [];
+    board.reconnects = 0;
   }
 }
 
@@ -118,7 +129,8 @@ process.on('message', (command: ScoreboardCommand) => {
             finals: board.finals,
             receivedMs: board.receivedAt.map((at) => Number(at - base) / 1e6),
           }));
-          return reply({ type: 'analyzed', report: analyzeDelivery(command.sent, received, command.checkSeq) });
+          const reconnects = boardsOf(command.group).reduce((sum, board) => sum + board.reconnects, 0);
+          return reply({ type: 'analyzed', report: { ...analyzeDelivery(command.sent, received, command.checkSeq), reconnects } });
         }
         case 'close':
           for (const board of boardsOf(command.group)) board.socket.close();
