@@ -21,6 +21,8 @@ export interface PortalRun {
   errors: number;
   /** Ticks at which the portal's previous save had not been answered yet (the save queued behind it). */
   queued: number;
+  /** Saves not made because the portal's oldest unanswered save was more than `maxLagMs` behind. */
+  shed: number;
   /** Save sent (or due, when queued) → reply received, milliseconds. */
   replyMs: number[];
 }
@@ -50,12 +52,14 @@ class Portal {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   private readonly url: URL;
   private chain: Promise<void> = Promise.resolve();
-  private inFlight = 0;
+  /** When each unanswered save was due, oldest first. */
+  private readonly pending: number[] = [];
   private k = 0;
   readonly ok: Array<{ sentMs: number; final: number | null }> = [];
   readonly replyMs: number[] = [];
   errors = 0;
   queued = 0;
+  shed = 0;
 
   constructor(
     private readonly target: PortalTarget,
@@ -64,11 +68,19 @@ class Portal {
     this.url = new URL(target.url);
   }
 
-  /** One save, due now; it waits behind the previous one of this portal. */
-  save(): Promise<void> {
+  /**
+   * One save, due now; it waits behind the previous one of this portal. With `maxLagMs`, a save is
+   * not made at all while the oldest unanswered one is that far behind: an overloaded server then
+   * sees at most that much backlog, and the phase ends in bounded time (reported as shed saves).
+   */
+  save(maxLagMs = Infinity): Promise<void> {
     const sentMs = nowMs(this.target.base);
-    if (this.inFlight > 0) this.queued += 1;
-    this.inFlight += 1;
+    if (this.pending.length > 0 && sentMs - this.pending[0]! > maxLagMs) {
+      this.shed += 1;
+      return this.chain;
+    }
+    if (this.pending.length > 0) this.queued += 1;
+    this.pending.push(sentMs);
     const body = JSON.stringify({ participantId: this.scoreId, disciplineFieldId: this.target.fieldId, performance: valueOf(this.scoreId, this.k++), attempt: 1, type: 0 });
     this.chain = this.chain.then(async () => {
       try {
@@ -79,7 +91,7 @@ class Portal {
       } catch {
         this.errors += 1;
       } finally {
-        this.inFlight -= 1;
+        this.pending.shift();
       }
     });
     return this.chain;
@@ -105,6 +117,7 @@ function collect(portals: readonly Portal[]): PortalRun {
     attempted: portals.reduce((sum, portal) => sum + portal.ok.length + portal.errors, 0),
     errors: portals.reduce((sum, portal) => sum + portal.errors, 0),
     queued: portals.reduce((sum, portal) => sum + portal.queued, 0),
+    shed: portals.reduce((sum, portal) => sum + portal.shed, 0),
     replyMs: portals.flatMap((portal) => portal.replyMs),
   };
 }
@@ -114,7 +127,7 @@ function collect(portals: readonly Portal[]): PortalRun {
  * not its previous save was answered (a late answer delays the next save, which is then measured
  * from when it was due, not from when it could go out).
  */
-export async function runPortalsAtRate(target: PortalTarget, scoreIds: readonly number[], intervalMs: number, durationMs: number): Promise<PortalRun> {
+export async function runPortalsAtRate(target: PortalTarget, scoreIds: readonly number[], intervalMs: number, durationMs: number, maxLagMs = Infinity): Promise<PortalRun> {
   const portals = scoreIds.map((scoreId) => new Portal(target, scoreId));
   const start = nowMs(target.base);
   await Promise.all(
@@ -122,11 +135,10 @@ export async function runPortalsAtRate(target: PortalTarget, scoreIds: readonly 
       const phase = (index / portals.length) * intervalMs;
       const saves: Array<Promise<void>> = [];
       for (let k = 0; ; k++) {
-        const due = start + phase + k * intervalMs;
-        if (due - start >= durationMs) break;
-        const wait = due - nowMs(target.base);
+        if (phase + k * intervalMs >= durationMs) break;
+        const wait = start + phase + k * intervalMs - nowMs(target.base);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        saves.push(portal.save());
+        saves.push(portal.save(maxLagMs));
       }
       await Promise.all(saves);
     }),

@@ -37,6 +37,8 @@ const settings = {
   portalCounts: [10, 50, 200],
   scoreboards: 50,
   saveIntervalMs: 200,
+  /** A portal makes no new save while its oldest unanswered one is this far behind (overload bound). */
+  maxLagMs: 5_000,
   liveSeconds: quick ? 5 : 30,
   throughputConnections: [10, 100],
   throughputSeconds: quick ? 3 : 20,
@@ -252,6 +254,45 @@ interface PhaseDelivery {
   report: DeliveryReport;
   /** Server-side commits of the phase (outbox rows, or the naive route's emits). */
   committed: number;
+  /** CPU time of the scoreboard process so far. */
+  boardsCpuMs: number;
+}
+
+/** Share of one core each process used over a phase, in percent: who was the bottleneck. */
+interface Utilization {
+  server: number;
+  postgres: number;
+  scoreboards: number;
+  runner: number;
+}
+
+interface PhaseMeter {
+  wallMs: number;
+  cpu: CpuMark;
+  runnerMs: number;
+  boardsMs: number;
+}
+
+const runnerCpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+async function startPhase(context: Context, group: string): Promise<PhaseMeter> {
+  const { cpuMs: boardsMs } = await board(context, { type: 'reset', group }, 'reset');
+  return { wallMs: performance.now(), cpu: await cpuMark(context), runnerMs: runnerCpuMs(), boardsMs };
+}
+
+async function utilization(context: Context, meter: PhaseMeter, boardsMs: number): Promise<Utilization> {
+  const wall = performance.now() - meter.wallMs;
+  const cpu = await cpuMark(context);
+  const percent = (value: number) => Math.round((value / wall) * 1000) / 10;
+  return {
+    server: percent(cpu.server - meter.cpu.server),
+    postgres: percent(cpu.postgres - meter.cpu.postgres),
+    scoreboards: percent(boardsMs - meter.boardsMs),
+    runner: percent(runnerCpuMs() - meter.runnerMs),
+  };
 }
 
 /**
@@ -272,8 +313,8 @@ async function checkDelivery(context: Context, group: string, variant: Variant, 
   }
   const expected = checked.expectedSeqs?.length ?? checked.expectedCount ?? sent.scoreIds.length;
   await board(context, { type: 'await', group, expectedPerClient: expected, quietMs: 5_000, timeoutMs: 120_000 }, 'awaited', 130_000);
-  const { report } = await board(context, { type: 'analyze', group, base: context.base.toString(), sent: checked, checkSeq: variant === 'service' }, 'analyzed');
-  return { report, committed };
+  const { report, cpuMs } = await board(context, { type: 'analyze', group, base: context.base.toString(), sent: checked, checkSeq: variant === 'service' }, 'analyzed');
+  return { report, committed, boardsCpuMs: cpuMs };
 }
 
 function targetOf(context: Context, variant: Variant): PortalTarget {
@@ -288,6 +329,9 @@ function targetOf(context: Context, variant: Variant): PortalTarget {
 interface LivePhase {
   variant: Variant;
   portals: number;
+  /** Saves the schedule asked for, and those the portals did not make because they were too far behind. */
+  offered: number;
+  shed: number;
   saves: number;
   errors: number;
   queued: number;
@@ -297,17 +341,18 @@ interface LivePhase {
   delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> & { committed: number; committedWithoutReply: number };
   statementsPerSave: { request: number; relayReads: number; sequencer: number };
   cpuPerSaveMs: CpuMark;
+  utilization: Utilization;
   rssMb: number;
 }
 
 async function livePhase(context: Context, variant: Variant, portals: number, seconds: number): Promise<LivePhase> {
-  await board(context, { type: 'reset', group: 'live' }, 'reset');
   await resetCounters(context);
   const outboxBefore = await maxOutboxId(context);
-  const cpuBefore = await cpuMark(context);
-  const run = await runPortalsAtRate(targetOf(context, variant), context.data.live.scoreIds.slice(0, portals), settings.saveIntervalMs, seconds * 1000);
-  const { report, committed } = await checkDelivery(context, 'live', variant, outboxBefore, run.sent);
-  const cpu = cpuPer(cpuBefore, await cpuMark(context), committed);
+  const meter = await startPhase(context, 'live');
+  const run = await runPortalsAtRate(targetOf(context, variant), context.data.live.scoreIds.slice(0, portals), settings.saveIntervalMs, seconds * 1000, settings.maxLagMs);
+  const { report, committed, boardsCpuMs } = await checkDelivery(context, 'live', variant, outboxBefore, run.sent);
+  const cpu = cpuPer(meter.cpu, await cpuMark(context), committed);
+  const used = await utilization(context, meter, boardsCpuMs);
   const after = await stats(context);
   const counts = classify(after.statements);
   const saves = run.sent.scoreIds.length;
@@ -316,6 +361,8 @@ async function livePhase(context: Context, variant: Variant, portals: number, se
   return {
     variant,
     portals,
+    offered: portals * Math.ceil((seconds * 1000) / settings.saveIntervalMs),
+    shed: run.shed,
     saves,
     errors: run.errors,
     queued: run.queued,
@@ -325,6 +372,7 @@ async function livePhase(context: Context, variant: Variant, portals: number, se
     delivery: { ...delivery, committed, committedWithoutReply: committed - saves },
     statementsPerSave: { request: per(counts.request), relayReads: per(counts.relayReads), sequencer: per(counts.sequencer) },
     cpuPerSaveMs: cpu,
+    utilization: used,
     rssMb: mb(after.memory.rss),
   };
 }
@@ -376,14 +424,14 @@ interface ThroughputPhase {
   delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> & { committed: number };
   statementsPerCommand: { request: number; relayReads: number; sequencer: number };
   cpuPerCommandMs: CpuMark;
+  utilization: Utilization;
   rssMb: number;
 }
 
 async function throughputPhase(context: Context, variant: Variant, connections: number): Promise<ThroughputPhase> {
-  await board(context, { type: 'reset', group: 'throughput' }, 'reset');
   await resetCounters(context);
   const outboxBefore = await maxOutboxId(context);
-  const cpuBefore = await cpuMark(context);
+  const meter = await startPhase(context, 'throughput');
   const scoreIds = context.data.throughput.scoreIds;
   const target = targetOf(context, variant);
   let nextSlot = 0;
@@ -409,8 +457,9 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
   });
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
   const result = await instance;
-  const { report, committed } = await checkDelivery(context, 'throughput', variant, outboxBefore, { scoreIds: [], sentMs: [], finals: [] });
-  const cpu = cpuPer(cpuBefore, await cpuMark(context), committed);
+  const { report, committed, boardsCpuMs } = await checkDelivery(context, 'throughput', variant, outboxBefore, { scoreIds: [], sentMs: [], finals: [] });
+  const cpu = cpuPer(meter.cpu, await cpuMark(context), committed);
+  const used = await utilization(context, meter, boardsCpuMs);
   const after = await stats(context);
   const counts = classify(after.statements);
   const ok = result['2xx'];
@@ -426,6 +475,7 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
     delivery: { ...delivery, committed },
     statementsPerCommand: { request: per(counts.request), relayReads: per(counts.relayReads), sequencer: per(counts.sequencer) },
     cpuPerCommandMs: cpu,
+    utilization: used,
     rssMb: mb(after.memory.rss),
   };
 }
@@ -683,16 +733,25 @@ function summary(results: Results, machine: Record<string, unknown>): string {
   const out: string[] = [];
   out.push(`Benchmark ${machine.date} — ${machine.cpus} × ${machine.cpuModel}, ${machine.memory} RAM, Node ${machine.node}, load average ${machine.loadBefore} before / ${machine.loadAfter} after${quick ? ' — QUICK MODE (short phases, not comparable)' : ''}`);
   if (results.live) {
-    out.push('', `Live latency: save sent → scoreboard received, ms (p50 / p95 / p99 / max), ${settings.scoreboards} scoreboards, a save per portal every ${settings.saveIntervalMs} ms for ${settings.liveSeconds} s`);
+    out.push('', `Live latency: save sent → scoreboard received, ms (p50 / p95 / p99 / max), ${settings.scoreboards} scoreboards, a save per portal every ${settings.saveIntervalMs} ms for ${settings.liveSeconds} s (a portal more than ${settings.maxLagMs / 1000} s behind skips saves: "shed")`);
     out.push(
       table(
-        ['portals', 'service (outbox + relay)', 'naive (emit after commit)', 'ratio p50', 'ratio p99', 'saves', 'CPU ms/save, server + PG: service / naive', 'statements/save: request + relay + sequencer'],
+        ['portals', 'service (outbox + relay)', 'naive (emit after commit)', 'ratio p50', 'ratio p99', 'saves made of offered: service / naive', 'CPU ms/save, server + PG: service / naive', 'statements/save: request + relay + sequencer', 'board reconnects'],
         results.live.comparisons.map((comparison) => {
           const service = results.live!.phases.find((phase) => phase.portals === comparison.portals && phase.variant === 'service')!;
           const naive = results.live!.phases.find((phase) => phase.portals === comparison.portals && phase.variant === 'naive')!;
           const s = service.statementsPerSave;
-          return [String(comparison.portals), dist(comparison.service), dist(comparison.naive), `${fmt(comparison.ratioP50, 2)}×`, `${fmt(comparison.ratioP99, 2)}×`, `${service.saves} / ${naive.saves}`, `${cpuText(service.cpuPerSaveMs)} / ${cpuText(naive.cpuPerSaveMs)}`, `${s.request} + ${s.relayReads} + ${s.sequencer}`];
+          return [String(comparison.portals), dist(comparison.service), dist(comparison.naive), `${fmt(comparison.ratioP50, 2)}×`, `${fmt(comparison.ratioP99, 2)}×`, `${service.saves} / ${naive.saves} of ${service.offered}`, `${cpuText(service.cpuPerSaveMs)} / ${cpuText(naive.cpuPerSaveMs)}`, `${s.request} + ${s.relayReads} + ${s.sequencer}`, `${service.delivery.reconnects ?? 0} / ${naive.delivery.reconnects ?? 0}`];
         }),
+      ),
+    );
+  }
+  if (results.live) {
+    out.push('', `CPU use during each live phase, % of one core (${machine.cpus} cores; the rest of the machine is shared)`);
+    out.push(
+      table(
+        ['phase', 'server', 'PostgreSQL', 'scoreboards', 'portals (runner)'],
+        results.live.phases.map((phase) => [`${phase.variant}, ${phase.portals} portals`, fmt(phase.utilization.server, 0), fmt(phase.utilization.postgres, 0), fmt(phase.utilization.scoreboards, 0), fmt(phase.utilization.runner, 0)]),
       ),
     );
   }

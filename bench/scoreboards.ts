@@ -19,9 +19,9 @@ export type ScoreboardCommand =
 
 export type ScoreboardReply =
   | { type: 'connected'; count: number }
-  | { type: 'reset' }
+  | { type: 'reset'; cpuMs: number }
   | { type: 'awaited'; minReceived: number; maxReceived: number }
-  | { type: 'analyzed'; report: DeliveryReport }
+  | { type: 'analyzed'; report: DeliveryReport; cpuMs: number }
   | { type: 'closed' }
   | { type: 'error'; message: string };
 
@@ -43,6 +43,11 @@ function boardsOf(group: string): Board[] {
   let boards = groups.get(group);
   if (!boards) groups.set(group, (boards = []));
   return boards;
+}
+
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
 function reply(message: ScoreboardReply): void {
@@ -118,7 +123,7 @@ process.on('message', (command: ScoreboardCommand) => {
           return reply({ type: 'connected', count: boardsOf(command.group).length });
         case 'reset':
           clear(boardsOf(command.group));
-          return reply({ type: 'reset' });
+          return reply({ type: 'reset', cpuMs: cpuMs() });
         case 'await':
           return await awaitDelivery(boardsOf(command.group), command.expectedPerClient, command.quietMs, command.timeoutMs);
         case 'analyze': {
@@ -130,7 +135,8 @@ process.on('message', (command: ScoreboardCommand) => {
             receivedMs: board.receivedAt.map((at) => Number(at - base) / 1e6),
           }));
           const reconnects = boardsOf(command.group).reduce((sum, board) => sum + board.reconnects, 0);
-          return reply({ type: 'analyzed', report: { ...analyzeDelivery(command.sent, received, command.checkSeq), reconnects } });
+          const cpuAtEnd = cpuMs();
+          return reply({ type: 'analyzed', report: { ...analyzeDelivery(command.sent, received, command.checkSeq), reconnects }, cpuMs: cpuAtEnd });
         }
         case 'close':
           for (const board of boardsOf(command.group)) board.socket.close();
