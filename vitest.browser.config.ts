@@ -15,6 +15,6 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     teardownTimeout: 30_000,
-    reporters: ['default'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
