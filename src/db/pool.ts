@@ -34,7 +34,8 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
     query_timeout: 20_000,
   });
   // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
-  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection lost'));
+  // pg attaches the whole client to this error; logging it would dump the connection state.
+  pool.on('error', (error: Error & { code?: string }) => logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'));
   const clients = new Set<pg.PoolClient>();
   pool.on('connect', (client) => {
     // pg-pool listens for errors only on idle clients. A checked-out one whose session the server

@@ -30,14 +30,7 @@ const seqOrNull = (value: unknown) => integerIn(value, 0, Number.MAX_SAFE_INTEGE
  */
 export const MAX_QUEUED_BYTES = 1024 * 1024;
 
-/** What engine.io queues behind a transport that has not finished its last write (`writeBuffer` is missing from its typings). */
-function queuedBytes(socket: Socket): number {
-  if (socket.conn.transport.writable) return 0;
-  const queue = (socket.conn as unknown as { writeBuffer?: ReadonlyArray<{ data?: unknown }> }).writeBuffer ?? [];
-  let bytes = 0;
-  for (const packet of queue) bytes += typeof packet.data === 'string' || Buffer.isBuffer(packet.data) ? packet.data.length : 0;
-  return bytes;
-}
+const byteLength = (data: unknown) => (typeof data === 'string' || Buffer.isBuffer(data) ? data.length : 0);
 
 /** Socket.IO on the HTTP server's port (contract section 5): rooms per event, joined on request. */
 export function createRealtimeGateway(server: HttpServer, logger: Logger, allowOrigin: (origin: string) => boolean, feed: RealtimeFeed): RealtimeGateway {
@@ -48,15 +41,22 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, allowO
     maxHttpBufferSize: 64 * 1024,
   });
 
+  // What engine.io holds for each connection that its transport has not taken yet, from its public
+  // events: every packet is created into the write buffer, and a flush hands all of it over.
+  const queuedBytes = new WeakMap<Socket['conn'], number>();
+  io.engine.on('connection', (connection: Socket['conn']) => {
+    connection.on('packetCreate', (packet: { data?: unknown }) => queuedBytes.set(connection, (queuedBytes.get(connection) ?? 0) + byteLength(packet.data)));
+    connection.on('flush', () => queuedBytes.set(connection, 0));
+  });
+
   /**
    * Disconnects a client over the output limit. Discarding closes at once: a plain disconnect waits
    * for the queue to drain, which it never does. The client reconnects and rejoins with `since`
    * when it reads again, so it loses nothing.
    */
   const dropIfStalled = (socket: Socket) => {
-    if (socket.conn.readyState !== 'open') return;
-    const queued = queuedBytes(socket);
-    if (queued <= MAX_QUEUED_BYTES) return;
+    const queued = queuedBytes.get(socket.conn) ?? 0;
+    if (queued <= MAX_QUEUED_BYTES || socket.conn.readyState !== 'open') return;
     logger.warn({ socketId: socket.id, queuedBytes: queued }, 'realtime client stopped reading; disconnecting it');
     socket.conn.close(true);
   };

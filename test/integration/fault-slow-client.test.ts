@@ -88,6 +88,8 @@ it('drops a client that stopped reading once its queue passes the limit, without
   await waitFor(() => stalled.events.length === BURST_EVENTS, { timeoutMs: 20_000, message: 'the reading scoreboard received the first burst' });
 
   const stalledId = stalled.socket.id!;
+  // socket.io-client cannot stop reading; pausing the TCP socket under its WebSocket is what a
+  // client that is alive but not reading looks like to the server.
   stalledTcp = (stalled.socket.io.engine.transport as unknown as { ws: { _socket: TcpSocket } }).ws._socket;
   stalledTcp.pause();
   const before = retainedBytes();
