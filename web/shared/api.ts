@@ -79,61 +79,12 @@ export function postJson<T>(path: string, body: unknown, options: RequestOptions
 
 // Response shapes: spec "Individual scores and jury results" and contract section 6.
 
-export interface EventSummary {
-  id: number;
-  name: string;
-  dateFrom: string | null;
-  dateTo: string | null;
-}
-
-export interface DisciplineSummary {
-  id: number;
-  name: string;
-  displayName: string | null;
-  shortName: string | null;
-  inputMask: string | null;
-  decimals: number | null;
-  formula: string | null;
-  startValue: number;
-  enabledFieldCount: number;
-}
-
-export interface DisciplineField {
-  id: number;
-  disciplineId: number;
-  name: string | null;
-  shortName: string | null;
-  sortOrder: number | null;
-  isFinalScore: boolean;
-  isStartingScore: boolean;
-  enabled: boolean;
-}
-
-export interface JuryResultEntry {
-  id: number;
-  disciplineFieldId: number;
-  fieldName: string | null;
-  performance: number | null;
-  isFinalScore: boolean;
-  isStartingScore: boolean;
-  sortOrder: number | null;
-}
-
-export interface ScoreEntry {
-  id: number | null;
-  participantId: number | null;
-  disciplineId: number | null;
-  competitionId: number;
-  eventId: number;
-  score: number | null;
-  formula: string | null;
-  startValue: number;
-  firstName: string | null;
-  lastName: string | null;
-  startNumber: string | number | null;
-  clubName: string | null;
-  juryResults: JuryResultEntry[];
-}
+// The shapes the server's query handlers return; type-only imports add nothing to the bundle.
+import type { DisciplineSummary, EventSummary } from '../../queries/list-catalog.js';
+import type { DisciplineField } from '../../queries/list-discipline-fields.js';
+import type { ScoreEntry } from '../../queries/list-scores.js';
+import type { JuryResultEntry } from '../../queries/scoring-context.js';
+export type { DisciplineField, DisciplineSummary, EventSummary, JuryResultEntry, ScoreEntry };
 
 export interface ScoresPage {
   results: ScoreEntry[];
