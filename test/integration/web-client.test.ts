@@ -21,6 +21,14 @@ afterAll(async () => {
 });
 
 describe('web client pages', () => {
+  it('lists the pages at the bare address that network-info and the QR codes hand out', async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const links = [...(await response.text()).matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+    expect(links).toEqual(['/jury/', '/board/', '/office/', '/docs']);
+  });
+
   it.each(['jury', 'board'])('serves /%s/ from web/dist with assets that may be cached for good', async (page) => {
     // `npm test` builds the client first (pretest); a missing build is a setup error, not a skip.
     expect(existsSync(path.join(WEB_DIST_DIR, page, 'index.html'))).toBe(true);

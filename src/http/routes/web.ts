@@ -16,9 +16,23 @@ const NOT_BUILT = (page: string, dir: string) =>
   `The web client page /${page}/ is not built (${dir} is missing).\n` +
   'Run `npm run build:web` (npm start and npm test do it when needed), then reload this page.\n';
 
+// The address people type or scan is the bare host and port (network-info URLs end in `/`), so the
+// root lists the pages instead of answering 404. Plain HTML, no script or style: the CSP stays strict.
+const LANDING_PAGE = `<!doctype html>
+<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Wettkampf-Server</title></head>
+<body><h1>Wettkampf-Server</h1><ul>
+<li><a href="/jury/">Kampfrichter-Portal (jury portal)</a></li>
+<li><a href="/board/">Anzeigetafel (scoreboard)</a></li>
+<li><a href="/office/">Wettkampfbüro (competition office)</a></li>
+<li><a href="/docs">API-Dokumentation (API docs)</a></li>
+</ul></body></html>
+`;
+
 /** Serves `distDir`'s pages; a page that is not built answers 503 with the command that builds it. */
 export function webRoutesFrom(distDir: string) {
   return async function webRoutes(app: TypedApp, _deps: AppDeps): Promise<void> {
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(LANDING_PAGE));
     for (const page of WEB_PAGES) {
       const root = path.join(distDir, page);
       await app.register(async (scope) => {
