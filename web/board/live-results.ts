@@ -1,27 +1,7 @@
+// GET /api/live-results answers the projection's shape; a type-only import adds nothing to the bundle.
+import type { LiveResults } from '../../projections/live-results.js';
 import { getJson } from '../shared/api.js';
 import { entryKey, type BoardEntry } from './ranking.js';
-
-/** GET /api/live-results (projections/live-results.ts): the scoreboard's initial load. */
-export interface LiveResultsBody {
-  eventId: number;
-  disciplineId: number;
-  disciplineName: string;
-  /** Last outbox seq the results include: join with `since: seq` to follow them without a gap. */
-  seq: number;
-  results: Array<{
-    rank: number | null;
-    scoreId: number;
-    competitionId: number;
-    participantId: number;
-    firstName: string | null;
-    lastName: string | null;
-    startNumber: string | null;
-    clubName: string | null;
-    squadName: string | null;
-    score: number;
-    outOfCompetition: boolean;
-  }>;
-}
 
 export interface LiveSnapshot {
   seq: number | null;
@@ -30,7 +10,7 @@ export interface LiveSnapshot {
 }
 
 export async function fetchLiveResults(eventId: number, disciplineId: number): Promise<LiveSnapshot> {
-  const body = await getJson<LiveResultsBody>('/api/live-results', { eventId, disciplineId });
+  const body = await getJson<LiveResults>('/api/live-results', { eventId, disciplineId });
   return {
     seq: typeof body.seq === 'number' ? body.seq : null,
     disciplineName: body.disciplineName,
