@@ -61,6 +61,20 @@ describe('1. atomic: an event exists if and only if its command committed', () =
   });
 });
 
+describe('a gap in the seq numbers', () => {
+  it('still delivers the next event when sequence numbers were burnt in between', async () => {
+    const events = await clientIn(11);
+    await commitAndAwait(server.pool, events, 11, 'before-gap');
+    // A failed numbering statement consumes sequence values without using them; the sequencing
+    // instance must then read instead of delivering its own rows as the cursor's continuation.
+    await server.pool.query(`SELECT nextval('${t('svc_outbox_seq')}') FROM generate_series(1, 3)`);
+    const after = await commitAndAwait(server.pool, events, 11, 'after-gap');
+    const before = withMarker(events, 'before-gap')[0]!;
+    expect(after.seq).toBeGreaterThan(before.seq + 3);
+    expect(withMarker(events, 'after-gap')).toHaveLength(1);
+  });
+});
+
 describe('2. commits that finish out of id order', () => {
   it('delivers both when the transaction with the lower outbox id commits last', async () => {
     const events = await clientIn(2);
