@@ -7,11 +7,8 @@ export interface OutboxListenerOptions {
   connectionString: string;
   channel: string;
   logger: Logger;
-  /**
-   * Called after every (re)connect and on every notification (with the sending server process):
-   * the relay then fetches what is new.
-   */
-  onWake: (reason: 'connected' | 'notification', senderPid?: number) => void;
+  /** Called after every (re)connect and on every notification: the relay then fetches what is new. */
+  onWake: (reason: 'connected' | 'notification') => void;
   onStateChange?: (state: ListenerState) => void;
 }
 
@@ -64,10 +61,7 @@ export class OutboxListener {
       this.options.logger.warn({ err: error }, 'outbox listener error');
       if (this.currentState !== 'stopped') this.setState('reconnecting');
     });
-    // `notifications` passes only the payload; the sender is on the raw event.
-    subscriber.events.on('notification', (notification) => {
-      if (notification.channel === this.options.channel) this.options.onWake('notification', notification.processId);
-    });
+    subscriber.notifications.on(this.options.channel, () => this.options.onWake('notification'));
     await subscriber.connect();
     await subscriber.listenTo(this.options.channel);
     this.setState('listening');

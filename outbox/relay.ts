@@ -18,7 +18,7 @@ export interface OutboxDelivery {
   message: Record<string, unknown>;
 }
 
-export interface OutboxRow {
+interface OutboxRow {
   seq: number;
   topic: OutboxTopic;
   event_id: number | null;
@@ -46,15 +46,6 @@ export async function selectEventRange(db: Queryable, eventId: number, after: nu
     [eventId, after, upTo, limit],
   );
   return rows;
-}
-
-/**
- * seq is unique, so rows holding every number from `cursor + 1` up leave no room for another row in
- * between; a gap (numbers burnt by a failed statement, or rows numbered by a sequencer before this one
- * took over) means they must be read instead.
- */
-function continuesCursor(rows: OutboxRow[], cursor: number): boolean {
-  return rows.length > 0 && rows.every((row, index) => row.seq === cursor + 1 + index);
 }
 
 function toDelivery(row: OutboxRow & { event_id: number }): OutboxDelivery {
@@ -93,10 +84,7 @@ export class OutboxRelay {
       connectionString: options.connectionString,
       channel: `${tablePrefix()}svc_outbox`,
       logger: options.logger,
-      onWake: (reason, senderPid) => {
-        // This instance's own numbering: the pass that ran it delivers or reads those rows itself
-        // after the commit, so waking again would only read nothing.
-        if (reason === 'notification' && senderPid === this.sequencer.backendPid) return;
+      onWake: (reason) => {
         if (reason === 'connected') this.reportCatchUp = true;
         this.wake();
       },
@@ -152,7 +140,8 @@ export class OutboxRelay {
         const waiters = this.nextPassWaiters;
         this.nextPassWaiters = [];
         try {
-          await this.drain(await this.sequencer.step());
+          await this.sequencer.step();
+          await this.drain();
         } finally {
           for (const resolve of waiters) resolve();
         }
@@ -163,26 +152,17 @@ export class OutboxRelay {
     }
   }
 
-  /**
-   * `numbered` are the rows this instance's sequencer has just numbered and committed. Nothing can be
-   * numbered after them until this pass ends but by another sequencer, whose NOTIFY wakes this relay,
-   * so when they continue the cursor they are delivered as they are, without a read.
-   */
-  private async drain(numbered: OutboxRow[]): Promise<void> {
+  private async drain(): Promise<void> {
     const catchingUp = this.reportCatchUp;
     this.reportCatchUp = false;
     const before = this.delivered;
     try {
-      // Delivery is synchronous from the rows to the cursor update, which is what lets a replay
-      // join the room in the tick where it has seen the cursor reach its own position.
-      if (continuesCursor(numbered, this.cursor)) {
-        for (const row of numbered) this.deliver(row);
-      } else {
-        for (;;) {
-          const rows = await selectSequencedAfter(this.options.pool, this.cursor, READ_BATCH);
-          for (const row of rows) this.deliver(row);
-          if (rows.length < READ_BATCH) break;
-        }
+      for (;;) {
+        const rows = await selectSequencedAfter(this.options.pool, this.cursor, READ_BATCH);
+        // Delivery is synchronous from here to the cursor update, which is what lets a replay
+        // join the room in the tick where it has seen the cursor reach its own position.
+        for (const row of rows) this.deliver(row);
+        if (rows.length < READ_BATCH) break;
       }
       if (this.readFailing) this.options.logger.info({ cursor: this.cursor }, 'outbox relay can read again');
       this.readFailing = false;

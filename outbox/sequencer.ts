@@ -2,7 +2,6 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import type { OutboxRow } from './relay.js';
 
 // Same for every instance on a database; only the holder of this session lock numbers rows.
 const SEQUENCER_LOCK_KEY = 7_310_482_612;
@@ -17,19 +16,14 @@ export async function selectUnsequencedIds(db: Queryable, limit: number): Promis
   return rows.map((row) => row.id);
 }
 
-/**
- * nextval is taken in id order (the order of the array) as far as the rows of one batch go. The rows
- * come back, in no particular order, so the sequencing instance can deliver them without reading them.
- */
-export async function assignSeq(db: Queryable, ids: number[]): Promise<OutboxRow[]> {
-  const { rows } = await db.query<OutboxRow>(
+/** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
+export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
+  await db.query(
     `UPDATE ${t('svc_outbox')} AS o SET seq = n.seq, sequenced_at = now()
      FROM (SELECT id, nextval('${t('svc_outbox_seq')}') AS seq FROM unnest($1::bigint[]) AS id) AS n
-     WHERE o.id = n.id AND o.seq IS NULL
-     RETURNING o.seq, o.topic, o.event_id, o.source, o.payload`,
+     WHERE o.id = n.id AND o.seq IS NULL`,
     [ids],
   );
-  return rows;
 }
 
 /**
@@ -43,7 +37,6 @@ export async function assignSeq(db: Queryable, ids: number[]): Promise<OutboxRow
 export class OutboxSequencer {
   private client: pg.Client | null = null;
   private holding = false;
-  private pid: number | null = null;
   private lastAttempt = 0;
 
   constructor(
@@ -55,29 +48,23 @@ export class OutboxSequencer {
     return this.holding;
   }
 
-  /** The server process of this connection: NOTIFYs it sends are this instance's own numbering. */
-  get backendPid(): number | null {
-    return this.pid;
-  }
-
-  /**
-   * Numbers what is visible now (when this instance is the sequencer). Returns the rows it numbered,
-   * in `seq` order, when they fit in one batch; after a larger backlog none, and the relay reads them.
-   */
-  async step(): Promise<OutboxRow[]> {
-    if (!this.holding && !(await this.tryAcquire())) return [];
+  /** Numbers what is visible now (when this instance is the sequencer); returns how many rows. */
+  async step(): Promise<number> {
+    if (!this.holding && !(await this.tryAcquire())) return 0;
     const client = this.client!;
     try {
-      for (let batch = 0; ; batch += 1) {
+      let total = 0;
+      for (;;) {
         const ids = await selectUnsequencedIds(client, BATCH_SIZE);
         // Only a non-empty batch is written: the statement-level NOTIFY trigger fires on every
-        // UPDATE, and an empty one would wake every other instance once per pass of this one.
-        const numbered = ids.length > 0 ? await assignSeq(client, ids) : [];
-        if (ids.length < BATCH_SIZE) return batch === 0 ? numbered.sort((a, b) => a.seq - b.seq) : [];
+        // UPDATE, and an empty one would wake every instance, this one included, in a loop.
+        if (ids.length > 0) await assignSeq(client, ids);
+        total += ids.length;
+        if (ids.length < BATCH_SIZE) return total;
       }
     } catch (error) {
       this.drop(error);
-      return [];
+      return 0;
     }
   }
 
@@ -86,12 +73,8 @@ export class OutboxSequencer {
     this.lastAttempt = Date.now();
     try {
       if (!this.client) this.client = await this.connect();
-      const { rows } = await this.client.query<{ locked: boolean; pid: number }>(
-        'SELECT pg_try_advisory_lock($1) AS locked, pg_backend_pid() AS pid',
-        [SEQUENCER_LOCK_KEY],
-      );
+      const { rows } = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SEQUENCER_LOCK_KEY]);
       this.holding = rows[0]?.locked === true;
-      this.pid = rows[0]?.pid ?? null;
       if (this.holding) this.logger.info('this instance is now the outbox sequencer');
     } catch (error) {
       this.drop(error);
@@ -120,7 +103,6 @@ export class OutboxSequencer {
     if (this.holding) this.logger.warn({ err: error }, 'outbox sequencer lost its connection; another instance or a reconnect takes over');
     else this.logger.debug({ err: error }, 'outbox sequencer connection failed');
     this.holding = false;
-    this.pid = null;
     const client = this.client;
     this.client = null;
     void client?.end().catch(() => undefined);
@@ -130,7 +112,6 @@ export class OutboxSequencer {
     const client = this.client;
     this.client = null;
     this.holding = false;
-    this.pid = null;
     // Closing the session releases the lock at once, so another instance need not wait for a timeout.
     await client?.end().catch(() => undefined);
   }
