@@ -65,8 +65,8 @@ describe('a gap in the seq numbers', () => {
   it('still delivers the next event when sequence numbers were burnt in between', async () => {
     const events = await clientIn(11);
     await commitAndAwait(server.pool, events, 11, 'before-gap');
-    // A failed numbering statement consumes sequence values without using them; the sequencing
-    // instance must then read instead of delivering its own rows as the cursor's continuation.
+    // A failed numbering statement consumes sequence values without using them; readers must not
+    // wait for numbers that will never be used.
     await server.pool.query(`SELECT nextval('${t('svc_outbox_seq')}') FROM generate_series(1, 3)`);
     const after = await commitAndAwait(server.pool, events, 11, 'after-gap');
     const before = withMarker(events, 'before-gap')[0]!;
