@@ -9,6 +9,8 @@ import { corsOriginPolicy } from './http/security.js';
 import { OutboxRelay } from '../outbox/relay.js';
 import { OutboxRetention } from '../outbox/retention.js';
 
+const SHUTDOWN_GRACE_MS = 5_000;
+
 export interface RunningServer {
   app: TypedApp;
   pool: Pool;
@@ -58,7 +60,11 @@ export async function startServer(
       closing ??= (async () => {
         const httpClosed = app.close();
         await gateway.close();
+        // In-flight requests get a grace period; a connection that never turns idle (a browser's
+        // half-closed keep-alive or upgrade) must not hold the shutdown, and the port, forever.
+        const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await httpClosed;
+        clearTimeout(forceClose);
         await retention.stop();
         await relay.stop();
         await endPool(pool);
