@@ -59,10 +59,11 @@ export async function startServer(
       // connections are never idle), so the gateway closes them while in-flight requests finish.
       closing ??= (async () => {
         const httpClosed = app.close();
-        await gateway.close();
         // In-flight requests get a grace period; a connection that never turns idle (a browser's
-        // half-closed keep-alive or upgrade) must not hold the shutdown, and the port, forever.
+        // keep-alive) must not hold the shutdown, and the port, forever. Armed before the gateway
+        // closes, because Socket.IO's close itself waits for the HTTP server to close.
         const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await gateway.close();
         await httpClosed;
         clearTimeout(forceClose);
         await retention.stop();
