@@ -19,9 +19,7 @@ export type SaveStep =
   /** The final score into the detail value (save-value with the wertungenId). */
   | { kind: 'detail' };
 
-export interface SaveJob {
-  id: string;
-  createdAt: string;
+export interface NewSave {
   eventId: number;
   disciplineId: number;
   competitionId: number;
@@ -32,25 +30,19 @@ export interface SaveJob {
   wertungenId: number | null;
   /** The values as typed, so a waiting participant shows what is still to be sent. */
   values: { fieldId: number; value: number }[];
+  finalFieldId: number | null;
   finalScore: number;
+}
+
+/** A queued save: what the judge entered, turned into steps, plus how far the server has acknowledged them. */
+export interface SaveJob extends Omit<NewSave, 'finalFieldId'> {
+  id: string;
+  createdAt: string;
   steps: SaveStep[];
   /** Index of the first step not yet acknowledged by the server. */
   next: number;
   attempts: number;
   lastError: string | null;
-}
-
-export interface NewSave {
-  eventId: number;
-  disciplineId: number;
-  competitionId: number;
-  participantId: number;
-  participantKey: string;
-  label: string;
-  wertungenId: number | null;
-  values: { fieldId: number; value: number }[];
-  finalFieldId: number | null;
-  finalScore: number;
 }
 
 export interface SaveTransport {
