@@ -11,7 +11,7 @@ import { createFirewall, FirewallError, type Firewall } from '../../src/firewall
 import { routesOf, type RouteEntry } from '../../src/http/security.js';
 import { TEST_JWT_SECRET } from './server.js';
 
-/** Contract section 3 plus the README's additions. */
+/** Contract section 3 plus the additions in docs/decisions.md. */
 export const CONTRACT_CODES = [
   'VALIDATION_FAILED',
   'NOT_FOUND',

@@ -1,6 +1,6 @@
 /**
  * Read-only lists for the web client's pickers: events and disciplines (devices), each a bare
- * array like GET /api/discipline-fields. Not in the spec; documented in the README.
+ * array like GET /api/discipline-fields. Not in the spec; documented in docs/api-changelog.md.
  */
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../../app.js';

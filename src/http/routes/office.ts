@@ -1,7 +1,7 @@
 /**
  * Read endpoints of the competition-office client (/office/) that the spec does not name: the
  * competitions, groups, teams and current squads of one event, and who a pasted token belongs to.
- * Documented in the README's changelog.
+ * Documented in docs/api-changelog.md.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../../app.js';
