@@ -139,3 +139,14 @@ export function applyScoreEvent(rows: ParticipantRow[], event: ScoreUpdatedEvent
   if (score !== null) row.currentScore = score;
   return row;
 }
+
+/** What the portal shows: kept in the address and in localStorage for the next visit. */
+export interface Selection {
+  eventId: number | null;
+  disciplineId: number | null;
+}
+
+/** The status a row shows: the server's, or the queue's when a save waits or was refused. */
+export type DisplayStatus = 'pending' | 'completed' | 'waiting' | 'error';
+
+export const fullName = (row: Pick<ParticipantRow, 'firstName' | 'lastName'>) => `${row.firstName} ${row.lastName}`.trim() || 'Unnamed participant';

@@ -1,0 +1,51 @@
+import { h } from '../../shared/dom.js';
+import { fullName, type DisplayStatus, type ParticipantRow } from '../model.js';
+
+export interface ListedRow {
+  row: ParticipantRow;
+  status: DisplayStatus;
+  icon: string;
+  text: string;
+}
+
+export interface ParticipantListView {
+  element: HTMLElement;
+  message(text: string): void;
+  render(rows: readonly ListedRow[], selectedKey: string | null): void;
+}
+
+/** The participants of the selection with their status; a click (or Enter) chooses one. */
+export function participantListView(onChoose: (key: string) => void): ParticipantListView {
+  const list = h('ul', { class: 'participant-list', 'aria-label': 'Participants' });
+  const listMessage = h('p', { class: 'list-message', role: 'status' });
+  const element = h('section', { class: 'participants', 'aria-labelledby': 'participants-title' }, h('h2', { id: 'participants-title' }, 'Participants'), listMessage, list);
+  return {
+    element,
+    message(text) {
+      listMessage.textContent = text;
+    },
+    render(rows, selectedKey) {
+      const focusedKey = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.participantKey : undefined;
+      const items = rows.map(({ row, status, icon, text }) => {
+        const button = h(
+          'button',
+          {
+            type: 'button',
+            class: 'participant',
+            'data-participant-key': row.key,
+            'data-participant-id': row.participantId,
+            'data-status': status,
+            'aria-pressed': row.key === selectedKey ? 'true' : 'false',
+          },
+          h('span', { class: 'start-number' }, row.startNumber),
+          h('span', { class: 'who' }, h('span', { class: 'name' }, fullName(row)), h('span', { class: 'club' }, row.clubName)),
+          h('span', { class: 'status', title: status }, h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon), h('span', { class: 'status-text' }, text)),
+        );
+        button.addEventListener('click', () => onChoose(row.key));
+        return h('li', {}, button);
+      });
+      list.replaceChildren(...items);
+      if (focusedKey) list.querySelector<HTMLElement>(`[data-participant-key="${focusedKey}"]`)?.focus();
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import { h } from '../../shared/dom.js';
+import type { ScoreFormat } from '../../shared/score-format.js';
+import { computeFinal, formulaUsable, fullName, type FieldLayout, type ParticipantRow } from '../model.js';
+
+export type AckState = 'idle' | 'saved' | 'saving' | 'waiting' | 'error';
+
+/** What the form holds when it is submitted: every input's value, and the typed final if any. */
+export type Collected = { ok: true; values: { fieldId: number; value: number }[]; manualFinal: number | null } | { ok: false; error: string };
+
+export interface ScoringSetup {
+  row: ParticipantRow | undefined;
+  layout: FieldLayout;
+  format: ScoreFormat;
+  formula: string | null;
+  useJuryResults: boolean;
+}
+
+export interface ScoringView {
+  element: HTMLElement;
+  /** Rebuilt only when the participant or the device changes: events never touch the inputs. */
+  render(setup: ScoringSetup): void;
+  fill(values: Map<number, number>, finalValue: number | null): void;
+  collect(): Collected;
+  status(state: string, text: string): void;
+  ack(state: AckState, message: string): void;
+  focusFirst(): void;
+  hasManualFinal(): boolean;
+}
+
+interface InputView {
+  input: HTMLInputElement;
+  error: HTMLElement;
+  fieldId: number | null;
+  label: string;
+}
+
+export interface ScoringCallbacks {
+  /** The judge typed: a reload must not overwrite the work. */
+  onTyped(): void;
+  onSubmit(): void;
+}
+
+/** The scoring panel: one input per field (A, B, C…), the final score, Save and the acknowledgement. */
+export function scoringView(callbacks: ScoringCallbacks): ScoringView {
+  const panel = h('section', { class: 'scoring', 'aria-labelledby': 'scoring-title' });
+  const ackLine = h('p', { class: 'ack', role: 'status', 'aria-live': 'polite', 'data-state': 'idle' });
+  let inputViews: InputView[] = [];
+  let manualFinal: InputView | null = null;
+  let finalOutput = h('output', { id: 'final-score', class: 'final-value' }, '—');
+  let format: ScoreFormat | null = null;
+  let formula: string | null = null;
+
+  function setInputError(view: InputView, message: string | null): void {
+    view.error.textContent = message ?? '';
+    view.error.hidden = message === null;
+    if (message === null) view.input.removeAttribute('aria-invalid');
+    else view.input.setAttribute('aria-invalid', 'true');
+  }
+
+  /** Input mask rules 7-8: normalised on blur (and before a save), never while typing. */
+  function normalizeInput(view: InputView): number | null {
+    const typed = view.input.value.trim();
+    if (typed === '' || !format) {
+      setInputError(view, null);
+      return null;
+    }
+    const result = format.normalize(typed);
+    if (!result.ok) {
+      setInputError(view, result.error);
+      return null;
+    }
+    view.input.value = result.text;
+    setInputError(view, null);
+    return result.value;
+  }
+
+  function updateLiveFinal(): void {
+    if (manualFinal || !format) return;
+    const current = format;
+    const values = inputViews.map((view) => {
+      const typed = view.input.value.trim();
+      if (typed === '') return null;
+      const result = current.normalize(typed);
+      return result.ok ? result.value : null;
+    });
+    const final = computeFinal(formula, values);
+    finalOutput.textContent = final === null ? '—' : current.format(current.round(final));
+    finalOutput.dataset.value = final === null ? '' : String(current.round(final));
+  }
+
+  function makeInput(id: string, label: string, name: string, fieldId: number | null): { view: InputView; element: HTMLElement } {
+    const input = h('input', {
+      id,
+      name,
+      type: 'text',
+      inputmode: format?.inputMode ?? 'decimal',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: format?.example ?? '',
+      'aria-describedby': `${id}-error`,
+      'data-field-id': fieldId,
+    });
+    const error = h('p', { class: 'field-error', id: `${id}-error`, hidden: true });
+    const view: InputView = { input, error, fieldId, label };
+    input.addEventListener('input', () => {
+      callbacks.onTyped();
+      updateLiveFinal();
+    });
+    input.addEventListener('blur', () => {
+      normalizeInput(view);
+      updateLiveFinal();
+    });
+    const labelElement = h('label', { for: id }, h('span', { class: 'letter' }, label), h('span', { class: 'field-name' }, name));
+    return { view, element: h('div', { class: 'field' }, labelElement, input, error) };
+  }
+
+  return {
+    element: panel,
+    render(setup) {
+      const { row, layout } = setup;
+      format = setup.format;
+      formula = setup.formula;
+      inputViews = [];
+      manualFinal = null;
+      finalOutput = h('output', { id: 'final-score', class: 'final-value', 'aria-live': 'polite' }, '—');
+      if (!row) {
+        panel.replaceChildren(h('h2', { id: 'scoring-title' }, 'Scoring'), h('p', { class: 'hint' }, 'Choose a participant to enter the scores.'), ackLine);
+        return;
+      }
+      const fields = layout.inputs.map(({ letter, field }) => {
+        const { view, element } = makeInput(`field-${letter}`, letter, field.name ?? field.shortName ?? `Field ${letter}`, field.id);
+        inputViews.push(view);
+        return element;
+      });
+      let finalBlock: HTMLElement;
+      if (formulaUsable(formula, layout.inputs.length)) {
+        finalBlock = h('div', { class: 'final' }, h('span', { class: 'final-label' }, 'Final score'), finalOutput, h('span', { class: 'formula' }, `Formula: ${formula}`));
+      } else {
+        const { view, element } = makeInput('field-final', 'Final', layout.finalField?.name ?? 'Final score', layout.finalField?.id ?? null);
+        manualFinal = view;
+        const why = !setup.useJuryResults
+          ? 'Single-value scoring (useJuryResults is off): type the final score.'
+          : formula === null
+            ? 'No formula: type the final score.'
+            : `Formula ${formula} cannot be used: type the final score.`;
+        finalBlock = h('div', { class: 'final final--manual' }, element, h('span', { class: 'formula' }, why));
+      }
+      const save = h('button', { type: 'submit', class: 'save', id: 'save-button' }, 'Save');
+      const form = h('form', { class: 'score-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'fields' }, ...fields), finalBlock, save);
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        callbacks.onSubmit();
+      });
+      const title = h('h2', { id: 'scoring-title' }, fullName(row), row.startNumber ? h('span', { class: 'title-number' }, ` #${row.startNumber}`) : null);
+      panel.replaceChildren(title, h('p', { class: 'panel-status' }), form, ackLine);
+      updateLiveFinal();
+    },
+    fill(values, finalValue) {
+      for (const view of inputViews) {
+        const value = view.fieldId === null ? undefined : values.get(view.fieldId);
+        view.input.value = value === undefined || !format ? '' : format.format(value);
+        setInputError(view, null);
+      }
+      if (manualFinal) manualFinal.input.value = finalValue === null || !format ? '' : format.format(finalValue);
+      updateLiveFinal();
+    },
+    collect() {
+      const example = format?.example ?? '9.5';
+      const values: { fieldId: number; value: number }[] = [];
+      for (const view of inputViews) {
+        const value = normalizeInput(view);
+        if (value === null) {
+          view.input.focus();
+          return { ok: false, error: `Field ${view.label} needs a value (e.g. ${example}).` };
+        }
+        values.push({ fieldId: view.fieldId ?? 0, value });
+      }
+      if (!manualFinal) return { ok: true, values, manualFinal: null };
+      const final = normalizeInput(manualFinal);
+      if (final === null) {
+        manualFinal.input.focus();
+        return { ok: false, error: `The final score needs a value (e.g. ${example}).` };
+      }
+      return { ok: true, values, manualFinal: final };
+    },
+    status(state, text) {
+      const status = panel.querySelector<HTMLElement>('.panel-status');
+      if (!status) return;
+      status.dataset.status = state;
+      status.textContent = text;
+    },
+    ack(state, message) {
+      ackLine.dataset.state = state;
+      ackLine.textContent = message;
+    },
+    focusFirst() {
+      (inputViews[0]?.input ?? manualFinal?.input)?.focus();
+      panel.scrollIntoView({ block: 'nearest' });
+    },
+    hasManualFinal: () => manualFinal !== null,
+  };
+}
