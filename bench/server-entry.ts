@@ -13,6 +13,7 @@ import { saveJuryResult } from '../commands/save-jury-result.js';
 import { loadConfig } from '../src/config.js';
 import { t } from '../src/db/tables.js';
 import { generateSquadProposals, resolveSquadCriteria } from '../src/domain/squad-planner.js';
+import { DEFAULT_AGE_RULE } from '../src/domain/age.js';
 import { SaveJuryResultBody } from '../src/http/schemas/scoring.js';
 import { createLogger } from '../src/logger.js';
 import { roomOf } from '../src/realtime/gateway.js';
@@ -57,7 +58,13 @@ let naiveEmitted = 0;
  */
 bare.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } }, async (request) => {
   const body = request.body as { participantId: number; disciplineFieldId: number; performance: number; attempt?: number; type?: number };
-  const input = { participantId: body.participantId, disciplineFieldId: body.disciplineFieldId, performance: body.performance, attempt: body.attempt ?? 1, type: body.type === 1 ? (1 as const) : (0 as const) };
+  const input = {
+    participantId: body.participantId,
+    disciplineFieldId: body.disciplineFieldId,
+    performance: body.performance,
+    attempt: body.attempt ?? 1,
+    type: body.type === 1 ? (1 as const) : (0 as const),
+  };
   let event: { eventId: number; payload: Record<string, unknown> } | null = null;
   const outboxInsert = `INSERT INTO ${t('svc_outbox')}`;
   const reply = await runCommand(running.pool, (tx) => {
@@ -87,7 +94,10 @@ bare.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } }, async
 bare.get('/naive/scores', async (request) => {
   const query = request.query as { eventId: string; limit: string };
   const keys = await selectScorePageKeys(running.pool, { eventId: Number(query.eventId), limit: Number(query.limit), offset: 0 });
-  const rows = await selectScoringStates(running.pool, keys.score_ids.map((scoreId, index) => ({ scoreId, disciplineId: keys.discipline_ids[index] ?? null })));
+  const rows = await selectScoringStates(
+    running.pool,
+    keys.score_ids.map((scoreId, index) => ({ scoreId, disciplineId: keys.discipline_ids[index] ?? null })),
+  );
   return JSON.stringify({ total: keys.total, rows });
 });
 
@@ -97,7 +107,7 @@ bare.post('/naive/squads/generate', async (request) => {
   const criteria = resolveSquadCriteria(requested);
   const { participants, eventStart } = await selectSquadPlanningInput(running.pool, eventId);
   const started = performance.now();
-  const proposals = generateSquadProposals(participants, criteria, { referenceDate: eventStart ?? new Date() });
+  const proposals = generateSquadProposals(participants, criteria, { referenceDate: eventStart ?? new Date(), ageRule: DEFAULT_AGE_RULE });
   const plannerMs = performance.now() - started;
   return JSON.stringify({ proposals, eventId, totalParticipants: participants.length, criteria, plannerMs });
 });
@@ -112,7 +122,13 @@ bare.get('/bench/stats', async (request) => {
   const cpu = process.cpuUsage();
   return {
     cpuMs: (cpu.user + cpu.system) / 1000,
-    memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external, arrayBuffers: memory.arrayBuffers },
+    memory: {
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      heapTotal: memory.heapTotal,
+      external: memory.external,
+      arrayBuffers: memory.arrayBuffers,
+    },
     statements: Object.fromEntries(statements),
     naiveEmitted,
     relay: running.relay.status(),

@@ -1,5 +1,7 @@
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
+import { DEFAULT_AGE_RULE, isAgeRule, type AgeRule } from '../src/domain/age.js';
+import { DEFAULT_TIE_BREAK, isTieBreakRule, type TieBreakRule } from '../src/domain/all-around.js';
 import { SQUAD_CRITERIA_DEFAULTS, type SquadCriteria } from '../src/domain/squad-planner.js';
 
 export interface SquadAutoAssignSetting extends SquadCriteria {
@@ -11,9 +13,32 @@ export interface ScoreCaptureSetting {
   useJuryResults: boolean;
 }
 
+export interface AgeRuleSetting {
+  description: string;
+  /** How ages are counted for age classes and squad age categories (`src/domain/age.ts`). */
+  rule: AgeRule;
+}
+
+export interface CompetitionResultsSetting {
+  tieBreak?: TieBreakRule;
+  ageClassRanges?: string;
+}
+
+export interface ResultsSetting {
+  description: string;
+  /** Age classes of the result lists, in the squad settings' range format. */
+  ageClassRanges: string;
+  /** Tie-break rule of competitions without one of their own. */
+  tieBreak: TieBreakRule;
+  /** Per competition id (as a string key): its own tie-break rule and/or age classes. */
+  competitions: Record<string, CompetitionResultsSetting>;
+}
+
 export interface AppSettings {
   squadAutoAssign: SquadAutoAssignSetting;
   scoreCapture: ScoreCaptureSetting;
+  ageRule: AgeRuleSetting;
+  results: ResultsSetting;
 }
 
 export type AppSettingKey = keyof AppSettings;
@@ -21,6 +46,18 @@ export type AppSettingKey = keyof AppSettings;
 export const APP_SETTING_DEFAULTS: Readonly<AppSettings> = Object.freeze({
   squadAutoAssign: { description: 'Default criteria that pre-fill the automatic squad assignment dialog', ...SQUAD_CRITERIA_DEFAULTS },
   scoreCapture: { useJuryResults: true },
+  ageRule: {
+    description:
+      'Age for age classes and squad age categories: birth-year (event year minus birth year, FIG/DTB) or exact (completed years on the start date)',
+    rule: DEFAULT_AGE_RULE,
+  },
+  results: {
+    description:
+      'Result lists: age classes (range format as in squadAutoAssign) and tie-break rule (none, best-device-scores), with per-competition overrides',
+    ageClassRanges: SQUAD_CRITERIA_DEFAULTS.ageCategoryRanges,
+    tieBreak: DEFAULT_TIE_BREAK,
+    competitions: {},
+  },
 });
 
 export function isAppSettingKey(key: string): key is AppSettingKey {
@@ -47,4 +84,27 @@ export async function readAppSetting<K extends AppSettingKey>(db: Queryable, key
   );
   // No row only when a concurrent first read inserted after this statement's snapshot was taken.
   return { ...defaults, ...rows[0]?.value };
+}
+
+/** The age rule in force; a stored value that is not a known rule counts as the default. */
+export async function readAgeRule(db: Queryable): Promise<AgeRule> {
+  const { rule } = await readAppSetting(db, 'ageRule');
+  return isAgeRule(rule) ? rule : DEFAULT_AGE_RULE;
+}
+
+export interface CompetitionRanking {
+  tieBreak: TieBreakRule;
+  ageClassRanges: string;
+}
+
+/** The tie-break rule and age classes of one competition: its own entry, else the general ones. */
+export function competitionRanking(setting: ResultsSetting, competitionId: number): CompetitionRanking {
+  const own =
+    typeof setting.competitions === 'object' && setting.competitions !== null ? setting.competitions[String(competitionId)] : undefined;
+  const tieBreak = own?.tieBreak ?? setting.tieBreak;
+  const ranges = own?.ageClassRanges ?? setting.ageClassRanges;
+  return {
+    tieBreak: isTieBreakRule(tieBreak) ? tieBreak : DEFAULT_TIE_BREAK,
+    ageClassRanges: typeof ranges === 'string' ? ranges : APP_SETTING_DEFAULTS.results.ageClassRanges,
+  };
 }

@@ -7,12 +7,10 @@
  *
  * - Missing or unparseable birth date: `age` and `birthYear` are 0 (the spec types both as
  *   integer, so null is not possible); with age grouping the participant lands in `unknown`.
- *   A birth date after the reference date gives age 0. Age is completed years on the reference
- *   day; a `Date` reference is read as a calendar day in the process's local time zone (the
- *   gym's "today"), a string as `YYYY-MM-DD`.
- * - Age categories: a range is `low-high` (integers, whitespace around the parts allowed,
- *   low <= high), anything else is skipped. The label is the normalised text (" 6 - 8" -> "6-8");
- *   overlapping ranges: the first one listed wins. Without age grouping `ageCategory` is null.
+ *   Age follows the `ageRule` option (`./age.ts`: age reached in the event's year, or completed
+ *   years on the reference day).
+ * - Age categories: the range format and rules of `./age.ts`. The label is the normalised text
+ *   (" 6 - 8" -> "6-8"). Without age grouping `ageCategory` is null.
  * - Order of squads: pools male, female, mixed; inside a pool the categories in range order, then
  *   `other`, then `unknown`; break squads last.
  * - Clubs are identified by `clubId`. Clubs of equal size keep their shuffled order, so proposals
@@ -41,6 +39,19 @@
  * - Participant ids must be unique (the loader counts each participant once); a duplicate or a
  *   criterion outside the spec's limits throws a RangeError.
  */
+
+import {
+  AGE_CLASS_OTHER,
+  AGE_CLASS_UNKNOWN,
+  ageByRule,
+  ageCategoryOf,
+  parseAgeCategoryRanges,
+  parseIsoDate,
+  referenceDay,
+  type AgeRule,
+} from './age.js';
+
+export { ageCategoryOf, ageOn, parseAgeCategoryRanges, type AgeRange } from './age.js';
 
 export type Gender = 'male' | 'female' | 'other';
 export type GenderGroup = 'male' | 'female' | 'mixed';
@@ -107,14 +118,10 @@ export interface SquadProposal {
   stats: SquadStats;
 }
 
-export interface AgeRange {
-  low: number;
-  high: number;
-  label: string;
-}
-
 export interface GenerateOptions {
   referenceDate: string | Date;
+  /** How ages are counted (the `ageRule` app setting, shared with the result lists). */
+  ageRule: AgeRule;
   random?: RandomSource;
 }
 
@@ -166,8 +173,6 @@ export const BREAK_COLOR_NAME = 'Pause';
 
 const GENDER_PREFIX: Record<GenderGroup, string> = { male: 'm', female: 'w', mixed: 'g' };
 const POOL_ORDER: readonly GenderGroup[] = ['male', 'female', 'mixed'];
-const CATEGORY_OTHER = 'other';
-const CATEGORY_UNKNOWN = 'unknown';
 
 export const defaultRandom: RandomSource = () => Math.random();
 
@@ -217,63 +222,6 @@ export function resolveSquadCriteria(criteria: Partial<SquadCriteria> = {}): Squ
   return resolved;
 }
 
-interface CalendarDay {
-  year: number;
-  month: number;
-  day: number;
-}
-
-function parseIsoDate(text: string): CalendarDay | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return null;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  // Rejects 2023-02-30 and the like, which Date would silently roll over.
-  const valid =
-    probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
-  return valid ? { year, month, day } : null;
-}
-
-function referenceDay(reference: string | Date): CalendarDay {
-  if (reference instanceof Date) {
-    if (Number.isNaN(reference.getTime())) throw new RangeError('referenceDate is an invalid Date');
-    return { year: reference.getFullYear(), month: reference.getMonth() + 1, day: reference.getDate() };
-  }
-  const day = parseIsoDate(reference);
-  if (!day) throw new RangeError(`referenceDate must be YYYY-MM-DD, got "${reference}"`);
-  return day;
-}
-
-function completedYears(birth: CalendarDay, on: CalendarDay): number {
-  const beforeBirthday = on.month < birth.month || (on.month === birth.month && on.day < birth.day);
-  return Math.max(0, on.year - birth.year - (beforeBirthday ? 1 : 0));
-}
-
-/** Age in completed years on the reference day; null when the birth date is missing or invalid. */
-export function ageOn(birthDate: string | null, referenceDate: string | Date): number | null {
-  const birth = birthDate === null ? null : parseIsoDate(birthDate);
-  return birth ? completedYears(birth, referenceDay(referenceDate)) : null;
-}
-
-export function parseAgeCategoryRanges(text: string): AgeRange[] {
-  const ranges: AgeRange[] = [];
-  for (const part of text.split(',')) {
-    const match = /^(\d+)\s*-\s*(\d+)$/.exec(part.trim());
-    if (!match) continue;
-    const low = Number(match[1]);
-    const high = Number(match[2]);
-    if (low <= high) ranges.push({ low, high, label: `${low}-${high}` });
-  }
-  return ranges;
-}
-
-export function ageCategoryOf(age: number | null, ranges: readonly AgeRange[]): string {
-  if (age === null) return CATEGORY_UNKNOWN;
-  return ranges.find((range) => age >= range.low && age <= range.high)?.label ?? CATEGORY_OTHER;
-}
-
 /** Splits into ceil(n / max) blocks whose sizes differ by at most one (25, max 12 -> 9, 8, 8). */
 export function splitIntoEvenBlocks<T>(items: readonly T[], max: number): T[][] {
   const blockCount = Math.ceil(items.length / max);
@@ -290,11 +238,7 @@ export function splitIntoEvenBlocks<T>(items: readonly T[], max: number): T[][] 
 }
 
 /** Step 5 for one set (one pool, or one age category of a pool). */
-export function distributeIntoSquads<T extends { clubId: number }>(
-  set: readonly T[],
-  max: number,
-  keepClubsTogether: boolean,
-): T[][] {
+export function distributeIntoSquads<T extends { clubId: number }>(set: readonly T[], max: number, keepClubsTogether: boolean): T[][] {
   const squads: T[][] = [];
   if (!keepClubsTogether) {
     for (let start = 0; start < set.length; start += max) squads.push(set.slice(start, start + max));
@@ -390,7 +334,7 @@ export function generateSquadProposals(
   const today = referenceDay(options.referenceDate);
   const ranges = parseAgeCategoryRanges(resolved.ageCategoryRanges);
   const categoryOrder = resolved.groupByAgeCategory
-    ? [...new Set(ranges.map((range) => range.label)), CATEGORY_OTHER, CATEGORY_UNKNOWN]
+    ? [...new Set(ranges.map((range) => range.label)), AGE_CLASS_OTHER, AGE_CLASS_UNKNOWN]
     : [null];
 
   const seen = new Set<number>();
@@ -398,9 +342,8 @@ export function generateSquadProposals(
     if (seen.has(participant.id)) throw new RangeError(`participant ${participant.id} is listed twice`);
     seen.add(participant.id);
     const birth = participant.birthDate === null ? null : parseIsoDate(participant.birthDate);
-    const age = birth ? completedYears(birth, today) : null;
-    const pool: GenderGroup =
-      resolved.separateGenders && participant.gender !== 'other' ? participant.gender : 'mixed';
+    const age = birth ? ageByRule(birth, today, options.ageRule) : null;
+    const pool: GenderGroup = resolved.separateGenders && participant.gender !== 'other' ? participant.gender : 'mixed';
     return {
       member: {
         id: participant.id,

@@ -3,7 +3,7 @@ import type { Pool } from '../../src/db/pool.js';
 import { t } from '../../src/db/tables.js';
 import { ageOn, SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
 import { captureStatements, insertRow, postJson } from '../support/group-team-fixtures.js';
-import { createArena, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
+import { createArena, insertParticipant, insertScore, storeAppSetting, type Arena } from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, bearer, foreignToken, juryToken } from '../support/tokens.js';
 
@@ -21,7 +21,7 @@ interface World {
   empty: Arena;
   /** Every participant of `main` with a score row there. */
   plannedIds: number[];
-  /** Born the day after EVENT_START, 10 years earlier: still 9 on the event's first day. */
+  /** Born the day after EVENT_START, 10 years earlier: 10 in the event's year, still 9 on its first day. */
   ida: number;
   clubless: number;
   /** int_eventid is `main`, but no score row. */
@@ -34,10 +34,17 @@ interface World {
 
 async function createWorld(pool: Pool): Promise<World> {
   const main = await createArena(pool, 'Kreisturnfest', EVENT_START);
-  const secondCompetitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: main.eventId, var_name: 'Kür' });
+  const secondCompetitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', {
+    int_veranstaltungenid: main.eventId,
+    var_name: 'Kür',
+  });
   const other = await createArena(pool, 'Herbstpokal');
   const empty = await createArena(pool, 'Leer');
-  const clubIds = [main.clubId, await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SV Nord' }), await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TSG Süd' })];
+  const clubIds = [
+    main.clubId,
+    await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SV Nord' }),
+    await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TSG Süd' }),
+  ];
   const second = { ...main, competitionId: secondCompetitionId };
 
   const plannedIds: number[] = [];
@@ -109,11 +116,19 @@ interface Member {
 
 interface Proposal {
   id: number;
-  squads: Array<{ name: string; colorName: string; genderGroup: string; ageCategory: string | null; participants: Member[]; isBreak: boolean }>;
+  squads: Array<{
+    name: string;
+    colorName: string;
+    genderGroup: string;
+    ageCategory: string | null;
+    participants: Member[];
+    isBreak: boolean;
+  }>;
   stats: Record<string, unknown>;
 }
 
-const memberIds = (proposal: Proposal) => proposal.squads.flatMap((squad) => squad.participants.map((member) => member.id)).sort((a, b) => a - b);
+const memberIds = (proposal: Proposal) =>
+  proposal.squads.flatMap((squad) => squad.participants.map((member) => member.id)).sort((a, b) => a - b);
 const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
 
 let server: TestServer;
@@ -127,8 +142,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const generate = (body: unknown, token: string | null = adminToken) => postJson(`${server.url}${GENERATE}`, body, token === null ? {} : bearer(token));
-const apply = (body: unknown, token: string | null = adminToken) => postJson(`${server.url}${APPLY}`, body, token === null ? {} : bearer(token));
+const generate = (body: unknown, token: string | null = adminToken) =>
+  postJson(`${server.url}${GENERATE}`, body, token === null ? {} : bearer(token));
+const apply = (body: unknown, token: string | null = adminToken) =>
+  postJson(`${server.url}${APPLY}`, body, token === null ? {} : bearer(token));
 
 describe.each([
   ['generate', GENERATE],
@@ -153,7 +170,12 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
   it('uses and echoes the spec defaults, and places every participant of the event exactly once in every proposal', async () => {
     const response = await generate({ eventId: world.main.eventId });
     expect(response.status).toBe(200);
-    const { proposals, eventId, totalParticipants, criteria } = response.body as { proposals: Proposal[]; eventId: number; totalParticipants: number; criteria: unknown };
+    const { proposals, eventId, totalParticipants, criteria } = response.body as {
+      proposals: Proposal[];
+      eventId: number;
+      totalParticipants: number;
+      criteria: unknown;
+    };
     expect(eventId).toBe(world.main.eventId);
     expect(criteria).toEqual(SQUAD_CRITERIA_DEFAULTS);
     expect(totalParticipants).toBe(world.plannedIds.length);
@@ -166,18 +188,37 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
         expect(squad.name.length).toBeGreaterThanOrEqual(1);
         expect(squad.name.length).toBeLessThanOrEqual(5);
         // separateGenders: male and female pools hold only their gender, the rest is mixed.
-        if (squad.genderGroup !== 'mixed') expect(new Set(squad.participants.map((member) => member.gender))).toEqual(new Set([squad.genderGroup]));
+        if (squad.genderGroup !== 'mixed')
+          expect(new Set(squad.participants.map((member) => member.gender))).toEqual(new Set([squad.genderGroup]));
       }
       expect(new Set(proposal.squads.map((squad) => squad.name)).size).toBe(proposal.squads.length);
     }
   });
 
-  it('maps the participant rows: club, gender from int_geschlecht, age on the event start date', async () => {
+  it('maps the participant rows: club, gender from int_geschlecht, age reached in the event year (ageRule birth-year)', async () => {
     const response = await generate({ eventId: world.main.eventId, numberOfProposals: 1 });
     const members = (response.body.proposals as Proposal[])[0]!.squads.flatMap((squad) => squad.participants);
     const byId = new Map(members.map((member) => [member.id, member]));
-    expect(byId.get(world.ida)).toEqual({ id: world.ida, firstname: 'Ida', lastname: 'Ahorn', club: 'TV Musterstadt', clubId: world.main.clubId, gender: 'female', age: 9, birthYear: 2015 });
-    expect(byId.get(world.clubless)).toEqual({ id: world.clubless, firstname: 'Ole', lastname: 'Ohneverein', club: '', clubId: 0, gender: 'other', age: 0, birthYear: 0 });
+    expect(byId.get(world.ida)).toEqual({
+      id: world.ida,
+      firstname: 'Ida',
+      lastname: 'Ahorn',
+      club: 'TV Musterstadt',
+      clubId: world.main.clubId,
+      gender: 'female',
+      age: 10,
+      birthYear: 2015,
+    });
+    expect(byId.get(world.clubless)).toEqual({
+      id: world.clubless,
+      firstname: 'Ole',
+      lastname: 'Ohneverein',
+      club: '',
+      clubId: 0,
+      gender: 'other',
+      age: 0,
+      birthYear: 0,
+    });
     expect(byId.get(world.plannedIds[4]!)?.gender).toBe('other');
     expect(byId.get(world.plannedIds[0]!)?.gender).toBe('male');
     expect(byId.has(world.unplanned)).toBe(false);
@@ -188,7 +229,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
     expect(response.status).toBe(200);
     const members = (response.body.proposals as Proposal[])[0]!.squads.flatMap((squad) => squad.participants);
     expect(sorted(members.map((member) => member.id))).toEqual(sorted([world.otherParticipant, world.commuter]));
-    expect(members.find((member) => member.id === world.otherParticipant)?.age).toBe(ageOn('2014-03-03', new Date()));
+    expect(members.find((member) => member.id === world.otherParticipant)?.age).toBe(ageOn('2014-03-03', new Date(), 'birth-year'));
   });
 
   it('applies the criteria it is given and echoes them', async () => {
@@ -210,7 +251,10 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
     for (const proposal of proposals) {
       expect(memberIds(proposal)).toEqual(sorted(world.plannedIds));
       const breaks = proposal.squads.filter((squad) => squad.isBreak);
-      expect(breaks.map((squad) => [squad.name, squad.participants.length])).toEqual([['P01', 0], ['P02', 0]]);
+      expect(breaks.map((squad) => [squad.name, squad.participants.length])).toEqual([
+        ['P01', 0],
+        ['P02', 0],
+      ]);
       for (const squad of proposal.squads.filter((entry) => !entry.isBreak)) {
         expect(squad.name).toMatch(/^R\d{2}$/);
         expect(squad.genderGroup).toBe('mixed');
@@ -218,6 +262,45 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
         expect(['8-11', '12-14', 'other', 'unknown']).toContain(squad.ageCategory);
       }
     }
+  });
+
+  describe('ageRule app setting', () => {
+    afterAll(async () => {
+      await server.pool.query(`DELETE FROM ${t('svc_settings')} WHERE key = 'ageRule'`);
+    });
+
+    // Born 1 January and 31 December of one year; the event starts in May.
+    async function yearBoundaryEvent(): Promise<{ eventId: number; january: number; december: number }> {
+      const arena = await createArena(server.pool, 'Jahreswechsel', '2024-05-17');
+      const january = await insertParticipant(server.pool, arena, { firstName: 'Jana', birthDate: '2014-01-01' });
+      const december = await insertParticipant(server.pool, arena, { firstName: 'Dora', birthDate: '2014-12-31' });
+      await insertScore(server.pool, arena, january);
+      await insertScore(server.pool, arena, december);
+      return { eventId: arena.eventId, january, december };
+    }
+    const categories = async (eventId: number) => {
+      const response = await generate({ eventId, numberOfProposals: 1, groupByAgeCategory: true, ageCategoryRanges: '9-9,10-10' });
+      expect(response.status).toBe(200);
+      const proposal = (response.body.proposals as Proposal[])[0]!;
+      return new Map(
+        proposal.squads.flatMap((squad) => squad.participants.map((member) => [member.id, [squad.ageCategory, member.age]] as const)),
+      );
+    };
+
+    it('birth-year (the default): both are 10 and in one age category', async () => {
+      const { eventId, january, december } = await yearBoundaryEvent();
+      const byId = await categories(eventId);
+      expect(byId.get(january)).toEqual(['10-10', 10]);
+      expect(byId.get(december)).toEqual(['10-10', 10]);
+    });
+
+    it('exact: completed years on the start date put them in different categories', async () => {
+      const { eventId, january, december } = await yearBoundaryEvent();
+      await storeAppSetting(server.pool, 'ageRule', { rule: 'exact' });
+      const byId = await categories(eventId);
+      expect(byId.get(january)).toEqual(['10-10', 10]);
+      expect(byId.get(december)).toEqual(['9-9', 9]);
+    });
   });
 
   it('reads the participants in one statement', async () => {
@@ -257,7 +340,10 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
   ])('answers 400 for %s', async (_case, eventId) => {
     const response = await generate({ eventId: eventId() });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/body\.eventId: event \d+ has no participants/) });
+    expect(response.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/body\.eventId: event \d+ has no participants/),
+    });
   });
 });
 
@@ -305,7 +391,10 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
 
     const events = await squadEvents(server.pool);
     expect(events).toHaveLength(eventsBefore + 1);
-    expect(events.at(-1)).toEqual({ eventId: world.main.eventId, payload: { eventId: world.main.eventId, squads: 2, timestamp: expect.any(String) } });
+    expect(events.at(-1)).toEqual({
+      eventId: world.main.eventId,
+      payload: { eventId: world.main.eventId, squads: 2, timestamp: expect.any(String) },
+    });
     expect(Number.isNaN(Date.parse(String(events.at(-1)!.payload.timestamp)))).toBe(false);
   });
 
@@ -345,23 +434,61 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
   });
 
   it.each<[string, () => Record<string, unknown>, RegExp]>([
-    ['an empty name', () => ({ squads: [{ name: '', participantIds: [world.plannedIds[a]!] }] }), /body\.squads\.0\.name must NOT have fewer than 1 characters/],
-    ['a name over 5 characters', () => ({ squads: [{ name: 'Gruen1', participantIds: [world.plannedIds[a]!] }] }), /body\.squads\.0\.name must NOT have more than 5 characters/],
-    ['a name padded with blanks', () => ({ squads: [{ name: ' Rot', participantIds: [world.plannedIds[a]!] }] }), /body\.squads\.0\.name must not start or end with whitespace/],
+    [
+      'an empty name',
+      () => ({ squads: [{ name: '', participantIds: [world.plannedIds[a]!] }] }),
+      /body\.squads\.0\.name must NOT have fewer than 1 characters/,
+    ],
+    [
+      'a name over 5 characters',
+      () => ({ squads: [{ name: 'Gruen1', participantIds: [world.plannedIds[a]!] }] }),
+      /body\.squads\.0\.name must NOT have more than 5 characters/,
+    ],
+    [
+      'a name padded with blanks',
+      () => ({ squads: [{ name: ' Rot', participantIds: [world.plannedIds[a]!] }] }),
+      /body\.squads\.0\.name must not start or end with whitespace/,
+    ],
     [
       'a name used twice',
-      () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!] }, { name: 'Rot', participantIds: [world.plannedIds[b]!] }] }),
+      () => ({
+        squads: [
+          { name: 'Rot', participantIds: [world.plannedIds[a]!] },
+          { name: 'Rot', participantIds: [world.plannedIds[b]!] },
+        ],
+      }),
       /body\.squads\.1\.name "Rot" is already used by body\.squads\.0/,
     ],
     [
       'a participant in two squads',
-      () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!] }, { name: 'Blau', participantIds: [world.plannedIds[d]!, world.plannedIds[a]!] }] }),
+      () => ({
+        squads: [
+          { name: 'Rot', participantIds: [world.plannedIds[a]!] },
+          { name: 'Blau', participantIds: [world.plannedIds[d]!, world.plannedIds[a]!] },
+        ],
+      }),
       /participant \d+ is already listed in body\.squads\.0/,
     ],
-    ['a participant of another event', () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!, world.otherParticipant] }] }), /without a score row in event \d+: \d+$/],
-    ['a participant of the event without a score row', () => ({ squads: [{ name: 'Rot', participantIds: [world.unplanned] }] }), /without a score row/],
-    ['an unknown participant id', () => ({ squads: [{ name: 'Rot', participantIds: [999_999] }] }), /without a score row in event \d+: 999999/],
-    ['a participant id that is not an integer', () => ({ squads: [{ name: 'Rot', participantIds: ['1'] }] }), /body\.squads\.0\.participantIds\.0 must be integer/],
+    [
+      'a participant of another event',
+      () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!, world.otherParticipant] }] }),
+      /without a score row in event \d+: \d+$/,
+    ],
+    [
+      'a participant of the event without a score row',
+      () => ({ squads: [{ name: 'Rot', participantIds: [world.unplanned] }] }),
+      /without a score row/,
+    ],
+    [
+      'an unknown participant id',
+      () => ({ squads: [{ name: 'Rot', participantIds: [999_999] }] }),
+      /without a score row in event \d+: 999999/,
+    ],
+    [
+      'a participant id that is not an integer',
+      () => ({ squads: [{ name: 'Rot', participantIds: ['1'] }] }),
+      /body\.squads\.0\.participantIds\.0 must be integer/,
+    ],
     ['a missing squads list', () => ({ squads: undefined }), /body\.squads is required/],
     ['a non-boolean clearExisting', () => ({ clearExisting: 'yes' }), /body\.clearExisting must be boolean/],
   ])('refuses %s with 400 and writes nothing', async (_case, change, message) => {
@@ -385,12 +512,16 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
 
   it('accepts a proposal from generate as it is', async () => {
     await resetSquadNames();
-    const proposal = ((await generate({ eventId: world.main.eventId, numberOfProposals: 1, breakCount: 1 })).body.proposals as Proposal[])[0]!;
+    const proposal = (
+      (await generate({ eventId: world.main.eventId, numberOfProposals: 1, breakCount: 1 })).body.proposals as Proposal[]
+    )[0]!;
     const squads = proposal.squads.map((squad) => ({ name: squad.name, participantIds: squad.participants.map((member) => member.id) }));
     const response = await apply({ eventId: world.main.eventId, squads });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ squadsCreated: proposal.stats.totalSquads, participantsAssigned: world.plannedIds.length });
     const named = (await scoreRows(server.pool)).filter((row) => row.eventId === world.main.eventId && row.participantId !== null);
-    expect(named.every((row) => squads.some((squad) => squad.name === row.squadName && squad.participantIds.includes(row.participantId!)))).toBe(true);
+    expect(
+      named.every((row) => squads.some((squad) => squad.name === row.squadName && squad.participantIds.includes(row.participantId!))),
+    ).toBe(true);
   });
 });

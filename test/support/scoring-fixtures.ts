@@ -16,7 +16,10 @@ export interface Arena {
 /** An event with one competition and a club; `startDate` is the event's dat_von. */
 export async function createArena(pool: Pool, name = 'Landesfinale', startDate: string | null = null): Promise<Arena> {
   const eventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: name, dat_von: startDate });
-  const competitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: eventId, var_name: `${name} WK` });
+  const competitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', {
+    int_veranstaltungenid: eventId,
+    var_name: `${name} WK`,
+  });
   const clubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TV Musterstadt' });
   return { eventId, competitionId, clubId };
 }
@@ -24,7 +27,14 @@ export async function createArena(pool: Pool, name = 'Landesfinale', startDate: 
 export async function insertParticipant(
   pool: Pool,
   arena: Arena,
-  values: { firstName?: string; lastName?: string; gender?: number | null; startNumber?: string; clubId?: number | null; birthDate?: string | null } = {},
+  values: {
+    firstName?: string;
+    lastName?: string;
+    gender?: number | null;
+    startNumber?: string;
+    clubId?: number | null;
+    birthDate?: string | null;
+  } = {},
 ): Promise<number> {
   return insertRow(pool, 'teilnehmer', 'int_teilnehmerid', {
     var_vorname: values.firstName ?? 'Anna',
@@ -56,10 +66,18 @@ export interface Discipline {
  */
 export async function insertDiscipline(
   pool: Pool,
-  options: { name?: string; formula?: string | null; recordFormula?: string; withFinal?: boolean; sortColumn?: 'int_sortierung' | 'int_reihenfolge' } = {},
+  options: {
+    name?: string;
+    formula?: string | null;
+    recordFormula?: string;
+    withFinal?: boolean;
+    sortColumn?: 'int_sortierung' | 'int_reihenfolge';
+  } = {},
 ): Promise<Discipline> {
   const formulaId =
-    options.recordFormula === undefined ? null : await insertRow(pool, 'formeln', 'int_formelid', { var_name: 'Formel', var_formel: options.recordFormula, var_typ: 'Endwert' });
+    options.recordFormula === undefined
+      ? null
+      : await insertRow(pool, 'formeln', 'int_formelid', { var_name: 'Formel', var_formel: options.recordFormula, var_typ: 'Endwert' });
   const id = await insertRow(pool, 'disziplinen', 'int_disziplinenid', {
     var_name: options.name ?? 'Boden',
     var_formel: options.formula === undefined ? 'A + B - C' : options.formula,
@@ -67,7 +85,13 @@ export async function insertDiscipline(
   });
   const sortColumn = options.sortColumn ?? 'int_sortierung';
   const field = (name: string, shortName: string, sort: number, extra: Record<string, unknown> = {}) =>
-    insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', { int_disziplinenid: id, var_name: name, var_kurzname: shortName, [sortColumn]: sort, ...extra });
+    insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
+      int_disziplinenid: id,
+      var_name: name,
+      var_kurzname: shortName,
+      [sortColumn]: sort,
+      ...extra,
+    });
   const final = options.withFinal === false ? null : await field('Endwert', 'End', 4, { bol_endwert: true });
   const C = await field('AbzugAusf.', 'Abz', 3);
   const B = await field('Ausführung', 'E', 2);
@@ -85,18 +109,38 @@ export async function insertScore(pool: Pool, arena: Arena, participantId: numbe
 }
 
 /** A participant with a score row in the arena's competition. */
-export async function insertParticipantScore(pool: Pool, arena: Arena, values: { squadName?: string; lastName?: string } = {}): Promise<{ participantId: number; scoreId: number }> {
+export async function insertParticipantScore(
+  pool: Pool,
+  arena: Arena,
+  values: { squadName?: string; lastName?: string } = {},
+): Promise<{ participantId: number; scoreId: number }> {
   const participantId = await insertParticipant(pool, arena, { lastName: values.lastName });
   return { participantId, scoreId: await insertScore(pool, arena, participantId, values) };
 }
 
 export async function insertDetail(pool: Pool, scoreId: number, disciplineId: number, value: number | null): Promise<number> {
-  return insertRow(pool, 'wertungen_details', 'int_wertungen_detailsid', { int_wertungenid: scoreId, int_disziplinenid: disciplineId, int_versuch: 1, int_kp: 0, rel_leistung: value });
+  return insertRow(pool, 'wertungen_details', 'int_wertungen_detailsid', {
+    int_wertungenid: scoreId,
+    int_disziplinenid: disciplineId,
+    int_versuch: 1,
+    int_kp: 0,
+    rel_leistung: value,
+  });
 }
 
-export async function insertJuryResults(pool: Pool, scoreId: number, values: ReadonlyArray<readonly [fieldId: number, value: number]>): Promise<void> {
+export async function insertJuryResults(
+  pool: Pool,
+  scoreId: number,
+  values: ReadonlyArray<readonly [fieldId: number, value: number]>,
+): Promise<void> {
   for (const [fieldId, value] of values) {
-    await insertRow(pool, 'jury_results', 'int_juryresultsid', { int_wertungenid: scoreId, int_disziplinen_felderid: fieldId, rel_leistung: value, int_versuch: 1, int_kp: 0 });
+    await insertRow(pool, 'jury_results', 'int_juryresultsid', {
+      int_wertungenid: scoreId,
+      int_disziplinen_felderid: fieldId,
+      rel_leistung: value,
+      int_versuch: 1,
+      int_kp: 0,
+    });
   }
 }
 
@@ -165,7 +209,13 @@ export async function insertParticipantScores(pool: Pool, arena: Arena, count: n
  * results A=9, B=8, C=1 but no final: every row is due for the auto-calculation on read. Set-wise,
  * so a thousand rows cost three statements.
  */
-export async function insertScoresDueForCalculation(pool: Pool, arena: Arena, discipline: Discipline, count: number, squadName: string): Promise<void> {
+export async function insertScoresDueForCalculation(
+  pool: Pool,
+  arena: Arena,
+  discipline: Discipline,
+  count: number,
+  squadName: string,
+): Promise<void> {
   const scoreIds = await insertParticipantScores(pool, arena, count, squadName);
   await pool.query(
     `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
@@ -177,5 +227,13 @@ export async function insertScoresDueForCalculation(pool: Pool, arena: Arena, di
      SELECT id, f.field_id, f.value, 1, 0 FROM unnest($1::int[]) AS id
      CROSS JOIN (VALUES ($2::int, 9::real), ($3::int, 8::real), ($4::int, 1::real)) AS f(field_id, value)`,
     [scoreIds, discipline.fields.A, discipline.fields.B, discipline.fields.C],
+  );
+}
+
+/** Stores an app setting as an operator would (the service has no write endpoint for these). */
+export async function storeAppSetting(pool: Pool, key: string, value: unknown): Promise<void> {
+  await pool.query(
+    `INSERT INTO ${t('svc_settings')} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [key, JSON.stringify(value)],
   );
 }

@@ -43,12 +43,8 @@ function people(count: number, overrides: (i: number) => Partial<PlannerParticip
   return Array.from({ length: count }, (_, i) => person(i + 1, overrides(i)));
 }
 
-function generate(
-  participants: readonly PlannerParticipant[],
-  criteria: Partial<SquadCriteria> = {},
-  seed = 1,
-): SquadProposal[] {
-  return generateSquadProposals(participants, criteria, { referenceDate: TODAY, random: mulberry32(seed) });
+function generate(participants: readonly PlannerParticipant[], criteria: Partial<SquadCriteria> = {}, seed = 1): SquadProposal[] {
+  return generateSquadProposals(participants, criteria, { referenceDate: TODAY, ageRule: 'exact', random: mulberry32(seed) });
 }
 
 function only(participants: readonly PlannerParticipant[], criteria: Partial<SquadCriteria> = {}, seed = 1): SquadProposal {
@@ -119,17 +115,17 @@ describe('criteria', () => {
 
 describe('step 1: age and birth year', () => {
   it('counts completed years on the reference day', () => {
-    expect(ageOn('2014-06-15', TODAY)).toBe(10);
-    expect(ageOn('2014-06-16', TODAY)).toBe(9);
-    expect(ageOn('2008-02-29', '2024-02-28')).toBe(15);
-    expect(ageOn('2014-06-15', new Date(2024, 5, 15, 0, 30))).toBe(10);
+    expect(ageOn('2014-06-15', TODAY, 'exact')).toBe(10);
+    expect(ageOn('2014-06-16', TODAY, 'exact')).toBe(9);
+    expect(ageOn('2008-02-29', '2024-02-28', 'exact')).toBe(15);
+    expect(ageOn('2014-06-15', new Date(2024, 5, 15, 0, 30), 'exact')).toBe(10);
   });
 
   it('gives null for a missing or invalid birth date and 0 for a future one', () => {
-    expect(ageOn(null, TODAY)).toBeNull();
-    expect(ageOn('2014-02-30', TODAY)).toBeNull();
-    expect(ageOn('15.06.2014', TODAY)).toBeNull();
-    expect(ageOn('2030-01-01', TODAY)).toBe(0);
+    expect(ageOn(null, TODAY, 'exact')).toBeNull();
+    expect(ageOn('2014-02-30', TODAY, 'exact')).toBeNull();
+    expect(ageOn('15.06.2014', TODAY, 'exact')).toBeNull();
+    expect(ageOn('2030-01-01', TODAY, 'exact')).toBe(0);
   });
 
   it('reports age and birth year, 0 and 0 when the birth date is missing', () => {
@@ -140,7 +136,7 @@ describe('step 1: age and birth year', () => {
   });
 
   it('rejects an invalid reference date', () => {
-    expect(() => generateSquadProposals([], {}, { referenceDate: '2024-13-01' })).toThrow(RangeError);
+    expect(() => generateSquadProposals([], {}, { referenceDate: '2024-13-01', ageRule: 'exact' })).toThrow(RangeError);
   });
 });
 
@@ -201,9 +197,7 @@ describe('step 4: age categories', () => {
   });
 
   it('skips invalid ranges', () => {
-    expect(parseAgeCategoryRanges('abc,7,10-6,-3-4,4-,,1-2-3,5.5-6,13-14')).toEqual([
-      { low: 13, high: 14, label: '13-14' },
-    ]);
+    expect(parseAgeCategoryRanges('abc,7,10-6,-3-4,4-,,1-2-3,5.5-6,13-14')).toEqual([{ low: 13, high: 14, label: '13-14' }]);
   });
 
   it('gives no ranges for an empty or blank string', () => {
@@ -243,7 +237,13 @@ describe('step 5: distribution', () => {
   it('puts a set of exactly the maximum into one squad', () => {
     expect(sizes(only(people(12)).squads)).toEqual([12]);
     expect(distributeIntoSquads(people(12), 12, false)).toHaveLength(1);
-    expect(distributeIntoSquads(people(12, () => ({ clubId: 1 })), 12, true)).toHaveLength(1);
+    expect(
+      distributeIntoSquads(
+        people(12, () => ({ clubId: 1 })),
+        12,
+        true,
+      ),
+    ).toHaveLength(1);
   });
 
   it('puts one participant into one squad', () => {
@@ -349,9 +349,7 @@ describe('step 6: naming', () => {
   });
 
   it('none scheme: the color short name only, with the round number after a wrap', () => {
-    expect(Array.from({ length: 20 }, (_, i) => squadName('none', 'male', i))).toEqual(
-      SQUAD_COLORS.map((color) => color.shortName),
-    );
+    expect(Array.from({ length: 20 }, (_, i) => squadName('none', 'male', i))).toEqual(SQUAD_COLORS.map((color) => color.shortName));
     expect(squadName('none', 'male', 25)).toBe('Weis2');
     expect(squadName('none', 'male', 32)).toBe('Tuer2');
     expect(squadName('none', 'male', 252)).toBe('Tue13');
@@ -361,8 +359,26 @@ describe('step 6: naming', () => {
 
   it('has 20 colors with umlauts in the display names', () => {
     expect(SQUAD_COLORS.map((c) => c.name)).toEqual([
-      'Rot', 'Blau', 'Grün', 'Gelb', 'Schwarz', 'Weiß', 'Lila', 'Orange', 'Gold', 'Kupfer',
-      'Rosa', 'Grau', 'Türkis', 'Braun', 'Mint', 'Sand', 'Navy', 'Rubin', 'Silber', 'Jade',
+      'Rot',
+      'Blau',
+      'Grün',
+      'Gelb',
+      'Schwarz',
+      'Weiß',
+      'Lila',
+      'Orange',
+      'Gold',
+      'Kupfer',
+      'Rosa',
+      'Grau',
+      'Türkis',
+      'Braun',
+      'Mint',
+      'Sand',
+      'Navy',
+      'Rubin',
+      'Silber',
+      'Jade',
     ]);
   });
 
@@ -376,7 +392,11 @@ describe('step 6: naming', () => {
   });
 
   it('gives unique names of at most 5 characters over the whole capacity of each scheme', () => {
-    const capacity: [NamingPrefix, number][] = [['gender', 1980], ['none', 19980], ['number', 9999]];
+    const capacity: [NamingPrefix, number][] = [
+      ['gender', 1980],
+      ['none', 19980],
+      ['number', 9999],
+    ];
     for (const [scheme, count] of capacity) {
       const names: string[] = [];
       for (let i = 0; i < count; i++) {
@@ -457,7 +477,10 @@ describe('step 8: stats', () => {
   });
 
   it('does not round the average', () => {
-    const proposal = only(people(7, () => ({ clubId: 1 })), { maxParticipantsPerSquad: 3, keepClubsTogether: false });
+    const proposal = only(
+      people(7, () => ({ clubId: 1 })),
+      { maxParticipantsPerSquad: 3, keepClubsTogether: false },
+    );
     expect(proposal.stats.avgParticipantsPerSquad).toBe(7 / 3);
   });
 });
@@ -469,7 +492,7 @@ describe('step 9: proposals', () => {
   });
 
   it('works with the default random source', () => {
-    const proposals = generateSquadProposals(people(20), {}, { referenceDate: TODAY });
+    const proposals = generateSquadProposals(people(20), {}, { referenceDate: TODAY, ageRule: 'exact' });
     expect(proposals).toHaveLength(3);
     expect(proposals.every((p) => p.stats.totalParticipants === 20)).toBe(true);
   });
@@ -490,7 +513,15 @@ describe('properties', () => {
         }),
         { maxLength: 500, size: 'max' },
       )
-      .map((rows) => rows.map((row, i): PlannerParticipant => ({ id: i + 1, firstname: `F${i}`, lastname: `L${i}`, club: `Club ${row.clubId}`, ...row }))),
+      .map((rows) =>
+        rows.map((row, i): PlannerParticipant => ({
+          id: i + 1,
+          firstname: `F${i}`,
+          lastname: `L${i}`,
+          club: `Club ${row.clubId}`,
+          ...row,
+        })),
+      ),
   );
 
   const criteriaArb: fc.Arbitrary<SquadCriteria> = fc.record({
@@ -526,7 +557,7 @@ describe('properties', () => {
         const ranges = parseAgeCategoryRanges(criteria.ageCategoryRanges);
         const expected = new Map(
           participants.map((p) => {
-            const age = ageOn(p.birthDate, TODAY);
+            const age = ageOn(p.birthDate, TODAY, 'exact');
             const pool = criteria.separateGenders && p.gender !== 'other' ? p.gender : 'mixed';
             const category = criteria.groupByAgeCategory ? ageCategoryOf(age, ranges) : null;
             return [p.id, { age: age ?? 0, pool, category }];
@@ -558,11 +589,7 @@ describe('properties', () => {
             if (size < 1 || size > criteria.maxParticipantsPerSquad) problems.push(`${squad.name} has ${size}`);
             for (const member of squad.participants) {
               const want = expected.get(member.id);
-              if (
-                want?.pool !== squad.genderGroup ||
-                want.category !== squad.ageCategory ||
-                want.age !== member.age
-              ) {
+              if (want?.pool !== squad.genderGroup || want.category !== squad.ageCategory || want.age !== member.age) {
                 problems.push(`member ${member.id} misplaced in ${squad.name}`);
               }
               const key = `${squad.genderGroup}/${squad.ageCategory}/${member.clubId}`;

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../../app.js';
+import { AGE_RULES } from '../../domain/age.js';
+import { TIE_BREAK_RULES } from '../../domain/all-around.js';
 import { APP_SETTING_DEFAULTS, isAppSettingKey, readAppSetting } from '../../../queries/app-settings.js';
 import { notFound } from '../errors.js';
 import { withErrors } from '../schemas/common.js';
@@ -14,9 +16,36 @@ const ScoreCaptureSettingSchema = Type.Object(
   { description: 'scoreCapture: field-level jury results (true) or the single legacy value' },
 );
 
+const AgeRuleSchema = Type.Union(AGE_RULES.map((rule) => Type.Literal(rule)));
+const TieBreakSchema = Type.Union(TIE_BREAK_RULES.map((rule) => Type.Literal(rule)));
+
+const AgeRuleSettingSchema = Type.Object(
+  { description: Type.String(), rule: AgeRuleSchema },
+  {
+    description:
+      'ageRule: birth-year (default; event year minus birth year) or exact (completed years on the start date), for result lists and squads',
+  },
+);
+
+const ResultsSettingSchema = Type.Object(
+  {
+    description: Type.String(),
+    ageClassRanges: Type.String({ description: 'age classes, e.g. 6-8,9-10; outside every range: other, no birth date: unknown' }),
+    tieBreak: TieBreakSchema,
+    competitions: Type.Record(
+      Type.String(),
+      Type.Object({ tieBreak: Type.Optional(TieBreakSchema), ageClassRanges: Type.Optional(Type.String()) }),
+      {
+        description: 'per competition id: its own tieBreak and/or ageClassRanges',
+      },
+    ),
+  },
+  { description: 'results: age classes and tie-break rule of the result lists' },
+);
+
 const AppSettingResponseSchema = Type.Object({
   key: Type.String(),
-  value: Type.Union([SquadAutoAssignSettingSchema, ScoreCaptureSettingSchema]),
+  value: Type.Union([SquadAutoAssignSettingSchema, ScoreCaptureSettingSchema, AgeRuleSettingSchema, ResultsSettingSchema]),
 });
 
 export async function appSettingsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {

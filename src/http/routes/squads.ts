@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../../app.js';
 import { applySquads } from '../../../commands/apply-squads.js';
+import { readAgeRule } from '../../../queries/app-settings.js';
 import { selectSquadPlanningInput } from '../../../queries/squad-participants.js';
 import { generateSquadProposals, resolveSquadCriteria, SQUAD_NAME_MAX_LENGTH, type SquadProposal } from '../../domain/squad-planner.js';
 import { validationFailed } from '../errors.js';
@@ -24,7 +25,9 @@ const ApplyBodySchema = Type.Object({
   squads: Type.Array(
     Type.Object({
       name: Type.String({ minLength: 1, maxLength: SQUAD_NAME_MAX_LENGTH, description: 'unique within the request; stored in var_riege' }),
-      participantIds: Type.Array(Id(), { description: 'participants with a score row in a competition of the event; each in one squad only' }),
+      participantIds: Type.Array(Id(), {
+        description: 'participants with a score row in a competition of the event; each in one squad only',
+      }),
     }),
   ),
   clearExisting: Type.Boolean({ default: true, description: 'first remove every squad name from the score rows of the event' }),
@@ -50,7 +53,7 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         tags: ['squads'],
         summary: 'Squad proposals for the participants of an event (not stored)',
         description:
-          "Ages are completed years on the event's start date (dat_von), or on today's date when the event has none.",
+          "Ages follow the ageRule app setting: birth-year (default) = year of the event's start (dat_von) minus year of birth; exact = completed years on the start date. Without a start date, today's date stands in.",
         security: [{ bearer: [] }],
         body: GenerateBodySchema,
         response: withErrors({ 200: GenerateResponseSchema }, 400, 401, 403),
@@ -59,17 +62,18 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     async (request) => {
       const { eventId, ...requested } = request.body;
       const criteria = resolveSquadCriteria(requested);
-      const { participants, eventStart } = await selectSquadPlanningInput(pool, eventId);
+      const [{ participants, eventStart }, ageRule] = await Promise.all([selectSquadPlanningInput(pool, eventId), readAgeRule(pool)]);
       if (participants.length === 0) {
         throw validationFailed(`body.eventId: event ${eventId} has no participants with a score row in one of its competitions`);
       }
       let proposals: SquadProposal[];
       try {
         // The start date keeps ages (and so age categories) stable however early squads are planned.
-        proposals = generateSquadProposals(participants, criteria, { referenceDate: eventStart ?? new Date() });
+        proposals = generateSquadProposals(participants, criteria, { referenceDate: eventStart ?? new Date(), ageRule });
       } catch (error) {
         // The planner refuses only what cannot be named within 5 characters: the request can fix that.
-        if (error instanceof RangeError) throw validationFailed(`${error.message} for ${participants.length} participants; raise maxParticipantsPerSquad`);
+        if (error instanceof RangeError)
+          throw validationFailed(`${error.message} for ${participants.length} participants; raise maxParticipantsPerSquad`);
         throw error;
       }
       return { proposals, eventId, totalParticipants: participants.length, criteria };

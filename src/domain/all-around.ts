@@ -1,0 +1,127 @@
+/**
+ * All-around ranking (result lists): totals over a competition's disciplines, shared ranks and the
+ * tie-break rules. Pure: no database, no I/O.
+ *
+ * - Scores are float4 in the legacy tables, so everything is compared and summed in thousandths
+ *   (13.45 and 13.449999 are the same score); totals are reported rounded to thousandths.
+ * - A discipline's score is the best attempt: the highest final value over the attempts (and over
+ *   the score rows, should the desktop program have written a participant twice).
+ * - `total` sums the disciplines that have a score; `complete` is false while one is missing.
+ *   Someone without any score yet has total 0 and no rank (null), and is listed last.
+ * - Out of competition (bol_ak): listed with rank null; takes no rank from anybody.
+ * - Ties share a rank and the next rank is skipped (1, 1, 3). A tie-break rule only decides
+ *   between equal totals; entries still equal after it share the rank.
+ *
+ * Tie-break rules (app setting `results`, per competition):
+ * - `none`: equal totals share the rank.
+ * - `best-device-scores`: the higher best single device score wins; if equal, the second best,
+ *   and so on (FIG all-around qualification). A missing device counts as no score, i.e. it
+ *   ranks below any score, so with equal totals the entry with more devices is compared by its
+ *   scores as they are.
+ * A stored rule that is not one of these counts as `none` (the settings reader checks it).
+ */
+
+export type TieBreakRule = 'none' | 'best-device-scores';
+
+export const TIE_BREAK_RULES: readonly TieBreakRule[] = ['none', 'best-device-scores'];
+export const DEFAULT_TIE_BREAK: TieBreakRule = 'none';
+
+export function isTieBreakRule(value: unknown): value is TieBreakRule {
+  return typeof value === 'string' && (TIE_BREAK_RULES as readonly string[]).includes(value);
+}
+
+/** Thousandths of a score; the unit every comparison and sum uses. */
+export const scoreUnits = (score: number): number => Math.round(score * 1000);
+
+export interface RankInput {
+  /** Scores per discipline, in the competition's discipline order; null where none yet. */
+  scores: ReadonlyArray<number | null>;
+  outOfCompetition: boolean;
+}
+
+export interface RankedTotals {
+  /** null: out of competition, or no score at all. */
+  rank: number | null;
+  total: number;
+  complete: boolean;
+  /** Standard competition ranking per discipline among the competing entries (ties shared); null without a score. */
+  disciplineRanks: Array<number | null>;
+}
+
+interface Prepared {
+  index: number;
+  totalUnits: number;
+  /** Present scores in thousandths, best first: the `best-device-scores` key. */
+  descending: number[];
+  ranked: boolean;
+}
+
+function compareDescending(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    // A missing score ranks below any score.
+    const left = a[i] ?? Number.NEGATIVE_INFINITY;
+    const right = b[i] ?? Number.NEGATIVE_INFINITY;
+    if (left !== right) return right > left ? 1 : -1;
+  }
+  return 0;
+}
+
+/** Order of two competing entries: negative when `a` ranks before `b`, 0 when they share a rank. */
+export function compareEntries(a: Prepared, b: Prepared, rule: TieBreakRule): number {
+  if (a.totalUnits !== b.totalUnits) return b.totalUnits - a.totalUnits;
+  return rule === 'best-device-scores' ? compareDescending(a.descending, b.descending) : 0;
+}
+
+/** Ranks 1, 1, 3 over `values` sorted best first; `same` tells whether two neighbours share a rank. */
+function sharedRanks<T>(sorted: readonly T[], same: (a: T, b: T) => boolean): number[] {
+  const ranks: number[] = [];
+  sorted.forEach((item, position) => {
+    const previous = sorted[position - 1];
+    ranks.push(previous !== undefined && same(previous, item) ? ranks[position - 1]! : position + 1);
+  });
+  return ranks;
+}
+
+/**
+ * Ranks one class. The result is parallel to `entries`; the caller orders the list by
+ * (rank, name), ranked entries first.
+ */
+export function rankAllAround(entries: readonly RankInput[], rule: TieBreakRule): RankedTotals[] {
+  const prepared: Prepared[] = entries.map((entry, index) => {
+    const present = entry.scores.filter((score): score is number => score !== null).map(scoreUnits);
+    return {
+      index,
+      totalUnits: present.reduce((sum, units) => sum + units, 0),
+      descending: [...present].sort((a, b) => b - a),
+      ranked: !entry.outOfCompetition && present.length > 0,
+    };
+  });
+  const competing = prepared.filter((entry) => entry.ranked).sort((a, b) => compareEntries(a, b, rule));
+  const ranks = sharedRanks(competing, (a, b) => compareEntries(a, b, rule) === 0);
+  const rankOf = new Map(competing.map((entry, position) => [entry.index, ranks[position]!]));
+
+  const disciplineCount = entries.reduce((max, entry) => Math.max(max, entry.scores.length), 0);
+  const disciplineRankOf = Array.from({ length: disciplineCount }, (_, discipline) => {
+    const scored = entries
+      .map((entry, index) => ({ index, score: entry.scores[discipline] ?? null, competing: !entry.outOfCompetition }))
+      .filter((item): item is { index: number; score: number; competing: boolean } => item.competing && item.score !== null)
+      .sort((a, b) => scoreUnits(b.score) - scoreUnits(a.score));
+    const perDiscipline = sharedRanks(scored, (a, b) => scoreUnits(a.score) === scoreUnits(b.score));
+    return new Map(scored.map((item, position) => [item.index, perDiscipline[position]!]));
+  });
+
+  return entries.map((entry, index) => ({
+    rank: rankOf.get(index) ?? null,
+    total: prepared[index]!.totalUnits / 1000,
+    complete: entry.scores.length > 0 && entry.scores.every((score) => score !== null),
+    disciplineRanks: entry.scores.map((_, discipline) => disciplineRankOf[discipline]!.get(index) ?? null),
+  }));
+}
+
+/** Listing order: ranked entries by rank, then the unranked by total; equal ones by `name`. */
+export function listingOrder<T extends { rank: number | null; total: number }>(name: (item: T) => string): (a: T, b: T) => number {
+  return (a, b) =>
+    (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER) ||
+    scoreUnits(b.total) - scoreUnits(a.total) ||
+    name(a).localeCompare(name(b), 'de');
+}
