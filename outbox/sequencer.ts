@@ -4,7 +4,7 @@ import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 
 // Same for every instance on a database; only the holder of this session lock numbers rows.
-const SEQUENCER_LOCK_KEY = 7_310_482_612;
+export const SEQUENCER_LOCK_KEY = 7_310_482_612;
 const BATCH_SIZE = 1_000;
 // Non-holders ask for the lock at most this often, so a lost sequencer is replaced within about a second.
 const ACQUIRE_INTERVAL_MS = 900;

@@ -3,11 +3,14 @@
  * transaction session elsewhere, seq order, and room isolation, over a real PostgreSQL and real
  * Socket.IO clients.
  */
+import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
+import { assignSeq, SEQUENCER_LOCK_KEY } from '../../outbox/sequencer.js';
 import { t } from '../../src/db/tables.js';
+import { createTestDatabase } from '../support/database.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -96,6 +99,50 @@ describe('2. commits that finish out of id order', () => {
     } finally {
       first.release();
       second.release();
+    }
+  });
+});
+
+describe('2b. rows numbered out of id order and read in one pass', () => {
+  // Guards against the relay reading `ORDER BY id` instead of `ORDER BY seq` in
+  // `selectSequencedAfter` (outbox/relay.ts): it delivers [lower id, higher id], the wrong order,
+  // and moves its cursor back to the lower seq (checked: this test then fails on the order).
+  it('delivers them in seq order, each once', async () => {
+    // The test is this database's sequencer: it holds the lock before the service starts, so it
+    // decides which rows get numbered, in which order and when, and the relay only reads.
+    const database = await createTestDatabase();
+    const sequencer = new pg.Client({ connectionString: database.url });
+    await sequencer.connect();
+    let other: TestServer | undefined;
+    try {
+      expect((await sequencer.query('SELECT pg_try_advisory_lock($1) AS locked', [SEQUENCER_LOCK_KEY])).rows[0].locked).toBe(true);
+      other = await startTestServer({ database });
+      const socket = await openSocket(other.url);
+      sockets.push(socket);
+      const events = collectEvents(socket);
+      await joinCompetition(socket, 21);
+
+      const lowerId = await commitEvent(other.pool, 21, 'lower-id');
+      const higherId = await commitEvent(other.pool, 21, 'higher-id');
+      expect(lowerId).toBeLessThan(higherId);
+      // As when a later transaction's row commits first and is numbered in an earlier step: the
+      // higher id gets the lower seq. One transaction makes both visible to the same relay read.
+      await sequencer.query('BEGIN');
+      await assignSeq(sequencer, [higherId]);
+      await assignSeq(sequencer, [lowerId]);
+      await sequencer.query('COMMIT');
+      // Barrier: a row numbered after both; once it is here, nothing of the two can still come.
+      const barrierId = await commitEvent(other.pool, 21, 'barrier');
+      await assignSeq(sequencer, [barrierId]);
+      await waitForMarker(events, 'barrier', 10_000);
+
+      expect(events.map((event) => event.marker)).toEqual(['higher-id', 'lower-id', 'barrier']);
+      expect(isStrictlyIncreasing(seqsOf(events))).toBe(true);
+      expect(other.relay.status().sequencer).toBe(false);
+    } finally {
+      await other?.stop();
+      await sequencer.end();
+      await database.drop();
     }
   });
 });
