@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/db/tables.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { captureStatements, getJson, insertRow, postJson } from '../support/group-team-fixtures.js';
 import {
   createArena,
@@ -341,6 +341,50 @@ describe('Calculation rules on read', () => {
     expect(rows).toHaveLength(5);
     expect(rows.every((row) => row.n === 1 && row.value === 16)).toBe(true);
     expect((await entriesOf(arena)).map((entry) => entry.score)).toEqual([16, 16, 16, 16, 16]);
+  });
+
+  // Guards against removing `ON CONFLICT ... DO NOTHING` from the calculated-final insert in
+  // `applyFinalCorrections` (queries/list-scores.ts): the reader that loses the race to a final
+  // written meanwhile would fail its whole correction statement, so the other scores of its page
+  // would stay uncalculated and a warning would be logged.
+  it('a final written between the read and the correction wins, and the rest of the page is still corrected', async () => {
+    const arena = await createArena(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    const raced = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
+    const other = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
+    const warningsBefore = warnings.length;
+
+    const writer = await server.pool.connect();
+    try {
+      // Another writer's final, not yet committed: the reader does not see it when it loads the
+      // page, so it decides to calculate that final too, and its insert then waits on this row.
+      await writer.query('BEGIN');
+      await writer.query(
+        `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 15, 1, 0)`,
+        [raced.scoreId, discipline.fields.final],
+      );
+      const read = scores({ eventId: arena.eventId, limit: 1000 });
+      await waitFor(
+        async () => {
+          const { rows } = await server.pool.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+            [`%INSERT INTO ${t('jury_results')}%`],
+          );
+          return rows.length > 0;
+        },
+        { timeoutMs: 10_000, message: 'the reader waits on the uncommitted final' },
+      );
+      await writer.query('COMMIT');
+      expect((await read).status).toBe(200);
+    } finally {
+      await writer.query('ROLLBACK').catch(() => undefined);
+      writer.release();
+    }
+
+    expect((await juryRows(server.pool, raced.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([{ value: 15 }]);
+    expect((await juryRows(server.pool, other.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([{ value: 16 }]);
+    expect(await detailRows(server.pool, other.scoreId)).toEqual([{ disciplineId: discipline.id, value: 16 }]);
+    expect(warnings.slice(warningsBefore).filter((line) => /corrections on read were not written/.test(String(line.msg)))).toEqual([]);
   });
 
   it('a correction that cannot be written leaves the read answering with the stored values', async () => {
