@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../../src/db/tables.js';
 import { deleteExpiredOutboxRows, RETENTION_LOCK_KEY } from '../../outbox/retention.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
+import { runCommand } from '../../commands/run-command.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -94,6 +95,35 @@ describe('7. replay with since', () => {
       expect(seqsOf(joiner.events)).toEqual(expected);
       expect(isStrictlyIncreasing(seqsOf(joiner.events))).toBe(true);
     }
+  });
+
+  // Guards against a relay that drops rows of a read batch, e.g. every 10th row of what
+  // `selectSequencedAfter` (live) or `selectEventRange` (replay) returned: the other tests here
+  // read batches of fewer than ten rows. Both reads below hold 25 rows, and what each client got
+  // is compared, seq by seq, with what the outbox holds.
+  it('replays and delivers batches of many rows without a gap', async () => {
+    const eventId = 13;
+    const markers = (prefix: string) => Array.from({ length: 25 }, (_, index) => `${prefix}-${index}`);
+    // One transaction: the sequencer numbers the 25 rows in one step and the relay reads them in one pass.
+    const commitTogether = (names: string[]) =>
+      runCommand(server.pool, async (tx) => {
+        for (const marker of names) await appendOutboxEvent(tx, { topic: 'score-updated', eventId, payload: { eventId, marker } });
+      });
+
+    const live = await socketWithEvents();
+    await joinCompetition(live.socket, eventId);
+    await commitTogether(markers('batch'));
+    await commitAndAwait(server.pool, live.events, eventId, 'barrier');
+    const all = await sequencedSeqs(server.pool, eventId);
+    expect(all).toHaveLength(26);
+    expect(seqsOf(live.events)).toEqual(all);
+    expect(live.events.map((event) => event.marker)).toEqual([...markers('batch'), 'barrier']);
+
+    const replaying = await socketWithEvents();
+    expect(await joinCompetition(replaying.socket, eventId, 0)).toMatchObject({ ok: true, replayed: 26 });
+    await commitAndAwait(server.pool, replaying.events, eventId, 'after-replay');
+    expect(replaying.events.map((event) => event.marker)).toEqual([...markers('batch'), 'barrier', 'after-replay']);
+    expect(isStrictlyIncreasing(seqsOf(replaying.events))).toBe(true);
   });
 
   it('replays at connect when the handshake carries eventId and since', async () => {
