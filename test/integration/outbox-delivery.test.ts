@@ -11,6 +11,7 @@ import { appendOutboxEvent } from '../../outbox/append.js';
 import { assignSeq, SEQUENCER_LOCK_KEY } from '../../outbox/sequencer.js';
 import { t } from '../../src/db/tables.js';
 import { createTestDatabase } from '../support/database.js';
+import { createArena, insertDiscipline, insertParticipant, insertScore } from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -61,6 +62,35 @@ describe('1. atomic: an event exists if and only if its command committed', () =
     expect(await outboxRowCount(server.pool, 'rolled-back')).toBe(0);
     expect(withMarker(events, 'committed')).toHaveLength(1);
     expect(withMarker(events, 'committed')[0]).toMatchObject({ eventId: 1, source: 'api', seq: expect.any(Number) });
+  });
+});
+
+describe('1. atomic, through the real commands', () => {
+  // Guards against a command that commits its writes but not its event, e.g. `saveScoreValue`
+  // (commands/save-score-value.ts) without its `appendScoreValueEvent` call: the other tests of
+  // this file append events by hand and never run a command.
+  it('delivers exactly one event for each committed save-value and jury-result, and none for a refused one', async () => {
+    const arena = await createArena(server.pool, 'Outbox-Cup');
+    const discipline = await insertDiscipline(server.pool);
+    const participantId = await insertParticipant(server.pool, arena, { firstName: 'Mia', lastName: 'Roth', gender: 2 });
+    const scoreId = await insertScore(server.pool, arena, participantId);
+    const events = await clientIn(arena.eventId);
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    expect((await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 12.5 })).status).toBe(200);
+    expect((await post('/api/jury-results', { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 1, type: 0 })).status).toBe(200);
+    expect((await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: 999_999, score: 1 })).status).toBe(404);
+    // Barrier: committed after the commands, so once it is here their events can no longer come.
+    await commitAndAwait(server.pool, events, arena.eventId, 'after-commands');
+
+    const fromCommands = events.filter((event) => event.scoreId === scoreId);
+    expect(fromCommands.map((event) => event.source)).toEqual(['api', 'api']);
+    // Event 2 (save-value) carries storedScore, event 1 (jury-results) the formula.
+    expect(fromCommands[0]).toMatchObject({ participantId, disciplineId: discipline.id, storedScore: 12.5 });
+    expect(fromCommands[1]).toMatchObject({ disciplineId: discipline.id, formula: expect.any(String) });
+    expect(fromCommands[1]).not.toHaveProperty('storedScore');
+    expect(isStrictlyIncreasing(seqsOf(events))).toBe(true);
   });
 });
 
