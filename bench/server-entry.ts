@@ -19,7 +19,7 @@ import { createLogger } from '../src/logger.js';
 import { roomOf } from '../src/realtime/gateway.js';
 import { startServer } from '../src/server.js';
 import { selectScorePageKeys } from '../queries/list-scores.js';
-import { selectScoringStates } from '../queries/scoring-context.js';
+import { selectScoringStates } from '../src/model/scoring-context.js';
 import { selectSquadPlanningInput } from '../queries/squad-participants.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
-import type { Pool, TxClient } from '../src/db/pool.js';
+import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { notFound, validationFailed } from '../src/http/errors.js';
+import { notFound, validationFailed } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
-import { runCommand } from './run-command.js';
 
 export interface SquadAssignment {
   name: string;
@@ -104,23 +103,21 @@ export async function setSquadNames(tx: TxClient, eventId: number, participantId
  * name on score rows, so `squadsCreated` counts the squads that got at least one participant;
  * empty ones (the break squads of a proposal) are accepted and leave no trace.
  */
-export async function applySquads(pool: Pool, input: ApplySquadsInput): Promise<ApplySquadsResult> {
+export async function applySquads(tx: TxClient, input: ApplySquadsInput): Promise<ApplySquadsResult> {
   const { participantIds, names } = flattenAssignments(input.squads);
-  return runCommand(pool, async (tx) => {
-    const foreignIds = await lockEventAndFindForeignParticipants(tx, input.eventId, participantIds);
-    if (foreignIds === null) throw notFound(`event ${input.eventId} not found`);
-    if (foreignIds.length > 0) {
-      const listed = foreignIds.slice(0, LISTED_IDS).join(', ') + (foreignIds.length > LISTED_IDS ? ', ...' : '');
-      throw validationFailed(`body.squads: participants without a score row in event ${input.eventId}: ${listed}`);
-    }
-    if (input.clearExisting) await clearEventSquadNames(tx, input.eventId);
-    await setSquadNames(tx, input.eventId, participantIds, names);
-    const squadsCreated = input.squads.filter((squad) => squad.participantIds.length > 0).length;
-    await appendOutboxEvent(tx, {
-      topic: 'squads-applied',
-      eventId: input.eventId,
-      payload: { eventId: input.eventId, squads: squadsCreated, timestamp: new Date().toISOString() },
-    });
-    return { eventId: input.eventId, squadsCreated, participantsAssigned: participantIds.length };
+  const foreignIds = await lockEventAndFindForeignParticipants(tx, input.eventId, participantIds);
+  if (foreignIds === null) throw notFound(`event ${input.eventId} not found`);
+  if (foreignIds.length > 0) {
+    const listed = foreignIds.slice(0, LISTED_IDS).join(', ') + (foreignIds.length > LISTED_IDS ? ', ...' : '');
+    throw validationFailed(`body.squads: participants without a score row in event ${input.eventId}: ${listed}`);
+  }
+  if (input.clearExisting) await clearEventSquadNames(tx, input.eventId);
+  await setSquadNames(tx, input.eventId, participantIds, names);
+  const squadsCreated = input.squads.filter((squad) => squad.participantIds.length > 0).length;
+  await appendOutboxEvent(tx, {
+    topic: 'squads-applied',
+    eventId: input.eventId,
+    payload: { eventId: input.eventId, squads: squadsCreated, timestamp: new Date().toISOString() },
   });
+  return { eventId: input.eventId, squadsCreated, participantsAssigned: participantIds.length };
 }

@@ -10,8 +10,8 @@
  * the wrong way round.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { notFound, validationFailed } from '../src/http/errors.js';
-import { calculatedScoreOf, finalFieldOfState, juryResultEntries, loadDisciplineState, type JuryResultEntry, type WarnLogger } from '../queries/scoring-context.js';
+import { notFound, validationFailed } from '../src/domain/errors.js';
+import { calculatedScoreOf, finalFieldOfState, juryResultEntries, loadDisciplineState, type JuryResultEntry, type WarnLogger } from '../src/model/scoring-context.js';
 import { appendScoreValueEvent, lockScoreRow, selectFieldDisciplines, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
 
 export interface CaptureScoreInput {

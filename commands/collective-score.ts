@@ -1,9 +1,9 @@
 import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 import { evaluate, variablesInOrder } from '../src/domain/formula.js';
-import { notFound, validationFailed } from '../src/http/errors.js';
+import { notFound, validationFailed } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
-import { selectDisciplineContext, type DisciplineContext, type DisciplineField } from '../queries/discipline-context.js';
+import { selectDisciplineContext, type DisciplineContext, type DisciplineField } from '../src/model/discipline-context.js';
 
 /**
  * Group and team scores differ only in the legacy table and id column they point to, so both

@@ -1,5 +1,4 @@
-import type { Pool } from '../src/db/pool.js';
-import { runCommand } from './run-command.js';
+import type { TxClient } from '../src/db/pool.js';
 import {
   appendCollectiveScoreEvent,
   GROUP_KIND,
@@ -21,12 +20,10 @@ export interface SaveGroupScoreResult {
  * POST /api/scores/group: create-or-update keyed by (group, competition, discipline, attempt).
  * Components the request leaves out keep their stored rows, so a client may save field by field.
  */
-export function saveGroupScore(pool: Pool, input: CollectiveScoreInput): Promise<SaveGroupScoreResult> {
-  return runCommand(pool, async (tx) => {
-    const prepared = await prepareCollectiveScore(tx, GROUP_KIND, input);
-    const row = await upsertScoreRow(tx, prepared);
-    const components = await upsertDetailRows(tx, prepared, row.scoreId);
-    await appendCollectiveScoreEvent(tx, prepared, { ...row, finalScore: storedFinalScore(prepared, components) });
-    return { scoreId: row.scoreId, components };
-  });
+export async function saveGroupScore(tx: TxClient, input: CollectiveScoreInput): Promise<SaveGroupScoreResult> {
+  const prepared = await prepareCollectiveScore(tx, GROUP_KIND, input);
+  const row = await upsertScoreRow(tx, prepared);
+  const components = await upsertDetailRows(tx, prepared, row.scoreId);
+  await appendCollectiveScoreEvent(tx, prepared, { ...row, finalScore: storedFinalScore(prepared, components) });
+  return { scoreId: row.scoreId, components };
 }

@@ -8,9 +8,9 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { genderFromCode } from '../src/domain/final-score.js';
-import { notFound, validationFailed } from '../src/http/errors.js';
+import { notFound, validationFailed } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
-import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../queries/scoring-context.js';
+import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { lockScoreRow, selectFieldDisciplines, upsertJuryResults } from './score-writes.js';
 
 export interface SaveJuryResultInput {

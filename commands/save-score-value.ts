@@ -13,8 +13,8 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { notFound } from '../src/http/errors.js';
-import { loadDisciplineState, type WarnLogger } from '../queries/scoring-context.js';
+import { notFound } from '../src/domain/errors.js';
+import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { appendScoreValueEvent, lockScoreRow, storeFinalScore } from './score-writes.js';
 
 export interface SaveScoreValueInput {

@@ -1,6 +1,5 @@
-import type { Pool, TxClient } from '../src/db/pool.js';
+import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { runCommand } from './run-command.js';
 import {
   appendCollectiveScoreEvent,
   prepareCollectiveScore,
@@ -27,14 +26,12 @@ export async function deleteTeamDetailRows(tx: TxClient, scoreId: number, discip
  * POST /api/scores/team: the spec's replace semantics, so a field left out of a re-save loses its
  * stored value instead of keeping a stale one next to the new final score.
  */
-export function saveTeamScore(pool: Pool, input: CollectiveScoreInput): Promise<SaveTeamScoreResult> {
-  return runCommand(pool, async (tx) => {
-    const prepared = await prepareCollectiveScore(tx, TEAM_KIND, input);
-    const row = await upsertScoreRow(tx, prepared);
-    await deleteTeamDetailRows(tx, row.scoreId, input.disciplineId, input.attempt);
-    const details = await upsertDetailRows(tx, prepared, row.scoreId);
-    const finalScore = storedFinalScore(prepared, details);
-    await appendCollectiveScoreEvent(tx, prepared, { ...row, finalScore });
-    return { scoreId: row.scoreId, finalScore };
-  });
+export async function saveTeamScore(tx: TxClient, input: CollectiveScoreInput): Promise<SaveTeamScoreResult> {
+  const prepared = await prepareCollectiveScore(tx, TEAM_KIND, input);
+  const row = await upsertScoreRow(tx, prepared);
+  await deleteTeamDetailRows(tx, row.scoreId, input.disciplineId, input.attempt);
+  const details = await upsertDetailRows(tx, prepared, row.scoreId);
+  const finalScore = storedFinalScore(prepared, details);
+  await appendCollectiveScoreEvent(tx, prepared, { ...row, finalScore });
+  return { scoreId: row.scoreId, finalScore };
 }

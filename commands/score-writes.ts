@@ -7,7 +7,7 @@
 import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 import { appendOutboxEvent } from '../outbox/append.js';
-import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../queries/scoring-context.js';
+import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../src/model/scoring-context.js';
 
 /** False when the score row does not exist. */
 export async function lockScoreRow(tx: TxClient, scoreId: number): Promise<boolean> {

@@ -1,6 +1,5 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
-import type { RelayStatus } from '../src/app.js';
 import type { Pool, Queryable } from '../src/db/pool.js';
 import { t, tablePrefix } from '../src/db/tables.js';
 import type { OutboxTopic } from './append.js';
@@ -8,6 +7,16 @@ import { OutboxListener } from './listener.js';
 import { OutboxSequencer } from './sequencer.js';
 
 const READ_BATCH = 500;
+
+/** What the health endpoint reports about this instance's relay. */
+export interface RelayStatus {
+  state: 'starting' | 'listening' | 'reconnecting' | 'stopped';
+  delivered: number;
+  /** Last `seq` this instance has delivered: everything up to it has gone out to the rooms. */
+  cursor: number;
+  /** Whether this instance currently numbers the outbox (exactly one per database does). */
+  sequencer: boolean;
+}
 
 /** One sequenced outbox row as clients receive it. */
 export interface OutboxDelivery {

@@ -11,7 +11,7 @@
  */
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { notFound } from '../src/http/errors.js';
+import { notFound } from '../src/domain/errors.js';
 
 export interface LiveResultsQuery {
   eventId: number;

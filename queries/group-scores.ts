@@ -1,6 +1,6 @@
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { fieldSortOrder } from './scoring-context.js';
+import { fieldSortOrder } from '../src/model/scoring-context.js';
 
 export interface GroupHeader {
   id: number;

@@ -1,7 +1,7 @@
 /** GET /api/discipline-fields: a bare array (spec), optionally one discipline's fields. */
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { fieldOrdering, fieldSortOrder } from './scoring-context.js';
+import { fieldOrdering, fieldSortOrder } from '../src/model/scoring-context.js';
 
 export interface DisciplineField {
   id: number;

@@ -1,7 +1,7 @@
 /** GET /api/jury-results: the saved field values of one score in one discipline (attempt 1). */
 import type { Queryable } from '../src/db/pool.js';
-import { notFound } from '../src/http/errors.js';
-import { juryResultEntries, loadDisciplineState, type WarnLogger } from './scoring-context.js';
+import { notFound } from '../src/domain/errors.js';
+import { juryResultEntries, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 
 export interface ListJuryResultsInput {
   /** Carries the wertungenId (spec), not the participant id. */

@@ -1,40 +1,16 @@
-import Fastify, { type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import type { Pool } from './db/pool.js';
-import type { Firewall } from './firewall/index.js';
+import type { AppDeps, TypedApp } from './http/app-types.js';
 import { contractClientErrorHandler, contractFrameworkErrors, installErrorHandling, refuseRequestsWhileClosing } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
 import { registerSecurity } from './http/security.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
 import { routeModules } from './http/routes/index.js';
 import { readPackageInfo } from './system/package-info.js';
-
-export interface RelayStatus {
-  state: 'starting' | 'listening' | 'reconnecting' | 'stopped';
-  delivered: number;
-  /** Last `seq` this instance has delivered: everything up to it has gone out to the rooms. */
-  cursor: number;
-  /** Whether this instance currently numbers the outbox (exactly one per database does). */
-  sequencer: boolean;
-}
-
-/** Everything the HTTP layer needs from the composition root; tests build it the same way. */
-export interface AppDeps {
-  config: Config;
-  pool: Pool;
-  logger: Logger;
-  relay: { status(): RelayStatus };
-  /** Host firewall; absent means the one `createFirewall` picks for this OS from the config. */
-  firewall?: Firewall;
-}
-
-export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
 

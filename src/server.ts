@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { buildApp, type AppDeps, type TypedApp } from './app.js';
+import { buildApp } from './app.js';
+import type { AppDeps, TypedApp } from './http/app-types.js';
 import type { Config } from './config.js';
 import { migrateDatabase } from './db/database.js';
 import { createPool, endPool, type Pool } from './db/pool.js';

@@ -1,7 +1,7 @@
 /**
  * Final score of one score row in one discipline, from its jury results (spec "Calculation rules"
  * and "Final value of a jury result set"). Pure: the SQL that loads the inputs and writes the
- * outcome lives in `queries/scoring-context.ts` and the handlers.
+ * outcome lives in `src/model/scoring-context.ts` and the handlers.
  */
 import { bindLettersToResults, evaluate, parse, resolveFormula, startValue, type Expr } from './formula.js';
 import type { Gender } from './squad-planner.js';

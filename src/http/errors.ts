@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -16,7 +17,10 @@ export type ErrorCode =
   | 'UNAVAILABLE'
   | 'INTERNAL';
 
-/** An error whose status, code and message are meant for the client as they are. */
+/**
+ * An error of the HTTP layer itself (authentication, host adapters) whose status, code and message
+ * are meant for the client as they are. Handlers throw `DomainError`s (`src/domain/errors.ts`).
+ */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
@@ -28,9 +32,13 @@ export class AppError extends Error {
   }
 }
 
-export const validationFailed = (message: string) => new AppError(400, 'VALIDATION_FAILED', message);
-export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
-export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
+/** How the contract answers each domain error. */
+const DOMAIN_ERROR_RESPONSES: Readonly<Record<DomainErrorKind, { statusCode: number; code: ErrorCode }>> = {
+  'validation-failed': { statusCode: 400, code: 'VALIDATION_FAILED' },
+  'not-found': { statusCode: 404, code: 'NOT_FOUND' },
+  conflict: { statusCode: 409, code: 'CONFLICT' },
+  unavailable: { statusCode: 503, code: 'UNAVAILABLE' },
+};
 
 export interface ErrorBody {
   statusCode: number;
@@ -57,8 +65,12 @@ function isDatabaseUnavailable(error: { code?: unknown; message?: unknown }): bo
   );
 }
 
-/** Maps any thrown value to the contract's error body; only AppErrors and framework 4xx keep their text. */
+/** Maps any thrown value to the contract's error body; only domain errors, AppErrors and framework 4xx keep their text. */
 export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof DomainError) {
+    const { statusCode, code } = DOMAIN_ERROR_RESPONSES[error.kind];
+    return errorBody(statusCode, code, error.message);
+  }
   if (error instanceof AppError) return errorBody(error.statusCode, error.code, error.message);
   const candidate = (error ?? {}) as Partial<FastifyError> & { code?: string };
   if (candidate.validation) {

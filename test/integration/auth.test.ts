@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TypedApp } from '../../src/app.js';
+import type { TypedApp } from '../../src/http/app-types.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { runScript } from '../support/process.js';
 import { TEST_JWT_SECRET } from '../support/server.js';

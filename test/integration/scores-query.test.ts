@@ -344,7 +344,7 @@ describe('Calculation rules on read', () => {
   });
 
   // Guards against removing `ON CONFLICT ... DO NOTHING` from the calculated-final insert in
-  // `applyFinalCorrections` (queries/list-scores.ts): the reader that loses the race to a final
+  // `applyFinalCorrections` (commands/apply-final-corrections.ts): the reader that loses the race to a final
   // written meanwhile would fail its whole correction statement, so the other scores of its page
   // would stay uncalculated and a warning would be logged.
   it('a final written between the read and the correction wins, and the rest of the page is still corrected', async () => {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppDeps, TypedApp } from '../../src/app.js';
+import type { AppDeps, TypedApp } from '../../src/http/app-types.js';
 import { WEB_DIST_DIR, webRoutesFrom } from '../../src/http/routes/web.js';
 import { insertRow } from '../support/group-team-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';

@@ -5,7 +5,7 @@
 import type { Socket } from 'socket.io-client';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
-import type { RelayStatus } from '../../src/app.js';
+import type { RelayStatus } from '../../outbox/relay.js';
 import type { Pool } from '../../src/db/pool.js';
 import { t } from '../../src/db/tables.js';
 import { openSocket, waitFor } from './server.js';

@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { createSigner } from 'fast-jwt';
 import { expect } from 'vitest';
-import type { TypedApp } from '../../src/app.js';
+import type { TypedApp } from '../../src/http/app-types.js';
 import type { Pool } from '../../src/db/pool.js';
 import { createFirewall, FirewallError, type Firewall } from '../../src/firewall/index.js';
 import { routesOf, type RouteEntry } from '../../src/http/security.js';

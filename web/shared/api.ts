@@ -83,7 +83,7 @@ export function postJson<T>(path: string, body: unknown, options: RequestOptions
 import type { DisciplineSummary, EventSummary } from '../../queries/list-catalog.js';
 import type { DisciplineField } from '../../queries/list-discipline-fields.js';
 import type { ScoreEntry } from '../../queries/list-scores.js';
-import type { JuryResultEntry } from '../../queries/scoring-context.js';
+import type { JuryResultEntry } from '../../src/model/scoring-context.js';
 export type { DisciplineField, DisciplineSummary, EventSummary, JuryResultEntry, ScoreEntry };
 
 export interface ScoresPage {

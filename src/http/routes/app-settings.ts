@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 import { AGE_RULES } from '../../domain/age.js';
 import { TIE_BREAK_RULES } from '../../domain/all-around.js';
 import { APP_SETTING_DEFAULTS, isAppSettingKey, readAppSetting } from '../../../queries/app-settings.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { withErrors } from '../schemas/common.js';
 import { SquadCriteriaSchema } from '../schemas/squads.js';
 

@@ -3,7 +3,7 @@
  * array like GET /api/discipline-fields. Not in the spec; documented in docs/api-changelog.md.
  */
 import { Type } from '@sinclair/typebox';
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 import { selectDisciplines, selectEvents } from '../../../queries/list-catalog.js';
 import { withErrors } from '../schemas/common.js';
 

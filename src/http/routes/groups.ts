@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
+import { runCommand } from '../../../commands/run-command.js';
 import { saveGroupScore } from '../../../commands/save-group-score.js';
 import { selectCandidates } from '../../../queries/available-participants.js';
 import { getGroupScores } from '../../../queries/group-scores.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { Id, withErrors } from '../schemas/common.js';
 import { AttemptSchema, CollectiveScoreBodyProperties, collectiveScoreInput, ScoreComponentSchema } from '../schemas/collective-scores.js';
 
@@ -86,7 +87,7 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { body } = request;
-      const result = await saveGroupScore(pool, collectiveScoreInput(body.groupId, body.attemptNumber, body));
+      const result = await runCommand(pool, (tx) => saveGroupScore(tx, collectiveScoreInput(body.groupId, body.attemptNumber, body)));
       return { success: true as const, ...result };
     },
   );

@@ -1,4 +1,4 @@
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 import { firewallRoutes } from './firewall.js';
 import { liveResultsRoutes } from './live-results.js';
 import { groupsRoutes } from './groups.js';

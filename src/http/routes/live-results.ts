@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 import { loadLiveResults } from '../../../projections/live-results.js';
 import { Id, withErrors } from '../schemas/common.js';
 

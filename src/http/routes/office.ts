@@ -4,11 +4,11 @@
  * Documented in docs/api-changelog.md.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 import { selectEventCompetitions, selectEventUnits, type UnitKind } from '../../../queries/office-event-lists.js';
 import { selectEventSquads } from '../../../queries/office-squads.js';
 import { ROLES } from '../auth.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { Id, withErrors } from '../schemas/common.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

@@ -3,14 +3,15 @@
  * module for /api/scores, /api/scores/capture, /api/scores/save-value, /api/jury-results and
  * /api/discipline-fields. Handlers live in commands/ and queries/.
  */
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 import { runCommand } from '../../../commands/run-command.js';
+import { applyFinalCorrections } from '../../../commands/apply-final-corrections.js';
 import { captureScore } from '../../../commands/capture-score.js';
 import { saveJuryResult } from '../../../commands/save-jury-result.js';
 import { saveScoreValue } from '../../../commands/save-score-value.js';
 import { selectDisciplineFields } from '../../../queries/list-discipline-fields.js';
 import { listJuryResults } from '../../../queries/list-jury-results.js';
-import { listScores } from '../../../queries/list-scores.js';
+import { loadScoresPage, toScoresPage } from '../../../queries/list-scores.js';
 import { withErrors } from '../schemas/common.js';
 import {
   CaptureBody,
@@ -42,7 +43,15 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { eventId, squadName, limit, offset } = request.query;
-      return listScores(deps.pool, { eventId, squadName: squadName || undefined, limit, offset }, request.log);
+      const page = await loadScoresPage(deps.pool, { eventId, squadName: squadName || undefined, limit, offset }, request.log);
+      if (page.corrections.length === 0) return toScoresPage(page, []);
+      const written = await runCommand(deps.pool, (tx) => applyFinalCorrections(tx, page.corrections)).catch((error: unknown) => {
+        // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
+        // another writer must not fail the read. The page then shows what is stored.
+        request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
+        return [];
+      });
+      return toScoresPage(page, written);
     },
   );
 

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
+import { runCommand } from '../../../commands/run-command.js';
 import { applySquads } from '../../../commands/apply-squads.js';
 import { readAgeRule } from '../../../queries/app-settings.js';
 import { selectSquadPlanningInput } from '../../../queries/squad-participants.js';
 import { generateSquadProposals, resolveSquadCriteria, SQUAD_NAME_MAX_LENGTH, type SquadProposal } from '../../domain/squad-planner.js';
-import { validationFailed } from '../errors.js';
+import { validationFailed } from '../../domain/errors.js';
 import { Id, withErrors } from '../schemas/common.js';
 import { SquadCriteriaSchema, SquadProposalSchema } from '../schemas/squads.js';
 
@@ -93,7 +94,7 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      const result = await applySquads(pool, request.body);
+      const result = await runCommand(pool, (tx) => applySquads(tx, request.body));
       return {
         success: true as const,
         message: `${result.squadsCreated} squads applied to ${result.participantsAssigned} participants of event ${result.eventId}`,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { TypedApp, AppDeps } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 import { withErrors } from '../schemas/common.js';
 import { readBuildInfo } from '../../system/build-info.js';
 import { readPackageInfo } from '../../system/package-info.js';

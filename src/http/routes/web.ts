@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { AppDeps, TypedApp } from '../../app.js';
+import type { AppDeps, TypedApp } from '../app-types.js';
 
 export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 export const WEB_PAGES = ['jury', 'board', 'office'] as const;

@@ -1,11 +1,12 @@
 /**
- * Read side shared by the individual-scoring queries and commands (and meant for group/team
- * scoring): everything about a score row in one discipline, loaded set-wise in one statement.
+ * State loading shared by the individual-scoring commands and queries (the model both sides read,
+ * so neither reaches into the other): everything about a score row in one discipline, loaded
+ * set-wise in one statement.
  */
 import type { BaseLogger } from 'pino';
-import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
-import { calculateFinalScore, compareFields, compileFormula, finalFieldOf, type DisciplineFormula, type FieldResult } from '../src/domain/final-score.js';
+import type { Queryable } from '../db/pool.js';
+import { t } from '../db/tables.js';
+import { calculateFinalScore, compareFields, compileFormula, finalCorrection, finalFieldOf, type DisciplineFormula, type FieldResult, type FinalCorrection } from '../domain/final-score.js';
 
 export type WarnLogger = Pick<BaseLogger, 'warn'>;
 
@@ -231,4 +232,29 @@ export function finalFieldOfState(state: ScoringState): ScoringField | null {
 /** The formula's result from the state's current jury results (null: no formula or not finite). */
 export function calculatedScoreOf(state: ScoringState): number | null {
   return calculateFinalScore(state.formula, state.fields);
+}
+
+/** A correction (calculation rule 5 or 6) that reading a score found, keyed by score and discipline. */
+export interface PendingCorrection {
+  scoreId: number;
+  disciplineId: number;
+  correction: FinalCorrection;
+}
+
+/** A jury result the correction statement wrote, as that statement returns it. */
+export interface WrittenCorrection {
+  kind: FinalCorrection['kind'];
+  result_id: number;
+  score_id: number;
+  field_id: number;
+  value: number;
+}
+
+/** What the states need corrected on read: at most one correction per score and discipline. */
+export function pendingCorrections(states: readonly ScoringState[]): PendingCorrection[] {
+  return states.flatMap((state) => {
+    if (state.disciplineId === null) return [];
+    const correction = finalCorrection(state.formula, state.fields, state.detailValue);
+    return correction === null ? [] : [{ scoreId: state.scoreId, disciplineId: state.disciplineId, correction }];
+  });
 }

@@ -1,6 +1,6 @@
-import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
-import { compileFormula, type DisciplineFormula } from '../src/domain/final-score.js';
+import type { Queryable } from '../db/pool.js';
+import { t } from '../db/tables.js';
+import { compileFormula, type DisciplineFormula } from '../domain/final-score.js';
 import { fieldJsonPairs, fieldOrdering, type ScoringField } from './scoring-context.js';
 
 /**

@@ -1,0 +1,58 @@
+/**
+ * Calculation rules 5 and 6 written back: the corrections that reading a page of scores found
+ * (`queries/list-scores.ts` finds them, the route runs this command), so the read path itself
+ * never writes. Runs inside `runCommand`, which marks the transaction as the service's own write:
+ * the legacy-write triggers must not announce a value that follows from results the clients were
+ * already told about.
+ */
+import type { TxClient } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import type { PendingCorrection, WrittenCorrection } from '../src/model/scoring-context.js';
+
+/**
+ * Rules 5 and 6 for a whole page in one statement. The calculated final is inserted with
+ * ON CONFLICT DO NOTHING, so a concurrent reader or writer that got there first wins and the detail
+ * is only written where this insert did. The sync reads the detail at write time, so it copies the
+ * current authoritative value, never one this page read earlier. Input is sorted by the key so two
+ * readers lock rows in the same order.
+ */
+export async function applyFinalCorrections(tx: TxClient, corrections: readonly PendingCorrection[]): Promise<WrittenCorrection[]> {
+  const sorted = [...corrections].sort((a, b) => a.scoreId - b.scoreId || a.correction.fieldId - b.correction.fieldId);
+  const { rows } = await tx.query<WrittenCorrection>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[])
+                  WITH ORDINALITY AS i(kind, score_id, discipline_id, field_id, value, ord)
+     ), calculated AS (
+       INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+       SELECT score_id, field_id, value, 1, 0 FROM input WHERE kind = 'calculate' ORDER BY ord
+       ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch) DO NOTHING
+       RETURNING int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung
+     ), calculated_detail AS (
+       UPDATE ${t('wertungen_details')} d SET rel_leistung = c.rel_leistung
+         FROM calculated c
+         JOIN input i ON i.kind = 'calculate' AND i.score_id = c.int_wertungenid AND i.field_id = c.int_disziplinen_felderid
+        WHERE d.int_wertungenid = i.score_id AND d.int_disziplinenid = i.discipline_id AND d.int_versuch = 1 AND d.int_kp = 0
+       RETURNING d.int_wertungenid
+     ), synced AS (
+       UPDATE ${t('jury_results')} j SET rel_leistung = d.rel_leistung
+         FROM input i
+         JOIN ${t('wertungen_details')} d
+           ON d.int_wertungenid = i.score_id AND d.int_disziplinenid = i.discipline_id AND d.int_versuch = 1 AND d.int_kp = 0
+        WHERE i.kind = 'sync' AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
+          AND j.int_versuch = 1 AND d.rel_leistung IS NOT NULL AND j.rel_leistung IS DISTINCT FROM d.rel_leistung
+       RETURNING j.int_juryresultsid, j.int_wertungenid, j.int_disziplinen_felderid, j.rel_leistung
+     )
+     SELECT 'calculate' AS kind, int_juryresultsid AS result_id, int_wertungenid AS score_id,
+            int_disziplinen_felderid AS field_id, rel_leistung AS value FROM calculated
+     UNION ALL
+     SELECT 'sync', int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung FROM synced`,
+    [
+      sorted.map((item) => item.correction.kind),
+      sorted.map((item) => item.scoreId),
+      sorted.map((item) => item.disciplineId),
+      sorted.map((item) => item.correction.fieldId),
+      sorted.map((item) => item.correction.value),
+    ],
+  );
+  return rows;
+}

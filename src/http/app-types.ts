@@ -1,0 +1,24 @@
+/**
+ * The types the HTTP layer shares: what the composition root hands to every route module, and
+ * the typed fastify instance they register on. Kept apart from `src/app.ts` so route modules never
+ * import the module that imports them.
+ */
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Pool } from '../db/pool.js';
+import type { Firewall } from '../firewall/index.js';
+import type { RelayStatus } from '../../outbox/relay.js';
+
+/** Everything the HTTP layer needs from the composition root; tests build it the same way. */
+export interface AppDeps {
+  config: Config;
+  pool: Pool;
+  logger: Logger;
+  relay: { status(): RelayStatus };
+  /** Host firewall; absent means the one `createFirewall` picks for this OS from the config. */
+  firewall?: Firewall;
+}
+
+export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
