@@ -10,8 +10,22 @@ import { webRoutes } from './web.js';
 import { squadsRoutes } from './squads.js';
 import { appSettingsRoutes } from './app-settings.js';
 import { officeRoutes } from './office.js';
+import { resultsRoutes } from './results.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
 /** Every HTTP route module of the service; a new module is added here and nowhere else. */
-export const routeModules: RouteModule[] = [systemRoutes, firewallRoutes, groupsRoutes, teamsRoutes, liveResultsRoutes, scoresRoutes, catalogRoutes, squadsRoutes, appSettingsRoutes, officeRoutes, webRoutes];
+export const routeModules: RouteModule[] = [
+  systemRoutes,
+  firewallRoutes,
+  groupsRoutes,
+  teamsRoutes,
+  liveResultsRoutes,
+  scoresRoutes,
+  catalogRoutes,
+  squadsRoutes,
+  appSettingsRoutes,
+  officeRoutes,
+  resultsRoutes,
+  webRoutes,
+];

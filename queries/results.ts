@@ -1,0 +1,319 @@
+/**
+ * Result lists (all-around per competition, optionally per age class; team results), computed
+ * from the legacy rows at request time like the live results: the desktop program writes and
+ * deletes those rows too, so a copy could drift.
+ *
+ * The legacy layout has no table naming a competition's disciplines: they are the disciplines its
+ * score rows have detail rows for (the desktop program and the demo seed write the start list as
+ * detail rows without a value), in the order of their first detail row. A discipline's score is
+ * the final value: for an individual the detail row with int_kp 0, for a team the row under the
+ * discipline's final field (bol_endwert); the best attempt counts. Did-not-start rows are left out.
+ *
+ * Three statements per request (scope, disciplines, entries) plus the settings reads, however
+ * many rows: the per-discipline scores arrive aggregated as JSON per entry.
+ */
+import type { Queryable } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import {
+  ageByRule,
+  ageCategoryOf,
+  ageClassOrder,
+  parseAgeCategoryRanges,
+  parseIsoDate,
+  referenceDay,
+  type AgeRule,
+} from '../src/domain/age.js';
+import { listingOrder, rankAllAround, type TieBreakRule } from '../src/domain/all-around.js';
+import { notFound } from '../src/domain/errors.js';
+import { competitionRanking, readAgeRule, readAppSetting } from './app-settings.js';
+
+export interface ResultsQuery {
+  eventId: number;
+  competitionId: number;
+  groupBy?: 'ageClass' | undefined;
+}
+
+export interface ResultDiscipline {
+  disciplineId: number;
+  name: string;
+  shortName: string | null;
+}
+
+export interface DisciplineResult {
+  disciplineId: number;
+  /** Best attempt's final value; null while the discipline has none. */
+  score: number | null;
+  /** Rank in this discipline within the class (ties shared); null without a score or out of competition. */
+  rank: number | null;
+}
+
+interface RankedFields {
+  rank: number | null;
+  scoreId: number;
+  total: number;
+  complete: boolean;
+  outOfCompetition: boolean;
+  disciplines: DisciplineResult[];
+}
+
+export interface AllAroundResult extends RankedFields {
+  participantId: number;
+  firstName: string | null;
+  lastName: string | null;
+  startNumber: string | null;
+  clubName: string | null;
+  birthYear: number | null;
+}
+
+export interface ResultClass {
+  /** Age class label (`6-8`, `other`, `unknown`); null without groupBy. */
+  ageClass: string | null;
+  results: AllAroundResult[];
+}
+
+interface ListHeader {
+  eventId: number;
+  eventName: string;
+  /** dat_von / dat_bis as `YYYY-MM-DD`. */
+  dateFrom: string | null;
+  dateTo: string | null;
+  competitionId: number;
+  competitionName: string | null;
+  tieBreak: TieBreakRule;
+  /** Relay cursor read before the queries: follow with `join-competition {since: seq}`. */
+  seq: number;
+  disciplines: ResultDiscipline[];
+}
+
+export interface AllAroundResults extends ListHeader {
+  ageRule: AgeRule;
+  groupBy: 'ageClass' | null;
+  classes: ResultClass[];
+}
+
+export interface TeamResult extends RankedFields {
+  teamId: number;
+  name: string;
+  startNumber: number | null;
+  clubName: string | null;
+}
+
+export interface TeamResults extends ListHeader {
+  results: TeamResult[];
+}
+
+type EntryKind = 'individual' | 'team';
+
+/** Which score rows belong to a list; constants of this module, never request text. */
+const KIND_COLUMN: Record<EntryKind, string> = { individual: 'int_teilnehmerid', team: 'int_mannschaftenid' };
+
+interface ScopeRow {
+  event_name: string;
+  date_from: string | null;
+  date_to: string | null;
+  competition_found: boolean;
+  competition_name: string | null;
+}
+
+export async function selectResultsScope(db: Queryable, eventId: number, competitionId: number): Promise<ScopeRow | null> {
+  const { rows } = await db.query<ScopeRow>(
+    `SELECT e.var_name AS event_name, e.dat_von AS date_from, e.dat_bis AS date_to,
+            c.int_wettkaempfeid IS NOT NULL AS competition_found, c.var_name AS competition_name
+       FROM ${t('veranstaltungen')} e
+       LEFT JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = $2 AND c.int_veranstaltungenid = e.int_veranstaltungenid
+      WHERE e.int_veranstaltungenid = $1`,
+    [eventId, competitionId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function selectCompetitionDisciplines(db: Queryable, competitionId: number, kind: EntryKind): Promise<ResultDiscipline[]> {
+  const { rows } = await db.query<ResultDiscipline>(
+    `SELECT dz.int_disziplinenid AS "disciplineId", COALESCE(NULLIF(dz.var_anzeigename, ''), dz.var_name) AS name, dz.var_kurzname AS "shortName"
+       FROM ${t('wertungen')} w
+       JOIN ${t('wertungen_details')} d ON d.int_wertungenid = w.int_wertungenid
+       JOIN ${t('disziplinen')} dz ON dz.int_disziplinenid = d.int_disziplinenid
+      WHERE w.int_wettkaempfeid = $1 AND w.${KIND_COLUMN[kind]} IS NOT NULL
+      GROUP BY dz.int_disziplinenid
+      ORDER BY min(d.int_wertungen_detailsid)`,
+    [competitionId],
+  );
+  return rows;
+}
+
+interface EntryRow {
+  entryId: number;
+  scoreId: number;
+  outOfCompetition: boolean;
+  /** Best final value per discipline id (JSON object keys are strings). */
+  scores: Record<string, number>;
+}
+
+export interface ParticipantRow extends EntryRow {
+  firstName: string | null;
+  lastName: string | null;
+  startNumber: string | null;
+  clubName: string | null;
+  birthDate: string | null;
+}
+
+export interface TeamRow extends EntryRow {
+  name: string;
+  startNumber: number | null;
+  clubName: string | null;
+}
+
+/**
+ * The entries of a competition (one per participant or team, whatever number of score rows the
+ * desktop program wrote for it; its lowest score row id is `scoreId`) with their best final value
+ * per discipline.
+ */
+function entriesSql(kind: EntryKind, details: string): string {
+  const column = KIND_COLUMN[kind];
+  // Individuals keep their final value under int_kp 0; team rows under the final field's id.
+  const finalRow =
+    kind === 'individual'
+      ? 'COALESCE(d.int_kp, 0) = 0'
+      : `EXISTS (SELECT 1 FROM ${t('disziplinen_felder')} f
+                  WHERE f.int_disziplinen_felderid = d.int_kp AND f.int_disziplinenid = d.int_disziplinenid AND f.bol_endwert)`;
+  return `WITH rows AS (
+       SELECT w.int_wertungenid, w.${column} AS entry_id, COALESCE(w.bol_ak, false) AS out_of_competition
+         FROM ${t('wertungen')} w
+        WHERE w.int_wettkaempfeid = $1 AND w.${column} IS NOT NULL AND NOT COALESCE(w.bol_startet_nicht, false)
+     ), entries AS (
+       SELECT entry_id, min(int_wertungenid) AS score_id, bool_or(out_of_competition) AS out_of_competition
+         FROM rows GROUP BY entry_id
+     ), best AS (
+       SELECT r.entry_id, d.int_disziplinenid AS discipline_id, max(d.rel_leistung) AS score
+         FROM rows r
+         JOIN ${t('wertungen_details')} d ON d.int_wertungenid = r.int_wertungenid
+        WHERE d.rel_leistung IS NOT NULL AND ${finalRow}
+        GROUP BY r.entry_id, d.int_disziplinenid
+     ), scores AS (
+       SELECT entry_id, json_object_agg(discipline_id, score) AS scores FROM best GROUP BY entry_id
+     )
+     SELECT e.entry_id AS "entryId", e.score_id AS "scoreId", e.out_of_competition AS "outOfCompetition",
+            COALESCE(s.scores, '{}'::json) AS scores, ${details}
+       FROM entries e
+       LEFT JOIN scores s ON s.entry_id = e.entry_id`;
+}
+
+export async function selectParticipantEntries(db: Queryable, competitionId: number): Promise<ParticipantRow[]> {
+  const { rows } = await db.query<ParticipantRow>(
+    `${entriesSql('individual', `p.var_vorname AS "firstName", p.var_nachname AS "lastName", p.var_startnummer AS "startNumber", v.var_name AS "clubName", p.dat_geburtstag AS "birthDate"`)}
+       JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = e.entry_id
+       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid`,
+    [competitionId],
+  );
+  return rows;
+}
+
+export async function selectTeamEntries(db: Queryable, competitionId: number): Promise<TeamRow[]> {
+  const { rows } = await db.query<TeamRow>(
+    `${entriesSql('team', `m.var_name AS name, m.int_startnummer AS "startNumber", v.var_name AS "clubName"`)}
+       JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = e.entry_id
+       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = m.int_vereineid`,
+    [competitionId],
+  );
+  return rows;
+}
+
+/** Ranks one class of entries and lists it (ranked by rank, then the others), names breaking ties in the listing. */
+function rankClass<R extends EntryRow, T extends RankedFields>(
+  rows: readonly R[],
+  disciplines: readonly ResultDiscipline[],
+  tieBreak: TieBreakRule,
+  describe: (row: R) => Omit<T, keyof RankedFields>,
+  name: (item: T) => string,
+): T[] {
+  const scores = rows.map((row) => disciplines.map((discipline) => row.scores[String(discipline.disciplineId)] ?? null));
+  const ranked = rankAllAround(
+    rows.map((row, index) => ({ scores: scores[index]!, outOfCompetition: row.outOfCompetition })),
+    tieBreak,
+  );
+  return rows
+    .map((row, index) => {
+      const totals = ranked[index]!;
+      const fields: RankedFields = {
+        rank: totals.rank,
+        scoreId: row.scoreId,
+        total: totals.total,
+        complete: totals.complete,
+        outOfCompetition: row.outOfCompetition,
+        disciplines: disciplines.map((discipline, position) => ({
+          disciplineId: discipline.disciplineId,
+          score: scores[index]![position]!,
+          rank: totals.disciplineRanks[position]!,
+        })),
+      };
+      return { ...describe(row), ...fields } as T;
+    })
+    .sort(listingOrder(name));
+}
+
+async function loadHeader(db: Queryable, query: { eventId: number; competitionId: number }, kind: EntryKind, relayCursor: () => number) {
+  // Read before the queries, never after (see projections/live-results.ts).
+  const seq = relayCursor();
+  const scope = await selectResultsScope(db, query.eventId, query.competitionId);
+  if (!scope) throw notFound(`No event ${query.eventId}`);
+  if (!scope.competition_found) throw notFound(`No competition ${query.competitionId} in event ${query.eventId}`);
+  const [disciplines, setting] = await Promise.all([
+    selectCompetitionDisciplines(db, query.competitionId, kind),
+    readAppSetting(db, 'results'),
+  ]);
+  const ranking = competitionRanking(setting, query.competitionId);
+  const header: ListHeader = {
+    eventId: query.eventId,
+    eventName: scope.event_name,
+    dateFrom: scope.date_from,
+    dateTo: scope.date_to,
+    competitionId: query.competitionId,
+    competitionName: scope.competition_name,
+    tieBreak: ranking.tieBreak,
+    seq,
+    disciplines,
+  };
+  return { header, ageClassRanges: ranking.ageClassRanges };
+}
+
+const personName = (item: { lastName: string | null; firstName: string | null }) => `${item.lastName ?? ''} ${item.firstName ?? ''}`;
+
+/** GET /api/results */
+export async function loadAllAroundResults(db: Queryable, query: ResultsQuery, relayCursor: () => number): Promise<AllAroundResults> {
+  const [{ header, ageClassRanges }, ageRule] = await Promise.all([loadHeader(db, query, 'individual', relayCursor), readAgeRule(db)]);
+  const rows = await selectParticipantEntries(db, query.competitionId);
+  const describe = (row: ParticipantRow) => ({
+    participantId: row.entryId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    startNumber: row.startNumber,
+    clubName: row.clubName,
+    birthYear: row.birthDate === null ? null : (parseIsoDate(row.birthDate)?.year ?? null),
+  });
+  const rank = (members: readonly ParticipantRow[]) =>
+    rankClass<ParticipantRow, AllAroundResult>(members, header.disciplines, header.tieBreak, describe, personName);
+  if (query.groupBy !== 'ageClass') return { ...header, ageRule, groupBy: null, classes: [{ ageClass: null, results: rank(rows) }] };
+
+  const ranges = parseAgeCategoryRanges(ageClassRanges);
+  // The event's first day; an event without one is counted on today.
+  const reference = referenceDay(header.dateFrom ?? new Date());
+  const members = new Map<string, ParticipantRow[]>(ageClassOrder(ranges).map((label) => [label, []]));
+  for (const row of rows) {
+    const birth = row.birthDate === null ? null : parseIsoDate(row.birthDate);
+    members.get(ageCategoryOf(birth ? ageByRule(birth, reference, ageRule) : null, ranges))!.push(row);
+  }
+  const classes = [...members].filter(([, list]) => list.length > 0).map(([ageClass, list]) => ({ ageClass, results: rank(list) }));
+  return { ...header, ageRule, groupBy: 'ageClass', classes };
+}
+
+/** GET /api/results/teams */
+export async function loadTeamResults(
+  db: Queryable,
+  query: { eventId: number; competitionId: number },
+  relayCursor: () => number,
+): Promise<TeamResults> {
+  const { header } = await loadHeader(db, query, 'team', relayCursor);
+  const rows = await selectTeamEntries(db, query.competitionId);
+  const describe = (row: TeamRow) => ({ teamId: row.entryId, name: row.name, startNumber: row.startNumber, clubName: row.clubName });
+  return { ...header, results: rankClass<TeamRow, TeamResult>(rows, header.disciplines, header.tieBreak, describe, (item) => item.name) };
+}
