@@ -8,7 +8,8 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { genderFromCode } from '../src/domain/final-score.js';
-import { notFound, validationFailed } from '../src/domain/errors.js';
+import { notFound, StaleValueError, validationFailed } from '../src/domain/errors.js';
+import { sameStoredValue } from '../src/domain/stored-value.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { lockScoreRow, selectFieldDisciplines, upsertJuryResults } from './score-writes.js';
@@ -21,6 +22,8 @@ export interface SaveJuryResultInput {
   attempt: number;
   /** 0 compulsory (Pflicht), 1 free (Kuer); stored in int_kp. */
   type: 0 | 1;
+  /** Optimistic check: the stored value the client based this save on (null = none); absent = no check. */
+  expectedPerformance?: number | null | undefined;
 }
 
 export interface SaveJuryResultReply {
@@ -38,6 +41,17 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
   const disciplineId = (await selectFieldDisciplines(tx, [input.disciplineFieldId])).get(input.disciplineFieldId);
   if (disciplineId === undefined) throw notFound(`No discipline field ${input.disciplineFieldId}`);
+  if (input.expectedPerformance !== undefined) {
+    // Under the score row's lock: no other command on this score runs between check and write.
+    const before = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+    const current = before.fields.find((field) => field.fieldId === input.disciplineFieldId)?.value ?? null;
+    if (!sameStoredValue(input.expectedPerformance, current)) {
+      throw new StaleValueError(
+        `The stored value of field ${input.disciplineFieldId} is ${current ?? 'none'}, not ${input.expectedPerformance ?? 'none'} as expected: it was changed elsewhere; nothing was saved`,
+        current,
+      );
+    }
+  }
 
   const [stored] = await upsertJuryResults(tx, scoreId, [{ fieldId: input.disciplineFieldId, value: input.performance }], input.type);
   const state = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;

@@ -13,7 +13,8 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { notFound } from '../src/domain/errors.js';
+import { notFound, StaleValueError } from '../src/domain/errors.js';
+import { sameStoredValue } from '../src/domain/stored-value.js';
 import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { appendScoreValueEvent, lockScoreRow, storeFinalScore } from './score-writes.js';
 
@@ -23,6 +24,8 @@ export interface SaveScoreValueInput {
   participantId: number;
   disciplineId: number;
   score: number;
+  /** Optimistic check: the stored final the client based this save on (null = none); absent = no check. */
+  expectedScore?: number | null | undefined;
 }
 
 export interface SaveScoreValueReply {
@@ -87,6 +90,14 @@ export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, l
   if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId}`);
 
   const state = (await loadDisciplineState(tx, scoreId, input.disciplineId, log))!;
+  // Checked under the row lock, so no save can slip in between the check and the write; throwing
+  // rolls back the transaction, also a score row created just above.
+  if (input.expectedScore !== undefined && !sameStoredValue(input.expectedScore, state.detailValue)) {
+    throw new StaleValueError(
+      `The stored final score is ${state.detailValue ?? 'none'}, not ${input.expectedScore ?? 'none'} as expected: it was changed elsewhere; nothing was saved`,
+      state.detailValue,
+    );
+  }
   const stored = await storeFinalScore(tx, state, input.score);
   await appendScoreValueEvent(tx, { ...state, detailValue: stored });
   return { success: true, wertungenId: scoreId, score: stored };

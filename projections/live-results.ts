@@ -12,6 +12,7 @@
 import type { Queryable } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 import { notFound } from '../src/domain/errors.js';
+import { maskClass } from '../src/domain/input-mask.js';
 
 export interface LiveResultsQuery {
   eventId: number;
@@ -19,12 +20,17 @@ export interface LiveResultsQuery {
   competitionId?: number | undefined;
 }
 
+/** Whose score a result is: a participant's, a group's (int_gruppenid) or a team's (int_mannschaftenid). */
+export type LiveResultKind = 'individual' | 'group' | 'team';
+
 export interface LiveResult {
   /** Standard competition ranking (1, 1, 3); null for a participant out of competition (bol_ak). */
   rank: number | null;
+  kind: LiveResultKind;
   scoreId: number;
   competitionId: number;
-  participantId: number;
+  /** Null for a group or team; their name is in `lastName`. */
+  participantId: number | null;
   firstName: string | null;
   lastName: string | null;
   startNumber: string | null;
@@ -40,53 +46,72 @@ export interface LiveResults {
   disciplineId: number;
   disciplineName: string;
   competitionId: number | null;
+  /** 'ascending' for a time mask (rank 1 = shortest time), else 'descending'. */
+  order: 'ascending' | 'descending';
   /** Last outbox seq the results include: subscribe with `since: seq`. */
   seq: number;
   results: LiveResult[];
 }
 
-export async function selectLiveResultsScope(db: Queryable, query: LiveResultsQuery): Promise<{ event_found: boolean; discipline_name: string | null }> {
-  const { rows } = await db.query<{ event_found: boolean; discipline_name: string | null }>(
+interface ScopeRow {
+  event_found: boolean;
+  discipline_name: string | null;
+  input_mask: string | null;
+}
+
+export async function selectLiveResultsScope(db: Queryable, query: LiveResultsQuery): Promise<ScopeRow> {
+  const { rows } = await db.query<ScopeRow>(
     `SELECT EXISTS (SELECT 1 FROM ${t('veranstaltungen')} WHERE int_veranstaltungenid = $1) AS event_found,
-            (SELECT var_name FROM ${t('disziplinen')} WHERE int_disziplinenid = $2) AS discipline_name`,
+            (SELECT var_name FROM ${t('disziplinen')} WHERE int_disziplinenid = $2) AS discipline_name,
+            (SELECT var_eingabemaske FROM ${t('disziplinen')} WHERE int_disziplinenid = $2) AS input_mask`,
     [query.eventId, query.disciplineId],
   );
   return rows[0]!;
 }
 
 /**
- * The final score of an individual is its detail row with int_kp 0; with several attempts the
- * latest one that carries a value counts. Did-not-start rows are left out; out-of-competition rows
- * are listed without a rank and do not take one from anybody.
+ * The final score of a participant is its detail row with int_kp 0, of a group or team the row of
+ * the discipline's final field (they keep every field in int_kp); with several
+ * attempts the latest one that carries a value counts. Did-not-start rows are left out;
+ * out-of-competition rows are listed without a rank and do not take one from anybody. `ascending`
+ * ranks the smallest value first (a time mask: the fastest time wins).
  */
-export async function selectLiveResults(db: Queryable, query: LiveResultsQuery): Promise<LiveResult[]> {
+export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, ascending = false): Promise<LiveResult[]> {
   const { rows } = await db.query<LiveResult>(
     `WITH latest AS (
        SELECT DISTINCT ON (w.int_wertungenid)
-              w.int_wertungenid, w.int_wettkaempfeid, w.int_teilnehmerid, w.var_riege,
-              COALESCE(w.bol_ak, false) AS out_of_competition, d.rel_leistung, d.int_versuch
+              w.int_wertungenid, w.int_wettkaempfeid, w.int_teilnehmerid, w.int_gruppenid, w.int_mannschaftenid, w.var_riege,
+              COALESCE(w.bol_ak, false) AS out_of_competition, d.rel_leistung, d.int_versuch,
+              CASE WHEN $4 THEN d.rel_leistung ELSE -d.rel_leistung END AS order_value
          FROM ${t('wertungen')} w
          JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
          JOIN ${t('wertungen_details')} d
-           ON d.int_wertungenid = w.int_wertungenid AND d.int_disziplinenid = $2
-          AND COALESCE(d.int_kp, 0) = 0 AND d.rel_leistung IS NOT NULL
+           ON d.int_wertungenid = w.int_wertungenid AND d.int_disziplinenid = $2 AND d.rel_leistung IS NOT NULL
+          AND CASE WHEN w.int_teilnehmerid IS NOT NULL THEN COALESCE(d.int_kp, 0) = 0
+                   -- group and team rows keep each field in int_kp; the final is the final field's row
+                   ELSE d.int_kp IN (SELECT f.int_disziplinen_felderid FROM ${t('disziplinen_felder')} f
+                                      WHERE f.int_disziplinenid = $2 AND COALESCE(f.bol_endwert, false)) END
         WHERE c.int_veranstaltungenid = $1
           AND ($3::int IS NULL OR w.int_wettkaempfeid = $3)
-          AND w.int_teilnehmerid IS NOT NULL
+          AND (w.int_teilnehmerid IS NOT NULL OR w.int_gruppenid IS NOT NULL OR w.int_mannschaftenid IS NOT NULL)
           AND NOT COALESCE(w.bol_startet_nicht, false)
         ORDER BY w.int_wertungenid, d.int_versuch DESC NULLS LAST
      )
      SELECT CASE WHEN l.out_of_competition THEN NULL
-                 ELSE rank() OVER (PARTITION BY l.out_of_competition ORDER BY l.rel_leistung DESC) END::int AS rank,
+                 ELSE rank() OVER (PARTITION BY l.out_of_competition ORDER BY l.order_value) END::int AS rank,
+            CASE WHEN l.int_teilnehmerid IS NOT NULL THEN 'individual' WHEN l.int_gruppenid IS NOT NULL THEN 'group' ELSE 'team' END AS kind,
             l.int_wertungenid AS "scoreId", l.int_wettkaempfeid AS "competitionId", l.int_teilnehmerid AS "participantId",
-            p.var_vorname AS "firstName", p.var_nachname AS "lastName", p.var_startnummer AS "startNumber",
+            p.var_vorname AS "firstName", COALESCE(p.var_nachname, g.var_name, m.var_name) AS "lastName",
+            COALESCE(p.var_startnummer, g.int_startnummer::text, m.int_startnummer::text) AS "startNumber",
             v.var_name AS "clubName", l.var_riege AS "squadName", l.rel_leistung AS score, l.int_versuch AS attempt,
             l.out_of_competition AS "outOfCompetition"
        FROM latest l
-       JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = l.int_teilnehmerid
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid
-      ORDER BY l.out_of_competition, l.rel_leistung DESC, p.var_nachname, p.var_vorname, l.int_wertungenid`,
-    [query.eventId, query.disciplineId, query.competitionId ?? null],
+       LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = l.int_teilnehmerid
+       LEFT JOIN ${t('gruppen')} g ON g.int_gruppenid = l.int_gruppenid AND l.int_teilnehmerid IS NULL
+       LEFT JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = l.int_mannschaftenid AND l.int_teilnehmerid IS NULL AND l.int_gruppenid IS NULL
+       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = COALESCE(p.int_vereineid, g.int_vereineid, m.int_vereineid)
+      ORDER BY l.out_of_competition, l.order_value, 7, 6, l.int_wertungenid`,
+    [query.eventId, query.disciplineId, query.competitionId ?? null, ascending],
   );
   return rows;
 }
@@ -97,6 +122,15 @@ export async function loadLiveResults(db: Queryable, query: LiveResultsQuery, re
   const scope = await selectLiveResultsScope(db, query);
   if (!scope.event_found) throw notFound(`No event ${query.eventId}`);
   if (scope.discipline_name === null) throw notFound(`No discipline ${query.disciplineId}`);
-  const results = await selectLiveResults(db, query);
-  return { eventId: query.eventId, disciplineId: query.disciplineId, disciplineName: scope.discipline_name, competitionId: query.competitionId ?? null, seq, results };
+  const ascending = scope.input_mask !== null && maskClass(scope.input_mask.trim()) === 'time';
+  const results = await selectLiveResults(db, query, ascending);
+  return {
+    eventId: query.eventId,
+    disciplineId: query.disciplineId,
+    disciplineName: scope.discipline_name,
+    competitionId: query.competitionId ?? null,
+    order: ascending ? 'ascending' : 'descending',
+    seq,
+    results,
+  };
 }

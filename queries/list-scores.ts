@@ -25,6 +25,8 @@ import {
 
 export interface ListScoresInput {
   eventId?: number;
+  /** Only score rows of this competition (the jury portal's selection). */
+  competitionId?: number;
   squadName?: string;
   limit: number;
   offset: number;
@@ -71,6 +73,7 @@ export async function selectScorePageKeys(db: Queryable, input: ListScoresInput)
         WHERE w.int_teilnehmerid IS NOT NULL
           AND ($1::int IS NULL OR c.int_veranstaltungenid = $1)
           AND ($2::text IS NULL OR w.var_riege = $2)
+          AND ($5::int IS NULL OR w.int_wettkaempfeid = $5)
      ), page AS (
        SELECT score_id, discipline_id FROM entries
         ORDER BY score_id, discipline_id NULLS FIRST
@@ -80,7 +83,7 @@ export async function selectScorePageKeys(db: Queryable, input: ListScoresInput)
             COALESCE(array_agg(score_id ORDER BY score_id, discipline_id NULLS FIRST), '{}') AS score_ids,
             COALESCE(array_agg(discipline_id ORDER BY score_id, discipline_id NULLS FIRST), '{}') AS discipline_ids
        FROM page`,
-    [input.eventId ?? null, input.squadName ?? null, input.limit, input.offset],
+    [input.eventId ?? null, input.squadName ?? null, input.limit, input.offset, input.competitionId ?? null],
   );
   return rows[0]!;
 }

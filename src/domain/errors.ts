@@ -24,3 +24,16 @@ export const validationFailed = (message: string) => new DomainError('validation
 export const conflict = (message: string) => new DomainError('conflict', message);
 /** Something the request depends on is away for now; retrying later can succeed. */
 export const unavailable = (message: string) => new DomainError('unavailable', message);
+
+/**
+ * A write based on a value that changed meanwhile (the optimistic check of `expectedScore` /
+ * `expectedPerformance`): a conflict that carries `current`, the value stored now.
+ */
+export class StaleValueError extends DomainError {
+  constructor(
+    message: string,
+    readonly current: number | null,
+  ) {
+    super('conflict', message);
+  }
+}

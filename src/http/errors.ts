@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type DomainErrorKind } from '../domain/errors.js';
+import { DomainError, StaleValueError, type DomainErrorKind } from '../domain/errors.js';
 
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -45,6 +45,8 @@ export interface ErrorBody {
   error: string;
   code: ErrorCode;
   message: string;
+  /** Only on a 409 of an optimistic check: the value stored now. */
+  current?: number | null;
 }
 
 export function errorBody(statusCode: number, code: ErrorCode, message: string): ErrorBody {
@@ -67,6 +69,7 @@ function isDatabaseUnavailable(error: { code?: unknown; message?: unknown }): bo
 
 /** Maps any thrown value to the contract's error body; only domain errors, AppErrors and framework 4xx keep their text. */
 export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof StaleValueError) return { ...errorBody(409, 'CONFLICT', error.message), current: error.current };
   if (error instanceof DomainError) {
     const { statusCode, code } = DOMAIN_ERROR_RESPONSES[error.kind];
     return errorBody(statusCode, code, error.message);

@@ -61,7 +61,7 @@ describe('GET /api/live-results', () => {
   it('ranks the latest final score of every individual with ties (1, 1, 3)', async () => {
     const { status, body } = await liveResults(`eventId=${arena.eventId}&disciplineId=${discipline.id}`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ eventId: arena.eventId, disciplineId: discipline.id, disciplineName: 'Reck', competitionId: null, seq: expect.any(Number) });
+    expect(body).toMatchObject({ eventId: arena.eventId, disciplineId: discipline.id, disciplineName: 'Reck', competitionId: null, order: 'descending', seq: expect.any(Number) });
     expect(body.results.map((row: any) => [row.rank, row.lastName, row.score])).toEqual([
       [1, 'Adler', 9.5],
       [1, 'City', 9.5],
@@ -72,6 +72,7 @@ describe('GET /api/live-results', () => {
     ]);
     expect(body.results[0]).toEqual({
       rank: 1,
+      kind: 'individual',
       scoreId: scoreIds.Adler,
       competitionId: arena.competitionId,
       participantId: expect.any(Number),

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
+import { replaceGroupMembers } from '../../../commands/replace-group-members.js';
 import { runCommand } from '../../../commands/run-command.js';
 import { saveGroupScore } from '../../../commands/save-group-score.js';
+import { selectGroupMembers } from '../../../queries/group-members.js';
 import { selectCandidates } from '../../../queries/available-participants.js';
 import { getGroupScores } from '../../../queries/group-scores.js';
 import { notFound } from '../../domain/errors.js';
@@ -71,8 +73,62 @@ const CandidatesResponseSchema = Type.Object({
   total: Type.Integer(),
 });
 
+const NullableText = Type.Union([Type.String(), Type.Null()]);
+
+const GroupMembersReplySchema = Type.Object({
+  groupId: Type.Integer(),
+  members: Type.Array(
+    Type.Object({ id: Type.Integer({ description: 'participant id' }), firstName: NullableText, lastName: NullableText, startNumber: NullableText, clubName: NullableText }),
+    { description: 'In the order the office stored them' },
+  ),
+});
+
+const GroupMembersBodySchema = Type.Object({
+  participantIds: Type.Array(Id(), { maxItems: 500, description: 'The whole member list, in order; replaces the stored one' }),
+});
+
 export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
   const { pool } = deps;
+
+  async function membersReply(groupId: number) {
+    const members = await selectGroupMembers(pool, groupId);
+    if (members === null) throw notFound(`group ${groupId} not found`);
+    return { groupId, members };
+  }
+
+  app.get(
+    '/api/groups/:groupId/members',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['groups'],
+        summary: 'Members of a group as the office stored them (service table; the legacy layout has none)',
+        security: [{ bearer: [] }],
+        params: Type.Object({ groupId: Id() }),
+        response: withErrors({ 200: GroupMembersReplySchema }, 400, 401, 403, 404),
+      },
+    },
+    async (request) => membersReply(request.params.groupId),
+  );
+
+  app.put(
+    '/api/groups/:groupId/members',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['groups'],
+        summary: 'Replace the member list of a group; answers the list as stored',
+        security: [{ bearer: [] }],
+        params: Type.Object({ groupId: Id() }),
+        body: GroupMembersBodySchema,
+        response: withErrors({ 200: GroupMembersReplySchema }, 400, 401, 403, 404),
+      },
+    },
+    async (request) => {
+      await runCommand(pool, (tx) => replaceGroupMembers(tx, request.params.groupId, request.body.participantIds));
+      return membersReply(request.params.groupId);
+    },
+  );
 
   app.post(
     '/api/scores/group',

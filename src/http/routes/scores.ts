@@ -12,7 +12,7 @@ import { saveScoreValue } from '../../../commands/save-score-value.js';
 import { selectDisciplineFields } from '../../../queries/list-discipline-fields.js';
 import { listJuryResults } from '../../../queries/list-jury-results.js';
 import { loadScoresPage, toScoresPage } from '../../../queries/list-scores.js';
-import { withErrors } from '../schemas/common.js';
+import { StaleValueBodySchema, withErrors } from '../schemas/common.js';
 import {
   CaptureBody,
   CaptureReply,
@@ -42,8 +42,8 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      const { eventId, squadName, limit, offset } = request.query;
-      const page = await loadScoresPage(deps.pool, { eventId, squadName: squadName || undefined, limit, offset }, request.log);
+      const { eventId, competitionId, squadName, limit, offset } = request.query;
+      const page = await loadScoresPage(deps.pool, { eventId, competitionId, squadName: squadName || undefined, limit, offset }, request.log);
       if (page.corrections.length === 0) return toScoresPage(page, []);
       const written = await runCommand(deps.pool, (tx) => applyFinalCorrections(tx, page.corrections)).catch((error: unknown) => {
         // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
@@ -77,7 +77,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         tags: ['scores'],
         summary: 'Store the final score of a participant in a discipline, creating the score row when needed',
         body: SaveValueBody,
-        response: withErrors({ 200: SaveValueReply }, ...WRITE_ERRORS),
+        response: { ...withErrors({ 200: SaveValueReply }, ...WRITE_ERRORS), 409: StaleValueBodySchema },
       },
     },
     async (request) => runCommand(deps.pool, (tx) => saveScoreValue(tx, request.body, request.log)),
@@ -104,12 +104,12 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         tags: ['scores'],
         summary: 'Insert or update one field value of a score (attempt 1)',
         body: SaveJuryResultBody,
-        response: withErrors({ 200: SaveJuryResultReply }, ...WRITE_ERRORS),
+        response: { ...withErrors({ 200: SaveJuryResultReply }, ...WRITE_ERRORS), 409: StaleValueBodySchema },
       },
     },
     async (request) => {
-      const { participantId, disciplineFieldId, performance, attempt, type } = request.body;
-      const input = { participantId, disciplineFieldId, performance, attempt: attempt ?? 1, type: type === 1 ? (1 as const) : (0 as const) };
+      const { participantId, disciplineFieldId, performance, attempt, type, expectedPerformance } = request.body;
+      const input = { participantId, disciplineFieldId, performance, attempt: attempt ?? 1, type: type === 1 ? (1 as const) : (0 as const), expectedPerformance };
       return runCommand(deps.pool, (tx) => saveJuryResult(tx, input, request.log));
     },
   );

@@ -10,6 +10,18 @@ export const ErrorBodySchema = Type.Object(
   { $id: 'ErrorBody', description: 'Contract section 3 error body' },
 );
 
+/** The 409 of an optimistic check (`expectedScore`, `expectedPerformance`): the error body plus `current`. */
+export const StaleValueBodySchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    code: Type.String(),
+    message: Type.String(),
+    current: Type.Union([Type.Number(), Type.Null()], { description: 'the value stored now; null when none is stored' }),
+  },
+  { description: 'Contract section 3 error body plus the stored value' },
+);
+
 /** Positive database id (spec: identifiers are integers; contract: ids > 0). */
 export const Id = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, ...options });
 

@@ -19,6 +19,7 @@ export const JuryResultEntrySchema = Type.Object({
 
 export const ScoresQuery = Type.Object({
   eventId: Type.Optional(Id({ description: 'only score rows of competitions of this event' })),
+  competitionId: Type.Optional(Id({ description: 'only score rows of this competition' })),
   squadName: Type.Optional(Type.String({ maxLength: 5, description: 'squad (var_riege); empty means no filter' })),
   ...PaginationQuery,
 });
@@ -64,6 +65,11 @@ export const SaveValueBody = Type.Object({
   participantId: Id({ description: 'wertungenId (as the portal sends it) or participant id' }),
   disciplineId: Id(),
   score: ScoreValue('final score'),
+  expectedScore: Type.Optional(
+    Type.Union([ScoreValue('the stored final score the client based this save on'), Type.Null()], {
+      description: 'optimistic check: when present and the stored final differs (null = none stored), 409 CONFLICT with `current` and nothing is written',
+    }),
+  ),
 });
 
 export const SaveValueReply = Type.Object({ success: Type.Literal(true), wertungenId: Type.Integer(), score: Type.Number() });
@@ -85,6 +91,11 @@ export const SaveJuryResultBody = Type.Object({
   performance: ScoreValue('field value'),
   attempt: Type.Optional(Type.Integer({ default: 1, description: 'only 1 is accepted' })),
   type: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, default: 0, description: '0 compulsory, 1 free' })),
+  expectedPerformance: Type.Optional(
+    Type.Union([ScoreValue('the stored field value the client based this save on'), Type.Null()], {
+      description: 'optimistic check: when present and the stored value differs (null = none stored), 409 CONFLICT with `current` and nothing is written',
+    }),
+  ),
 });
 
 export const SaveJuryResultReply = Type.Object({
