@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['test/browser/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts', 'test/browser/support/browser-setup.ts'],
     pool: 'forks',
-    // One browser at a time on a two-core machine keeps the one-second latency checks meaningful.
+    // One browser at a time on a two-core machine; the tests wait for conditions, never time them.
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 90_000,
