@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { runCommand } from '../commands/run-command.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { migrateDatabase, openDatabase } from '../src/db/database.js';
-import { DemoSeedRefused, seedDemo, type DemoSummary } from '../src/db/demo-seed.js';
+import { DemoSeedRefused, seedDemo, type DemoSummary } from './demo-seed.js';
 import { createPool, endPool } from '../src/db/pool.js';
 import { setTablePrefix, t } from '../src/db/tables.js';
 import { createLogger } from '../src/logger.js';

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/app.js';
 import { runCommand } from '../../commands/run-command.js';
 import { APP_SETTING_DEFAULTS } from '../../queries/app-settings.js';
-import { seedDemo, type DemoSummary } from '../../src/db/demo-seed.js';
+import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import type { RouteEntry } from '../../src/http/security.js';
 import { t } from '../../src/db/tables.js';
 import { appRoutes, changedTables, contractProblems, fingerprint, pathOf, send, windowsWithoutAdminRights, type Answer, type Fingerprint } from '../support/security.js';

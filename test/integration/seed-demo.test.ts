@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { migrateDatabase } from '../../src/db/database.js';
-import { DemoSeedRefused, seedDemo, type DemoSummary } from '../../src/db/demo-seed.js';
+import { DemoSeedRefused, seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import { createPool, type Pool, type TxClient } from '../../src/db/pool.js';
 import { setTablePrefix } from '../../src/db/tables.js';
 import { bindLettersToResults, evaluate, parse } from '../../src/domain/formula.js';

@@ -4,10 +4,10 @@
  * run. The plan is built in memory first and then written set-wise: the number of statements does
  * not depend on how many participants, fields or scores the plan holds.
  */
-import { bindLettersToResults, evaluate, parse, type Expr } from '../domain/formula.js';
-import { mulberry32, splitIntoEvenBlocks, SQUAD_COLORS, type RandomSource } from '../domain/squad-planner.js';
-import type { TxClient } from './pool.js';
-import { t } from './tables.js';
+import { bindLettersToResults, evaluate, parse, type Expr } from '../src/domain/formula.js';
+import { mulberry32, splitIntoEvenBlocks, SQUAD_COLORS, type RandomSource } from '../src/domain/squad-planner.js';
+import type { TxClient } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
 
 const SEED = 20250517;
 const STATUS_PENDING = 1;
