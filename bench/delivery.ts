@@ -43,9 +43,11 @@ export interface DeliveryReport {
   latencyMs: Distribution;
   /** Per client, the median latency: a slow client stands out here, not in the pooled figures. */
   clientMedianMs: Distribution;
+  /** Every latency, when asked for: reports of several client processes merge into one distribution. */
+  samplesMs?: number[];
 }
 
-export function analyzeDelivery(sent: SentRequests, clients: readonly ReceivedEvents[], checkSeq: boolean): DeliveryReport {
+export function analyzeDelivery(sent: SentRequests, clients: readonly ReceivedEvents[], checkSeq: boolean, keepSamples = false): DeliveryReport {
   const sentByScore = new Map<number, number[]>();
   sent.scoreIds.forEach((scoreId, index) => {
     let list = sentByScore.get(scoreId);
@@ -117,5 +119,6 @@ export function analyzeDelivery(sent: SentRequests, clients: readonly ReceivedEv
     unexpected,
     latencyMs: distribution(latencies),
     clientMedianMs: distribution(clientMedians),
+    ...(keepSamples ? { samplesMs: latencies.map((value) => Math.round(value * 100) / 100) } : {}),
   };
 }

@@ -13,7 +13,7 @@ export type ScoreboardCommand =
   | { type: 'connect'; group: string; url: string; eventId: number; count: number }
   | { type: 'reset'; group: string }
   | { type: 'await'; group: string; expectedPerClient: number; quietMs: number; timeoutMs: number }
-  | { type: 'analyze'; group: string; base: string; sent: SentRequests; checkSeq: boolean }
+  | { type: 'analyze'; group: string; base: string; sent: SentRequests; checkSeq: boolean; samples?: boolean }
   | { type: 'close'; group: string }
   | { type: 'stop' };
 
@@ -54,7 +54,14 @@ function reply(message: ScoreboardReply): void {
   process.send?.(message);
 }
 
+/** Connects in batches: thousands of simultaneous handshakes would measure the handshake, not delivery. */
+const CONNECT_BATCH = 100;
+
 async function connectBoards(boards: Board[], url: string, eventId: number, count: number): Promise<void> {
+  for (let done = 0; done < count; done += CONNECT_BATCH) await connectBatch(boards, url, eventId, Math.min(CONNECT_BATCH, count - done));
+}
+
+async function connectBatch(boards: Board[], url: string, eventId: number, count: number): Promise<void> {
   const opened = await Promise.all(
     Array.from({ length: count }, async () => {
       // Like the real scoreboard: reconnect by itself and rejoin with `since`, so a client the server
@@ -136,7 +143,7 @@ process.on('message', (command: ScoreboardCommand) => {
           }));
           const reconnects = boardsOf(command.group).reduce((sum, board) => sum + board.reconnects, 0);
           const cpuAtEnd = cpuMs();
-          return reply({ type: 'analyzed', report: { ...analyzeDelivery(command.sent, received, command.checkSeq), reconnects }, cpuMs: cpuAtEnd });
+          return reply({ type: 'analyzed', report: { ...analyzeDelivery(command.sent, received, command.checkSeq, command.samples === true), reconnects }, cpuMs: cpuAtEnd });
         }
         case 'close':
           for (const board of boardsOf(command.group)) board.socket.close();

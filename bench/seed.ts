@@ -30,6 +30,8 @@ export interface BenchData {
   /** Read path: every score row has a detail row per discipline and jury results A, B, C, no final. */
   read: BenchEvent;
   squads: BenchEvent;
+  /** Fan-out: a few portals write field A, thousands of scoreboards watch the room. */
+  fanout: BenchEvent;
 }
 
 export interface SeedSizes {
@@ -38,6 +40,7 @@ export interface SeedSizes {
   readParticipants: number;
   readDisciplines: number;
   squadParticipants: number;
+  fanoutPortals: number;
 }
 
 const CLUB_COUNT = 24;
@@ -147,7 +150,9 @@ export async function seedBenchData(client: pg.Client, sizes: SeedSizes): Promis
     const read = await insertEvent(client, 'Bench Lesen', sizes.readParticipants, clubIds);
     await insertScoringRows(client, read.scoreIds, disciplines, 'ABC');
     const squads = await insertEvent(client, 'Bench Riegen', sizes.squadParticipants, clubIds);
-    return { disciplines, live, throughput, read, squads };
+    const fanout = await insertEvent(client, 'Bench Fan-out', sizes.fanoutPortals, clubIds);
+    await insertScoringRows(client, fanout.scoreIds, primary, 'BC');
+    return { disciplines, live, throughput, read, squads, fanout };
   });
   // A long-running database has statistics; a freshly loaded one must not be measured without.
   await client.query('ANALYZE');

@@ -1,15 +1,17 @@
 /**
  * The server process of `npm run bench` (forked by bench/run.ts, so load generator and scoreboards
  * never share its event loop): the real service via `startServer`, plus a bare fastify instance on
- * a second port holding the naive baselines and the bench-only counters.
+ * a second port holding the naive baselines and the bench-only counters, and a third app built like
+ * the service's (`buildApp`: same logger, security plugins, error handling) holding the two ceilings.
  *
  * Environment: BENCH_DATABASE_URL, BENCH_DATA_DIR, JWT_SECRET, LOG_LEVEL (as for `npm start`).
  */
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { runCommand } from '../commands/run-command.js';
+import { ORIGIN_SETTING, runCommand } from '../commands/run-command.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
+import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { t } from '../src/db/tables.js';
 import { generateSquadProposals, resolveSquadCriteria } from '../src/domain/squad-planner.js';
@@ -112,6 +114,64 @@ bare.post('/naive/squads/generate', async (request) => {
   return JSON.stringify({ proposals, eventId, totalParticipants: participants.length, criteria, plannerMs });
 });
 
+// ---------------------------------------------------------------------------------------------
+// The ceilings: what this stack can do at best for one write, and for one outbox command. Their pool
+// marks every session as the service's own (gym.origin, as runCommand does per transaction), so the
+// legacy triggers skip their writes as they skip the service's. Named statements: parsed and planned
+// once per connection.
+
+const ceilingPool = new pg.Pool({ connectionString: databaseUrl, max: 20, application_name: 'gym-competition-service', options: `-c ${ORIGIN_SETTING}=api` });
+let ceilingUpserts = 0;
+const ceilingUpsertSql = `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+  VALUES ($1, $2, $3, 1, 0)
+  ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch) DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung
+  RETURNING int_juryresultsid AS id, rel_leistung AS value`;
+const ceilingLockSql = `SELECT c.int_veranstaltungenid AS event_id FROM ${t('wertungen')} w
+  JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+  WHERE w.int_wertungenid = $1 FOR NO KEY UPDATE OF w`;
+const ceilingOutboxSql = `INSERT INTO ${t('svc_outbox')} (topic, event_id, source, payload) VALUES ('score-updated', $1, 'api', $2) RETURNING id`;
+type CeilingBody = { participantId: number; disciplineFieldId: number; performance: number };
+
+const ceiling = await buildApp({ config, pool: running.pool, logger, relay: running.relay });
+
+/** Ceiling 1: one named upsert, autocommit. */
+ceiling.post('/ceiling/upsert', { schema: { body: SaveJuryResultBody } }, async (request) => {
+  const body = request.body as CeilingBody;
+  const { rows } = await ceilingPool.query<{ id: number; value: number }>({ name: 'ceiling-upsert', text: ceilingUpsertSql, values: [body.participantId, body.disciplineFieldId, body.performance] });
+  ceilingUpserts += 1;
+  return { success: true, id: rows[0]!.id, wertungenId: body.participantId, disciplineFieldId: body.disciplineFieldId, performance: rows[0]!.value, finalScore: null };
+});
+
+/** Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT. */
+ceiling.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
+  const body = request.body as CeilingBody;
+  const client = await ceilingPool.connect();
+  try {
+    await client.query('BEGIN');
+    const locked = await client.query<{ event_id: number }>({ name: 'ceiling-lock', text: ceilingLockSql, values: [body.participantId] });
+    if (locked.rowCount !== 1) {
+      await client.query('ROLLBACK');
+      return reply.code(404).send({ error: 'not found' });
+    }
+    const eventId = locked.rows[0]!.event_id;
+    const { rows } = await client.query<{ id: number; value: number }>({ name: 'ceiling-upsert', text: ceilingUpsertSql, values: [body.participantId, body.disciplineFieldId, body.performance] });
+    const value = rows[0]!.value;
+    const payload = { scoreId: body.participantId, eventId, disciplineId: null, finalScore: value, score: value, timestamp: new Date().toISOString() };
+    await client.query({ name: 'ceiling-outbox', text: ceilingOutboxSql, values: [eventId, JSON.stringify(payload)] });
+    await client.query('COMMIT');
+    return { success: true, id: rows[0]!.id, wertungenId: body.participantId, disciplineFieldId: body.disciplineFieldId, performance: value, finalScore: value };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+});
+
+await ceiling.listen({ port: 0, host: '127.0.0.1' });
+const ceilingAddress = ceiling.server.address();
+const ceilingPort = typeof ceilingAddress === 'object' && ceilingAddress ? ceilingAddress.port : 0;
+
 bare.get('/bench/stats', async (request) => {
   if ((request.query as { gc?: string }).gc === '1') {
     // Twice: the first pass can leave objects that only the second finds unreachable (finalizers).
@@ -131,6 +191,7 @@ bare.get('/bench/stats', async (request) => {
     },
     statements: Object.fromEntries(statements),
     naiveEmitted,
+    ceilingUpserts,
     relay: running.relay.status(),
     sockets: io.engine.clientsCount,
   };
@@ -139,6 +200,7 @@ bare.get('/bench/stats', async (request) => {
 bare.post('/bench/reset-counters', async () => {
   statements.clear();
   naiveEmitted = 0;
+  ceilingUpserts = 0;
   return { ok: true };
 });
 
@@ -153,6 +215,8 @@ function stop(code: number): Promise<void> {
     forced.unref();
     try {
       await bare.close();
+      await ceiling.close();
+      await ceilingPool.end();
       await running.close();
     } finally {
       // process.exit (not a hard kill) is what lets --cpu-prof write its profile.
@@ -170,4 +234,4 @@ process.on('disconnect', () => void stop(0));
 process.on('SIGINT', () => void stop(130));
 process.on('SIGTERM', () => void stop(143));
 
-process.send?.({ type: 'ready', url: running.url, bareUrl: `http://127.0.0.1:${barePort}` });
+process.send?.({ type: 'ready', url: running.url, bareUrl: `http://127.0.0.1:${barePort}`, ceilingUrl: `http://127.0.0.1:${ceilingPort}` });

@@ -1,0 +1,298 @@
+/**
+ * What every scenario of `npm run bench` shares: HTTP helpers, the server's counters, CPU per
+ * operation from /proc, the scoreboard process's commands and the exactly-once check of a phase.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type pg from 'pg';
+import { t } from '../src/db/tables.js';
+import type { DeliveryReport, SentRequests } from './delivery.js';
+import type { PortalTarget } from './portals.js';
+import type { Child } from './processes.js';
+import type { ScoreboardCommand, ScoreboardReply } from './scoreboards.js';
+import type { BenchData } from './seed.js';
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers (keep-alive, one request at a time: the read and squad figures are per request).
+
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+export interface Timed {
+  status: number;
+  ms: number;
+  bytes: number;
+  body: string;
+}
+
+export function timedRequest(method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Timed> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const request = http.request(
+      url,
+      { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks);
+          resolve({ status: response.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6, bytes: text.length, body: text.toString('utf8') });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+export async function json<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+  const reply = await timedRequest(method, url, body);
+  if (reply.status !== 200) throw new Error(`${method} ${url}: ${reply.status} ${reply.body.slice(0, 300)}`);
+  return JSON.parse(reply.body) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the server process reports.
+
+export interface ServerStats {
+  cpuMs: number;
+  memory: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+  statements: Record<string, number>;
+  naiveEmitted: number;
+  /** Commits of the bare-upsert ceiling route. */
+  ceilingUpserts: number;
+  relay: { delivered: number; cursor: number };
+  sockets: number;
+}
+
+export interface StatementCounts {
+  /** Statements of request handlers (pool connections, minus the relay's reads). */
+  request: number;
+  /** The relay's reads of sequenced rows (pool connections). */
+  relayReads: number;
+  /** The sequencer's connection: unsequenced ids, numbering, advisory lock. */
+  sequencer: number;
+  total: number;
+  byStatement: Record<string, number>;
+}
+
+export const RELAY_READS = [/^SELECT seq, topic, event_id, source, payload FROM/, /^SELECT COALESCE\(max\(seq\), 0\)/];
+
+export function classify(statements: Record<string, number>): StatementCounts {
+  const counts: StatementCounts = { request: 0, relayReads: 0, sequencer: 0, total: 0, byStatement: statements };
+  for (const [key, count] of Object.entries(statements)) {
+    const [role, text = ''] = key.split('\t');
+    counts.total += count;
+    if (role === 'gym-competition-service') {
+      if (RELAY_READS.some((pattern) => pattern.test(text))) counts.relayReads += count;
+      else counts.request += count;
+    } else if (role?.endsWith(':sequencer')) counts.sequencer += count;
+  }
+  return counts;
+}
+
+export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/**
+ * CPU time of the PostgreSQL server so far (postmaster, its live children, and the children it has
+ * reaped), from /proc; NaN where there is none. CPU per operation stays comparable on a machine
+ * whose other tenants make wall-clock figures jump.
+ */
+export function postgresCpuMs(pgDataDir: string): number {
+  try {
+    const postmaster = Number(readFileSync(path.join(pgDataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const ticksPerSecond = 100;
+    let ticks = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // Fields after "pid (comm) ": state, ppid, ..., utime (index 11), stime, cutime, cstime.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+      if (Number(entry) === postmaster) ticks += fields[11]! + fields[12]! + fields[13]! + fields[14]!;
+      else if (fields[1] === postmaster) ticks += fields[11]! + fields[12]!;
+    }
+    return (ticks * 1000) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export interface CpuMark {
+  server: number;
+  postgres: number;
+}
+
+/** CPU milliseconds per operation since `before`, server process and PostgreSQL. */
+export function cpuPer(before: CpuMark, after: CpuMark, operations: number): CpuMark {
+  const per = (value: number) => Math.round((value / Math.max(1, operations)) * 1000) / 1000;
+  return { server: per(after.server - before.server), postgres: per(after.postgres - before.postgres) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface Context {
+  db: pg.Client;
+  databaseUrl: string;
+  pgDataDir: string;
+  data: BenchData;
+  fieldA: number;
+  serviceUrl: string;
+  bareUrl: string;
+  /** A second app on the service's own fastify stack (same logger, security, error handling) holding the two ceilings. */
+  ceilingUrl: string;
+  boards: Child<ScoreboardReply>;
+  base: bigint;
+  adminToken: string;
+}
+
+export async function stats(context: Context, gc = false): Promise<ServerStats> {
+  return json<ServerStats>('GET', `${context.bareUrl}/bench/stats${gc ? '?gc=1' : ''}`);
+}
+
+export async function cpuMark(context: Context): Promise<CpuMark> {
+  return { server: (await stats(context)).cpuMs, postgres: postgresCpuMs(context.pgDataDir) };
+}
+
+export async function resetCounters(context: Context): Promise<void> {
+  await json('POST', `${context.bareUrl}/bench/reset-counters`, {});
+}
+
+export async function board<T extends ScoreboardReply['type']>(context: Context, command: ScoreboardCommand, answer: T, timeoutMs?: number): Promise<Extract<ScoreboardReply, { type: T }>> {
+  context.boards.send(command);
+  return context.boards.next((message): message is Extract<ScoreboardReply, { type: T }> => message.type === answer, timeoutMs);
+}
+
+export async function maxOutboxId(context: Context): Promise<number> {
+  const { rows } = await context.db.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM ${t('svc_outbox')}`);
+  return rows[0]!.id;
+}
+
+/** The seqs of the outbox rows appended after `afterId`, once the sequencer has numbered them all. */
+export async function sequencedSince(context: Context, afterId: number): Promise<number[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { rows } = await context.db.query<{ pending: number; seqs: number[] | null }>(
+      `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, array_agg(seq ORDER BY seq) FILTER (WHERE seq IS NOT NULL) AS seqs
+         FROM ${t('svc_outbox')} WHERE id > $1`,
+      [afterId],
+    );
+    if (rows[0]!.pending === 0) return (rows[0]!.seqs ?? []).map(Number);
+    if (Date.now() > deadline) throw new Error(`${rows[0]!.pending} outbox rows still unsequenced after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The write paths a phase can drive: the service's route, the naive direct emit (no outbox), and
+ * the two ceilings on the service's stack: one named upsert, and the minimal outbox command
+ * (BEGIN, lock, upsert, outbox insert, COMMIT; named statements).
+ */
+export type Variant = 'service' | 'naive' | 'outbox-ceiling' | 'upsert-ceiling';
+/** Variants whose events go through the outbox and the relay (checked by seq). */
+export const viaOutbox = (variant: Variant) => variant === 'service' || variant === 'outbox-ceiling';
+
+/**
+ * autocannon stops with requests in flight whose commits land after it returned: the phase's
+ * expectations are taken once the commit count has stood still for a while.
+ */
+export async function commitsSettled(context: Context, variant: Variant, outboxBefore: number): Promise<void> {
+  const count = async () =>
+    viaOutbox(variant)
+      ? (await context.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('svc_outbox')} WHERE id > $1`, [outboxBefore])).rows[0]!.count
+      : variant === 'naive'
+        ? (await stats(context)).naiveEmitted
+        : (await stats(context)).ceilingUpserts;
+  let last = await count();
+  for (let still = 0; still < 2; ) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = await count();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+}
+
+export interface PhaseDelivery {
+  report: DeliveryReport;
+  /** Server-side commits of the phase (outbox rows, or the naive route's emits). */
+  committed: number;
+  /** CPU time of the scoreboard process so far. */
+  boardsCpuMs: number;
+}
+
+/** Share of one core each process used over a phase, in percent: who was the bottleneck. */
+export interface Utilization {
+  server: number;
+  postgres: number;
+  scoreboards: number;
+  runner: number;
+}
+
+export interface PhaseMeter {
+  wallMs: number;
+  cpu: CpuMark;
+  runnerMs: number;
+  boardsMs: number;
+}
+
+export const runnerCpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+export async function startPhase(context: Context, group: string): Promise<PhaseMeter> {
+  const { cpuMs: boardsMs } = await board(context, { type: 'reset', group }, 'reset');
+  return { wallMs: performance.now(), cpu: await cpuMark(context), runnerMs: runnerCpuMs(), boardsMs };
+}
+
+export async function utilization(context: Context, meter: PhaseMeter, boardsMs: number): Promise<Utilization> {
+  const wall = performance.now() - meter.wallMs;
+  const cpu = await cpuMark(context);
+  const percent = (value: number) => Math.round((value / wall) * 1000) / 10;
+  return {
+    server: percent(cpu.server - meter.cpu.server),
+    postgres: percent(cpu.postgres - meter.cpu.postgres),
+    scoreboards: percent(boardsMs - meter.boardsMs),
+    runner: percent(runnerCpuMs() - meter.runnerMs),
+  };
+}
+
+/**
+ * Waits for the phase's events to reach the group's boards and checks them: the service against the
+ * outbox rows the phase appended (by seq), the naive route against its own emit counter.
+ */
+export async function checkDelivery(context: Context, group: string, variant: Variant, outboxBefore: number, sent: SentRequests): Promise<PhaseDelivery> {
+  await commitsSettled(context, variant, outboxBefore);
+  let committed: number;
+  let checked: SentRequests;
+  if (viaOutbox(variant)) {
+    const seqs = await sequencedSince(context, outboxBefore);
+    committed = seqs.length;
+    checked = { ...sent, expectedSeqs: seqs };
+  } else {
+    committed = (await stats(context)).naiveEmitted;
+    checked = { ...sent, expectedCount: committed };
+  }
+  const expected = checked.expectedSeqs?.length ?? checked.expectedCount ?? sent.scoreIds.length;
+  await board(context, { type: 'await', group, expectedPerClient: expected, quietMs: 5_000, timeoutMs: 120_000 }, 'awaited', 130_000);
+  const { report, cpuMs } = await board(context, { type: 'analyze', group, base: context.base.toString(), sent: checked, checkSeq: viaOutbox(variant) }, 'analyzed');
+  return { report, committed, boardsCpuMs: cpuMs };
+}
+
+const PATHS: Record<Variant, { url: keyof Pick<Context, 'serviceUrl' | 'bareUrl' | 'ceilingUrl'>; path: string }> = {
+  service: { url: 'serviceUrl', path: '/api/jury-results' },
+  naive: { url: 'bareUrl', path: '/naive/jury-results' },
+  'outbox-ceiling': { url: 'ceilingUrl', path: '/ceiling/outbox-command' },
+  'upsert-ceiling': { url: 'ceilingUrl', path: '/ceiling/upsert' },
+};
+
+export function targetOf(context: Context, variant: Variant): PortalTarget {
+  const { url, path } = PATHS[variant];
+  return { url: context[url], path, fieldId: context.fieldA, base: context.base };
+}

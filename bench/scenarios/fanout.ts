@@ -1,0 +1,121 @@
+/**
+ * Scenario: fan-out. Thousands of scoreboards in one event room, spread over several client
+ * processes (one process could not decode that many messages without becoming the bottleneck), a
+ * few portals saving at a fixed rate; save sent → every scoreboard received, for the service and
+ * the naive direct emit. Every client must get every event once and in order.
+ */
+import type { DeliveryReport } from '../delivery.js';
+import { commitsSettled, cpuMark, cpuPer, maxOutboxId, mb, resetCounters, sequencedSince, stats, targetOf, viaOutbox, type Context, type CpuMark } from '../harness.js';
+import { runPortalsAtRate } from '../portals.js';
+import { forkChild, stopChild, type Child } from '../processes.js';
+import type { ScoreboardCommand, ScoreboardReply } from '../scoreboards.js';
+import { progress, settings } from '../settings.js';
+import { distribution, ratio, type Distribution } from '../stats.js';
+
+type Boards = Child<ScoreboardReply | { type: 'ready' }>;
+const GROUP = 'fanout';
+
+async function ask<T extends ScoreboardReply['type']>(children: Boards[], command: ScoreboardCommand, answer: T, timeoutMs?: number): Promise<Array<Extract<ScoreboardReply, { type: T }>>> {
+  return Promise.all(
+    children.map((child) => {
+      child.send(command);
+      return child.next((message): message is Extract<ScoreboardReply, { type: T }> => message.type === answer, timeoutMs);
+    }),
+  );
+}
+
+export interface FanoutPhase {
+  variant: 'service' | 'naive';
+  scoreboards: number;
+  savesPerSecond: number;
+  saves: number;
+  errors: number;
+  latencyMs: Distribution;
+  clientMedianMs: Distribution;
+  delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs' | 'samplesMs'> & { committed: number };
+  /** Messages delivered per second of the phase (events × scoreboards / seconds). */
+  messagesPerSecond: number;
+  cpuPerSaveMs: CpuMark;
+  rssMb: number;
+}
+
+async function fanoutPhase(context: Context, children: Boards[], variant: 'service' | 'naive'): Promise<FanoutPhase> {
+  await resetCounters(context);
+  await ask(children, { type: 'reset', group: GROUP }, 'reset');
+  const outboxBefore = await maxOutboxId(context);
+  const before = await cpuMark(context);
+  const target = { ...targetOf(context, variant), fieldId: context.fieldA };
+  const run = await runPortalsAtRate(target, context.data.fanout.scoreIds.slice(0, settings.fanoutPortals), settings.saveIntervalMs, settings.fanoutSeconds * 1000, settings.maxLagMs);
+  await commitsSettled(context, variant, outboxBefore);
+  const sent = viaOutbox(variant)
+    ? { ...run.sent, expectedSeqs: await sequencedSince(context, outboxBefore) }
+    : { ...run.sent, expectedCount: (await stats(context)).naiveEmitted };
+  const committed = sent.expectedSeqs?.length ?? sent.expectedCount ?? 0;
+  await ask(children, { type: 'await', group: GROUP, expectedPerClient: committed, quietMs: 10_000, timeoutMs: 180_000 }, 'awaited', 190_000);
+  const cpu = cpuPer(before, await cpuMark(context), committed);
+  const reports = (await ask(children, { type: 'analyze', group: GROUP, base: context.base.toString(), sent, checkSeq: viaOutbox(variant), samples: true }, 'analyzed')).map((answer) => answer.report);
+  const sum = (key: 'clients' | 'receivedTotal' | 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'reconnects') => reports.reduce((total, report) => total + (report[key] ?? 0), 0);
+  const samples = reports.flatMap((report) => report.samplesMs ?? []);
+  // Client medians are per client; the merged distribution is over every client of every process.
+  const medians = reports.flatMap((report) => (report.clientMedianMs.count > 0 ? [report.clientMedianMs.p50] : []));
+  const wallSeconds = settings.fanoutSeconds;
+  return {
+    variant,
+    scoreboards: sum('clients'),
+    savesPerSecond: (settings.fanoutPortals * 1000) / settings.saveIntervalMs,
+    saves: run.sent.scoreIds.length,
+    errors: run.errors,
+    latencyMs: distribution(samples),
+    clientMedianMs: distribution(medians),
+    delivery: {
+      clients: sum('clients'),
+      expectedPerClient: committed,
+      receivedTotal: sum('receivedTotal'),
+      lost: sum('lost'),
+      duplicated: sum('duplicated'),
+      mismatched: sum('mismatched'),
+      seqOutOfOrder: sum('seqOutOfOrder'),
+      unexpected: sum('unexpected'),
+      reconnects: sum('reconnects'),
+      committed,
+    },
+    messagesPerSecond: Math.round((committed * sum('clients')) / wallSeconds),
+    cpuPerSaveMs: cpu,
+    rssMb: mb((await stats(context)).memory.rss),
+  };
+}
+
+export async function fanoutScenario(context: Context) {
+  const perProcess = Math.ceil(settings.fanoutScoreboards / settings.fanoutProcesses);
+  progress(`fan-out: connecting ${settings.fanoutScoreboards} scoreboards in ${settings.fanoutProcesses} processes`);
+  const children: Boards[] = [];
+  try {
+    for (let index = 0; index < settings.fanoutProcesses; index++) {
+      const child = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts');
+      children.push(child);
+      await child.next((message): message is { type: 'ready' } => message.type === 'ready');
+    }
+    const connectStarted = performance.now();
+    await ask(children, { type: 'connect', group: GROUP, url: context.serviceUrl, eventId: context.data.fanout.eventId, count: perProcess }, 'connected', 300_000);
+    const connectSeconds = Math.round((performance.now() - connectStarted) / 100) / 10;
+    const sockets = (await stats(context)).sockets;
+    const phases: FanoutPhase[] = [];
+    for (const variant of ['service', 'naive'] as const) {
+      progress(`fan-out: ${variant}, ${settings.fanoutPortals * (1000 / settings.saveIntervalMs)} saves/s × ${settings.fanoutSeconds} s to ${perProcess * settings.fanoutProcesses} scoreboards`);
+      phases.push(await fanoutPhase(context, children, variant));
+    }
+    const service = phases.find((phase) => phase.variant === 'service')!;
+    const naive = phases.find((phase) => phase.variant === 'naive')!;
+    return {
+      scoreboards: perProcess * settings.fanoutProcesses,
+      processes: settings.fanoutProcesses,
+      connectSeconds,
+      serverSockets: sockets,
+      phases,
+      ratioP50: ratio(service.latencyMs.p50, naive.latencyMs.p50),
+      ratioP99: ratio(service.latencyMs.p99, naive.latencyMs.p99),
+    };
+  } finally {
+    await Promise.all(children.map((child) => stopChild(child as Child<unknown>)));
+  }
+}

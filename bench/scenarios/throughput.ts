@@ -1,0 +1,141 @@
+/**
+ * Scenario: command throughput with autocannon against POST /api/jury-results, the naive direct
+ * emit, and the two ceilings on the service's own fastify stack (one named upsert; the minimal
+ * outbox command). One verifying scoreboard in the throughput room checks every outbox event.
+ *
+ * Requests spread over the 1,000 throughput score rows with changing values: a counter shared by
+ * all connections picks row `n mod 1000` and a value from `n`. (autocannon resets the request
+ * `context` after every request when there is one request template, so per-connection state kept
+ * there made every request hit the same few rows with the same value, and requests queued on each
+ * other's row locks.) At most `connections` requests are in flight, all on different rows.
+ */
+import autocannon from 'autocannon';
+import type { DeliveryReport } from '../delivery.js';
+import { board, checkDelivery, classify, commitsSettled, cpuMark, cpuPer, maxOutboxId, mb, resetCounters, startPhase, stats, targetOf, utilization, type Context, type CpuMark, type Utilization, type Variant } from '../harness.js';
+import { progress, settings } from '../settings.js';
+import { distribution, ratio, type Distribution } from '../stats.js';
+
+export interface ThroughputPhase {
+  variant: Variant;
+  connections: number;
+  requestsPerSecond: number;
+  ok: number;
+  errors: number;
+  latencyMs: Distribution;
+  /** Rows written (upsert ceiling) or events committed and checked on the scoreboard (the others). */
+  delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> & { committed: number };
+  statementsPerCommand: { request: number; relayReads: number; sequencer: number };
+  cpuPerCommandMs: CpuMark;
+  utilization: Utilization;
+  rssMb: number;
+}
+
+const NO_EVENTS: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> = { clients: 0, expectedPerClient: 0, receivedTotal: 0, lost: 0, duplicated: 0, mismatched: 0, seqOutOfOrder: 0, unexpected: 0 };
+
+/** Body of the n-th request of a phase: row n mod rows, a value a judge could type that changes with n. */
+export function throughputBody(scoreIds: readonly number[], fieldId: number, n: number): string {
+  const scoreId = scoreIds[n % scoreIds.length]!;
+  const performance = ((n * 7 + Math.floor(n / scoreIds.length) * 13) % 90) / 10 + 1;
+  return JSON.stringify({ participantId: scoreId, disciplineFieldId: fieldId, performance, attempt: 1, type: 0 });
+}
+
+async function throughputPhase(context: Context, variant: Variant, connections: number): Promise<ThroughputPhase> {
+  await resetCounters(context);
+  const outboxBefore = await maxOutboxId(context);
+  const meter = await startPhase(context, 'throughput');
+  const scoreIds = context.data.throughput.scoreIds;
+  const target = targetOf(context, variant);
+  let n = 0;
+  const latencies: number[] = [];
+  const instance = autocannon({
+    url: `${target.url}${target.path}`,
+    connections,
+    duration: settings.throughputSeconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (request) => ({ ...request, body: throughputBody(scoreIds, target.fieldId, n++) }) }],
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+  const result = await instance;
+  let committed: number;
+  let delivery: ThroughputPhase['delivery'];
+  let boardsCpuMs: number;
+  if (variant === 'upsert-ceiling') {
+    await commitsSettled(context, variant, outboxBefore);
+    committed = (await stats(context)).ceilingUpserts;
+    boardsCpuMs = (await board(context, { type: 'reset', group: 'throughput' }, 'reset')).cpuMs;
+    delivery = { ...NO_EVENTS, committed };
+  } else {
+    const checked = await checkDelivery(context, 'throughput', variant, outboxBefore, { scoreIds: [], sentMs: [], finals: [] });
+    committed = checked.committed;
+    boardsCpuMs = checked.boardsCpuMs;
+    const { latencyMs: _unused, clientMedianMs: _alsoUnused, ...rest } = checked.report;
+    delivery = { ...rest, committed };
+  }
+  const cpu = cpuPer(meter.cpu, await cpuMark(context), committed);
+  const used = await utilization(context, meter, boardsCpuMs);
+  const after = await stats(context);
+  const counts = classify(after.statements);
+  const ok = result['2xx'];
+  const per = (value: number) => Math.round((value / Math.max(1, committed)) * 100) / 100;
+  return {
+    variant,
+    connections,
+    requestsPerSecond: Math.round((ok / result.duration) * 10) / 10,
+    ok,
+    errors: result.errors + result.non2xx + result.timeouts,
+    latencyMs: distribution(latencies),
+    delivery,
+    statementsPerCommand: { request: per(counts.request), relayReads: per(counts.relayReads), sequencer: per(counts.sequencer) },
+    cpuPerCommandMs: cpu,
+    utilization: used,
+    rssMb: mb(after.memory.rss),
+  };
+}
+
+export interface ThroughputComparison {
+  connections: number;
+  service: number;
+  naive: number;
+  /** service / naive req/s. */
+  ratio: number | null;
+  outboxCeiling: number | null;
+  upsertCeiling: number | null;
+  /** service / minimal outbox command req/s (target ≥ 0.70). */
+  ratioToOutboxCeiling: number | null;
+  /** PostgreSQL CPU ms per command: service, minimal outbox command, bare upsert. */
+  postgresCpuMs: { service: number; outboxCeiling: number | null; upsertCeiling: number | null };
+}
+
+export async function throughputScenario(context: Context) {
+  await board(context, { type: 'connect', group: 'throughput', url: context.serviceUrl, eventId: context.data.throughput.eventId, count: 1 }, 'connected');
+  const phases: ThroughputPhase[] = [];
+  for (const [index, connections] of settings.throughputConnections.entries()) {
+    const variants: Variant[] = settings.ceilingConnections.includes(connections) ? ['service', 'naive', 'outbox-ceiling', 'upsert-ceiling'] : ['service', 'naive'];
+    // Alternating the order spreads a drift in machine load over every variant.
+    const order = index % 2 === 0 ? variants : [...variants].reverse();
+    for (const variant of order) {
+      progress(`throughput: ${variant}, ${connections} connections × ${settings.throughputSeconds} s`);
+      phases.push(await throughputPhase(context, variant, connections));
+    }
+  }
+  await board(context, { type: 'close', group: 'throughput' }, 'closed');
+  const comparisons: ThroughputComparison[] = settings.throughputConnections.map((connections) => {
+    const find = (variant: Variant) => phases.find((phase) => phase.connections === connections && phase.variant === variant);
+    const service = find('service')!;
+    const naive = find('naive')!;
+    const outboxCeiling = find('outbox-ceiling');
+    const upsertCeiling = find('upsert-ceiling');
+    return {
+      connections,
+      service: service.requestsPerSecond,
+      naive: naive.requestsPerSecond,
+      ratio: ratio(service.requestsPerSecond, naive.requestsPerSecond),
+      outboxCeiling: outboxCeiling?.requestsPerSecond ?? null,
+      upsertCeiling: upsertCeiling?.requestsPerSecond ?? null,
+      ratioToOutboxCeiling: outboxCeiling ? ratio(service.requestsPerSecond, outboxCeiling.requestsPerSecond) : null,
+      postgresCpuMs: { service: service.cpuPerCommandMs.postgres, outboxCeiling: outboxCeiling?.cpuPerCommandMs.postgres ?? null, upsertCeiling: upsertCeiling?.cpuPerCommandMs.postgres ?? null },
+    };
+  });
+  return { phases, comparisons };
+}
