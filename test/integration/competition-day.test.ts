@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
-import { seedDemo, type DemoSummary } from '../../src/db/demo-seed.js';
+import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import { t } from '../../src/db/tables.js';
 import { adminToken, bearer, juryToken } from '../support/tokens.js';
 import { startTestServer, type TestServer } from '../support/server.js';
