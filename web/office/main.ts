@@ -7,6 +7,7 @@ import { groupsView } from './groups-view.js';
 import { networkView } from './network-view.js';
 import { officeApi, type OfficeApi } from './office-api.js';
 import { Session, sessionControl } from './session.js';
+import { resultsView } from './results-view.js';
 import { squadsView } from './squads-view.js';
 import { teamsView } from './teams-view.js';
 
@@ -34,6 +35,7 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'squads', label: 'Squads', needsEvent: true, create: squadsView },
   { key: 'groups', label: 'Group members', needsEvent: true, create: groupsView },
   { key: 'teams', label: 'Team scores', needsEvent: true, create: teamsView },
+  { key: 'results', label: 'Results', needsEvent: true, create: resultsView },
   { key: 'network', label: 'Network access', needsEvent: false, create: networkView },
 ];
 

@@ -6,6 +6,7 @@ import type { SquadAutoAssignSetting } from '../../queries/app-settings.js';
 import type { Candidate } from '../../queries/available-participants.js';
 import type { CompetitionSummary, UnitSummary } from '../../queries/office-event-lists.js';
 import type { EventSquads } from '../../queries/office-squads.js';
+import type { AllAroundResults, TeamResults } from '../../queries/results.js';
 import type { TeamScoresPage } from '../../queries/team-scores.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
@@ -97,5 +98,7 @@ export function officeApi(session: Session) {
     changeFirewall: (action: 'enable' | 'disable', service: FirewallServiceKey) =>
       authed((options) => postJson<FirewallChange>(`/api/firewall/${action}/${service}`, undefined, { ...options, timeoutMs: 20_000 })),
     networkInfo: () => getJson<NetworkInfo>('/api/firewall/network-info'),
+    results: (query: { eventId: number; competitionId: number; groupBy?: 'ageClass' | undefined }) => getJson<AllAroundResults>('/api/results', query),
+    teamResults: (query: { eventId: number; competitionId: number }) => getJson<TeamResults>('/api/results/teams', query),
   };
 }
