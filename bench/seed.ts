@@ -5,7 +5,7 @@
  * that would reach the scoreboards in the middle of a measurement.
  */
 import type pg from 'pg';
-import { ORIGIN_SETTING } from '../commands/run-command.js';
+import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { t } from '../src/db/tables.js';
 
 export interface BenchDiscipline {
@@ -46,7 +46,7 @@ export interface SeedSizes {
 const CLUB_COUNT = 24;
 
 async function inTransaction<T>(client: pg.Client, work: () => Promise<T>): Promise<T> {
-  await client.query(`BEGIN; SET LOCAL ${ORIGIN_SETTING} = 'api'`);
+  await client.query(`BEGIN; SET LOCAL ${ORIGIN_SETTING} = '${API_ORIGIN}'`);
   try {
     const result = await work();
     await client.query('COMMIT');

@@ -2,6 +2,7 @@ import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 import { notFound, validationFailed } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
+import { squadsApplied } from '../outbox/events.js';
 
 export interface SquadAssignment {
   name: string;
@@ -114,10 +115,6 @@ export async function applySquads(tx: TxClient, input: ApplySquadsInput): Promis
   if (input.clearExisting) await clearEventSquadNames(tx, input.eventId);
   await setSquadNames(tx, input.eventId, participantIds, names);
   const squadsCreated = input.squads.filter((squad) => squad.participantIds.length > 0).length;
-  await appendOutboxEvent(tx, {
-    topic: 'squads-applied',
-    eventId: input.eventId,
-    payload: { eventId: input.eventId, squads: squadsCreated, timestamp: new Date().toISOString() },
-  });
+  await appendOutboxEvent(tx, squadsApplied(input.eventId, squadsCreated));
   return { eventId: input.eventId, squadsCreated, participantsAssigned: participantIds.length };
 }

@@ -3,6 +3,7 @@ import { t } from '../src/db/tables.js';
 import { evaluate, variablesInOrder } from '../src/domain/formula.js';
 import { notFound, validationFailed } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
+import { collectiveScoreUpdated } from '../outbox/events.js';
 import { selectDisciplineContext, type DisciplineContext, type DisciplineField } from '../src/model/discipline-context.js';
 
 /**
@@ -263,22 +264,20 @@ export async function appendCollectiveScoreEvent(
   stored: { scoreId: number; squadName: string | null; finalScore: number },
 ): Promise<void> {
   const { kind, input, unit, competition, discipline } = prepared;
-  await appendOutboxEvent(tx, {
-    topic: 'score-updated',
-    eventId: competition.eventId,
-    payload: {
+  await appendOutboxEvent(
+    tx,
+    collectiveScoreUpdated({
+      kind: kind.label,
+      unitId: unit.id,
+      name: unit.name,
       scoreId: stored.scoreId,
       eventId: competition.eventId,
       competitionId: competition.id,
-      [kind.payloadKey]: unit.id,
-      name: unit.name,
       disciplineId: discipline.id,
       disciplineName: discipline.name,
       attempt: input.attempt,
-      score: stored.finalScore,
       finalScore: stored.finalScore,
       squadName: stored.squadName,
-      timestamp: new Date().toISOString(),
-    },
-  });
+    }),
+  );
 }

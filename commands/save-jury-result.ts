@@ -7,10 +7,10 @@
  * (rule 7), and save-value creates the detail row then.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { genderFromCode } from '../src/domain/final-score.js';
 import { notFound, StaleValueError, validationFailed } from '../src/domain/errors.js';
 import { sameStoredValue } from '../src/domain/stored-value.js';
 import { appendOutboxEvent } from '../outbox/append.js';
+import { juryResultScoreUpdated } from '../outbox/events.js';
 import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { lockScoreRow, selectFieldDisciplines, upsertJuryResults } from './score-writes.js';
 
@@ -56,25 +56,6 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   const [stored] = await upsertJuryResults(tx, scoreId, [{ fieldId: input.disciplineFieldId, value: input.performance }], input.type);
   const state = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   const finalScore = calculatedScoreOf(state);
-  await appendOutboxEvent(tx, {
-    topic: 'score-updated',
-    eventId: state.eventId,
-    payload: {
-      scoreId,
-      eventId: state.eventId,
-      competitionId: state.competitionId,
-      disciplineId,
-      disciplineName: state.disciplineName,
-      firstname: state.firstName,
-      lastname: state.lastName,
-      gender: genderFromCode(state.genderCode),
-      squadName: state.squadName,
-      finalScore,
-      score: finalScore,
-      formula: state.formula.text,
-      startValue: state.formula.startValue,
-      timestamp: new Date().toISOString(),
-    },
-  });
+  await appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
   return { success: true, id: stored!.id, wertungenId: scoreId, disciplineFieldId: input.disciplineFieldId, performance: stored!.value, finalScore };
 }

@@ -7,6 +7,7 @@
 import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
 import { appendOutboxEvent } from '../outbox/append.js';
+import { scoreValueUpdated } from '../outbox/events.js';
 import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../src/model/scoring-context.js';
 
 /** False when the score row does not exist. */
@@ -77,29 +78,7 @@ export async function storeFinalScore(tx: TxClient, state: DisciplineState, valu
   return upsertDetailValue(tx, state.scoreId, state.disciplineId, value);
 }
 
-/**
- * Event 2 of `score-updated` (save-value and capture). `storedScore` is the detail value as
- * stored; `score`/`finalScore` are that value or, when none is stored, what the formula gives.
- */
+/** Event 2 of `score-updated` (save-value and capture), from the state as stored. */
 export async function appendScoreValueEvent(tx: TxClient, state: DisciplineState): Promise<void> {
-  const score = state.detailValue ?? calculatedScoreOf(state);
-  await appendOutboxEvent(tx, {
-    topic: 'score-updated',
-    eventId: state.eventId,
-    payload: {
-      scoreId: state.scoreId,
-      eventId: state.eventId,
-      competitionId: state.competitionId,
-      participantId: state.participantId,
-      disciplineId: state.disciplineId,
-      disciplineName: state.disciplineName,
-      firstname: state.firstName,
-      lastname: state.lastName,
-      score,
-      finalScore: score,
-      storedScore: state.detailValue,
-      hasFormula: state.formula.expr !== null,
-      timestamp: new Date().toISOString(),
-    },
-  });
+  await appendOutboxEvent(tx, scoreValueUpdated(state, calculatedScoreOf(state)));
 }

@@ -21,7 +21,7 @@ CREATE SEQUENCE IF NOT EXISTS {{prefix}}svc_outbox_seq;
 -- notification can delay an event but never lose it.
 CREATE OR REPLACE FUNCTION {{prefix}}svc_outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('{{prefix}}svc_outbox', '');
+  PERFORM pg_notify('{{outbox_channel}}', '');
   RETURN NULL;
 END;
 $$;

@@ -47,7 +47,7 @@ DECLARE
   discipline_ids integer[];
   detail_ids integer[];
 BEGIN
-  IF current_setting('gym.origin', true) = 'api' THEN
+  IF current_setting('{{origin_setting}}', true) = '{{api_origin}}' THEN
     RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN
@@ -86,7 +86,7 @@ DECLARE
   discipline_ids integer[];
   detail_ids integer[];
 BEGIN
-  IF current_setting('gym.origin', true) = 'api' THEN
+  IF current_setting('{{origin_setting}}', true) = '{{api_origin}}' THEN
     RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN

@@ -1,8 +1,8 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Pool, Queryable } from '../src/db/pool.js';
-import { t, tablePrefix } from '../src/db/tables.js';
-import type { OutboxTopic } from './append.js';
+import { outboxChannel, t, tablePrefix } from '../src/db/tables.js';
+import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
 import { OutboxSequencer } from './sequencer.js';
 
@@ -91,7 +91,7 @@ export class OutboxRelay {
     this.sequencer = new OutboxSequencer(options.connectionString, options.logger);
     this.listener = new OutboxListener({
       connectionString: options.connectionString,
-      channel: `${tablePrefix()}svc_outbox`,
+      channel: outboxChannel(tablePrefix()),
       logger: options.logger,
       onWake: (reason) => {
         if (reason === 'connected') this.reportCatchUp = true;

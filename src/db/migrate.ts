@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { API_ORIGIN, ORIGIN_SETTING } from './origin.js';
+import { outboxChannel } from './tables.js';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
@@ -26,6 +28,24 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
   return migrations;
 }
 
+/**
+ * The names a migration's SQL shares with the TypeScript code, as `{{name}}` placeholders: the
+ * table prefix, and the outbox channel and origin marker, which have their single spelling in
+ * `tables.ts` and `origin.ts`.
+ */
+export function migrationPlaceholders(prefix: string): Record<string, string> {
+  return { prefix, outbox_channel: outboxChannel(prefix), origin_setting: ORIGIN_SETTING, api_origin: API_ORIGIN };
+}
+
+/** The SQL as it runs; a placeholder without a value is a typo and fails before anything runs. */
+export function renderMigration(migration: Migration, placeholders: Readonly<Record<string, string>>): string {
+  return migration.sql.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
+    const value = placeholders[name];
+    if (value === undefined) throw new Error(`migration ${migration.name} uses the unknown placeholder ${whole}`);
+    return value;
+  });
+}
+
 // Any fixed 64-bit key works; it only has to be the same for every instance sharing a database.
 const MIGRATION_LOCK_KEY = 7_310_482_611;
 
@@ -35,6 +55,7 @@ const MIGRATION_LOCK_KEY = 7_310_482_611;
  */
 export async function migrate(client: pg.ClientBase, prefix: string, logger?: Logger): Promise<string[]> {
   const bookkeeping = `${prefix}svc_migrations`;
+  const placeholders = migrationPlaceholders(prefix);
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
     await client.query(
@@ -45,9 +66,10 @@ export async function migrate(client: pg.ClientBase, prefix: string, logger?: Lo
     const applied: string[] = [];
     for (const migration of readMigrations()) {
       if (done.has(migration.id)) continue;
+      const sql = renderMigration(migration, placeholders);
       await client.query('BEGIN');
       try {
-        await client.query(migration.sql.replaceAll('{{prefix}}', prefix));
+        await client.query(sql);
         await client.query(`INSERT INTO ${bookkeeping} (id, name) VALUES ($1, $2)`, [migration.id, migration.name]);
         await client.query('COMMIT');
       } catch (error) {

@@ -17,3 +17,8 @@ export function tablePrefix(): string {
 export function t(name: string): string {
   return prefix + name;
 }
+
+/** The LISTEN/NOTIFY channel of the outbox; the migrations receive it as `{{outbox_channel}}`. */
+export function outboxChannel(prefix: string): string {
+  return `${prefix}svc_outbox`;
+}

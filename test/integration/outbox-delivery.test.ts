@@ -23,6 +23,7 @@ import {
   seqsOf,
   waitForMarker,
   withMarker,
+  markerEvent,
   type ReceivedEvent,
 } from '../support/realtime.js';
 
@@ -50,7 +51,7 @@ describe('1. atomic: an event exists if and only if its command committed', () =
     const events = await clientIn(1);
     await expect(
       runCommand(server.pool, async (tx) => {
-        await appendOutboxEvent(tx, { topic: 'score-updated', eventId: 1, payload: { eventId: 1, marker: 'rolled-back' } });
+        await appendOutboxEvent(tx, markerEvent(1, 'rolled-back'));
         throw new Error('the command fails after appending its event');
       }),
     ).rejects.toThrow('the command fails');
@@ -115,9 +116,9 @@ describe('2. commits that finish out of id order', () => {
     const second = await server.pool.connect();
     try {
       await first.query('BEGIN');
-      const firstId = await appendOutboxEvent(first, { topic: 'score-updated', eventId: 2, payload: { eventId: 2, marker: 'lower-id' } });
+      const firstId = await appendOutboxEvent(first, markerEvent(2, 'lower-id'));
       await second.query('BEGIN');
-      const secondId = await appendOutboxEvent(second, { topic: 'score-updated', eventId: 2, payload: { eventId: 2, marker: 'higher-id' } });
+      const secondId = await appendOutboxEvent(second, markerEvent(2, 'higher-id'));
       expect(firstId).toBeLessThan(secondId);
       await second.query('COMMIT');
       const higher = await waitForMarker(events, 'higher-id');
@@ -187,7 +188,7 @@ describe('3. nothing stalls behind an idle transaction', () => {
       await idle.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
       const { rows } = await idle.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid, (SELECT count(*) FROM ${t('svc_outbox')}) AS seen`);
       const idlePid = rows[0]!.pid;
-      await appendOutboxEvent(idle, { topic: 'score-updated', eventId: 3, payload: { eventId: 3, marker: 'idle-session' } });
+      await appendOutboxEvent(idle, markerEvent(3, 'idle-session'));
       await idle.query(`SELECT 1 FROM ${t('status')} WHERE int_statusid = 1 FOR UPDATE`);
 
       // Each event must arrive while the session still sits idle in transaction: were the

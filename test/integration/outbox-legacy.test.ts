@@ -20,6 +20,7 @@ import {
   EVENT_2_FIELDS,
   joinCompetition,
   withMarker,
+  markerEvent,
   type ReceivedEvent,
 } from '../support/realtime.js';
 
@@ -150,7 +151,7 @@ describe('8. legacy writes', () => {
       await tx.query(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 9.9)`, [scoreId, discipline.id]);
       await tx.query(`INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 9.9, 1, 0)`, [scoreId, discipline.fields.final]);
       await tx.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
-      await appendOutboxEvent(tx, { topic: 'score-updated', eventId: arena.eventId, payload: { eventId: arena.eventId, scoreId, marker: 'command' } });
+      await appendOutboxEvent(tx, markerEvent(arena.eventId, 'command', { scoreId }));
     });
     await commitAndAwait(server.pool, events, arena.eventId, 'after-command');
     const forScore = events.slice(before).filter((event) => event.scoreId === scoreId);

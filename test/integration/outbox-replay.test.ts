@@ -20,6 +20,7 @@ import {
   sequencedSeqs,
   waitForMarker,
   waitUntilDelivered,
+  markerEvent,
   type ReceivedEvent,
 } from '../support/realtime.js';
 
@@ -107,7 +108,7 @@ describe('7. replay with since', () => {
     // One transaction: the sequencer numbers the 25 rows in one step and the relay reads them in one pass.
     const commitTogether = (names: string[]) =>
       runCommand(server.pool, async (tx) => {
-        for (const marker of names) await appendOutboxEvent(tx, { topic: 'score-updated', eventId, payload: { eventId, marker } });
+        for (const marker of names) await appendOutboxEvent(tx, markerEvent(eventId, marker));
       });
 
     const live = await socketWithEvents();
@@ -161,7 +162,7 @@ describe('7. retention', () => {
     const probe = await server.pool.connect();
     try {
       await probe.query('BEGIN');
-      const id = await appendOutboxEvent(probe, { topic: 'score-updated', eventId: 12, payload: { marker: 'unnumbered' } });
+      const id = await appendOutboxEvent(probe, markerEvent(12, 'unnumbered'));
       await probe.query(`UPDATE ${t('svc_outbox')} SET created_at = now() - interval '1000 hours' WHERE id = $1`, [id]);
       await deleteExpiredOutboxRows(probe, 48);
       expect((await probe.query(`SELECT 1 FROM ${t('svc_outbox')} WHERE id = $1`, [id])).rowCount).toBe(1);

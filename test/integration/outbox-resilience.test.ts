@@ -13,7 +13,7 @@ import { appendOutboxEvent } from '../../outbox/append.js';
 import { t } from '../../src/db/tables.js';
 import { startOwnedPostgres, type OwnedPostgres } from '../support/owned-postgres.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { collectEvents, commitAndAwait, joinCompetition, waitForMarker, type ReceivedEvent } from '../support/realtime.js';
+import { collectEvents, commitAndAwait, joinCompetition, markerEvent, waitForMarker, type ReceivedEvent } from '../support/realtime.js';
 
 const LISTEN_APPLICATION_NAME = 'gym-competition-service:listen';
 
@@ -42,7 +42,7 @@ async function commitOnOwnConnection(url: string, eventId: number, marker: strin
   await client.connect();
   try {
     await client.query('BEGIN');
-    await appendOutboxEvent(client as unknown as pg.PoolClient, { topic: 'score-updated', eventId, payload: { eventId, marker } });
+    await appendOutboxEvent(client as unknown as pg.PoolClient, markerEvent(eventId, marker));
     await client.query('COMMIT');
   } finally {
     await client.end();
@@ -105,7 +105,7 @@ describe('5. the relay survives connection loss', () => {
     try {
       await client.query('BEGIN');
       await client.query(`ALTER TABLE ${t('svc_outbox')} DISABLE TRIGGER ${t('svc_outbox_notify')}`);
-      await appendOutboxEvent(client, { topic: 'score-updated', eventId: 30, payload: { eventId: 30, marker: 'without-notify' } });
+      await appendOutboxEvent(client, markerEvent(30, 'without-notify'));
       await client.query(`ALTER TABLE ${t('svc_outbox')} ENABLE TRIGGER ${t('svc_outbox_notify')}`);
       await client.query('COMMIT');
     } finally {

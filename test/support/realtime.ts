@@ -5,6 +5,7 @@
 import type { Socket } from 'socket.io-client';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
+import type { OutboxEvent, ScoreUpdatedPayload } from '../../outbox/events.js';
 import type { RelayStatus } from '../../outbox/relay.js';
 import type { Pool } from '../../src/db/pool.js';
 import { t } from '../../src/db/tables.js';
@@ -46,9 +47,18 @@ export function joinCompetition(socket: Socket, eventId: number, since?: number)
   return socket.timeout(10_000).emitWithAck('join-competition', since === undefined ? { eventId } : { eventId, since });
 }
 
+/**
+ * A `score-updated` that carries a marker instead of a score: the delivery tests follow single
+ * events through the relay, which never looks into payloads, so this is the one place that
+ * steps outside the event contract.
+ */
+export function markerEvent(eventId: number, marker: string, extra: Record<string, unknown> = {}): OutboxEvent {
+  return { topic: 'score-updated', eventId, payload: { eventId, marker, ...extra } as unknown as ScoreUpdatedPayload };
+}
+
 /** Commits one `score-updated` for `eventId` as a service command would; returns its outbox id. */
 export function commitEvent(pool: Pool, eventId: number, marker: string): Promise<number> {
-  return runCommand(pool, (tx) => appendOutboxEvent(tx, { topic: 'score-updated', eventId, payload: { eventId, marker } }));
+  return runCommand(pool, (tx) => appendOutboxEvent(tx, markerEvent(eventId, marker)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DisciplineField, ScoreEntry } from '../../web/shared/api.js';
+import type { DisciplineField, ScoreEntry, ScoreUpdatedEvent } from '../../web/shared/api.js';
 import { applyScoreEvent, computeFinal, fieldLayout, formulaUsable, participantRows } from '../../web/jury/model.js';
 
 const field = (id: number, sortOrder: number | null, extra: Partial<DisciplineField> = {}): DisciplineField => ({
@@ -13,6 +13,17 @@ const field = (id: number, sortOrder: number | null, extra: Partial<DisciplineFi
   enabled: true,
   group: null,
   ...extra,
+});
+
+/** A delivered score-updated message; `participantId` makes it an event 2. */
+const scoreEvent = (values: Pick<ScoreUpdatedEvent, 'scoreId' | 'eventId' | 'disciplineId'> & { score: number; participantId?: number; competitionId?: number }): ScoreUpdatedEvent => ({
+  competitionId: 3,
+  disciplineName: 'Boden',
+  finalScore: values.score,
+  timestamp: '2026-01-01T00:00:00.000Z',
+  seq: 1,
+  source: 'api',
+  ...values,
 });
 
 const entry = (values: Partial<ScoreEntry>): ScoreEntry => ({
@@ -87,10 +98,10 @@ describe('jury portal model', () => {
   it('applies an event of the selected event and device by participantId or wertungenId, and nothing else', () => {
     const rows = participantRows([entry({ id: 1, participantId: 10 }), entry({ id: 2, participantId: 11, startNumber: '2' })], 7);
     const selection = { eventId: 5, disciplineId: 7 };
-    expect(applyScoreEvent(rows, { scoreId: 1, eventId: 6, disciplineId: 7, score: 9 }, selection)).toBeNull();
-    expect(applyScoreEvent(rows, { scoreId: 1, eventId: 5, disciplineId: 8, score: 9 }, selection)).toBeNull();
-    expect(applyScoreEvent(rows, { scoreId: 2, eventId: 5, disciplineId: 7, finalScore: 12.5 }, selection)?.participantId).toBe(11);
-    expect(applyScoreEvent(rows, { scoreId: 99, participantId: 10, competitionId: 3, eventId: 5, disciplineId: 7, score: 14 }, selection)?.participantId).toBe(10);
+    expect(applyScoreEvent(rows, scoreEvent({ scoreId: 1, eventId: 6, disciplineId: 7, score: 9 }), selection)).toBeNull();
+    expect(applyScoreEvent(rows, scoreEvent({ scoreId: 1, eventId: 5, disciplineId: 8, score: 9 }), selection)).toBeNull();
+    expect(applyScoreEvent(rows, scoreEvent({ scoreId: 2, eventId: 5, disciplineId: 7, score: 12.5 }), selection)?.participantId).toBe(11);
+    expect(applyScoreEvent(rows, scoreEvent({ scoreId: 99, participantId: 10, competitionId: 3, eventId: 5, disciplineId: 7, score: 14 }), selection)?.participantId).toBe(10);
     expect(rows.map((row) => [row.status, row.currentScore])).toEqual([
       ['completed', 14],
       ['completed', 12.5],

@@ -121,7 +121,7 @@ class Scoreboard {
     if (event.eventId !== this.eventId || event.disciplineId !== this.disciplineId) return;
     const score = eventScore(event);
     if (score === null) return;
-    const entry = applyLiveScore(this.entries, { participantId: event.participantId, scoreId: event.scoreId, score });
+    const entry = applyLiveScore(this.entries, { participantId: event.participantId ?? undefined, scoreId: event.scoreId, score });
     if (!entry) {
       // A participant the snapshot did not have: only the server knows their club and squad.
       if (mode === 'live') {

@@ -84,6 +84,7 @@ import type { DisciplineSummary, EventSummary } from '../../queries/list-catalog
 import type { DisciplineField } from '../../queries/list-discipline-fields.js';
 import type { ScoreEntry } from '../../queries/list-scores.js';
 import type { JuryResultEntry } from '../../src/model/scoring-context.js';
+import type { ScoreUpdatedFields } from '../../outbox/events.js';
 export type { DisciplineField, DisciplineSummary, EventSummary, JuryResultEntry, ScoreEntry };
 
 export interface ScoresPage {
@@ -119,23 +120,12 @@ export interface VersionInfo {
   build: BuildInfo;
 }
 
-/** Spec "Events" (event 1 and event 2 share these) plus contract section 5's `seq` and `source`. */
-export interface ScoreUpdatedEvent {
-  seq?: number;
-  source?: 'api' | 'legacy';
-  scoreId: number;
-  eventId: number;
-  competitionId?: number;
-  participantId?: number;
-  disciplineId: number;
-  disciplineName?: string;
-  firstname?: string;
-  lastname?: string;
-  squadName?: string | null;
-  score?: number | null;
-  finalScore?: number | null;
-  timestamp?: string;
-}
+/**
+ * A `score-updated` message as the server's event contract (`outbox/events.ts`) defines it, read
+ * field by field: the keys all variants share are always there, the others (`participantId` of
+ * event 2, `groupId` of a group score…) only in their variants.
+ */
+export type ScoreUpdatedEvent = ScoreUpdatedFields;
 
 /** The score an event reports: `score` and `finalScore` carry the same value when both are present. */
 export function eventScore(event: ScoreUpdatedEvent): number | null {

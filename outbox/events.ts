@@ -1,0 +1,183 @@
+/**
+ * The event contract: every outbox topic and the payload it carries, typed once and built only
+ * here. Commands build their payloads with these builders and append them with
+ * `appendOutboxEvent`; the web client imports the message types instead of declaring its own.
+ * The legacy-write triggers (`migrations/0003…`) build the score-value shape in SQL;
+ * `test/integration/event-contract.test.ts` checks that both produce the same keys and JSON types.
+ */
+import { genderFromCode } from '../src/domain/final-score.js';
+import type { Gender } from '../src/domain/squad-planner.js';
+import type { DisciplineState } from '../src/model/scoring-context.js';
+
+/** Every `score-updated` variant carries these (spec "Events"). */
+interface ScoreUpdatedCommon {
+  scoreId: number;
+  /** The competition event (Veranstaltung) the score belongs to; its room receives the message. */
+  eventId: number;
+  competitionId: number;
+  disciplineId: number;
+  disciplineName: string;
+  /** `score` and `finalScore` carry the same value. */
+  score: number | null;
+  finalScore: number | null;
+  /** ISO 8601, UTC. */
+  timestamp: string;
+}
+
+/** Event 1: a jury result was saved; the score is what the formula gives now (POST /api/jury-results). */
+export interface JuryResultScoreUpdate extends ScoreUpdatedCommon {
+  firstname: string | null;
+  lastname: string | null;
+  gender: Gender;
+  squadName: string | null;
+  formula: string | null;
+  startValue: number;
+}
+
+/**
+ * Event 2: a final score was stored (save-value, capture, and every legacy write, whose trigger
+ * builds the same keys in SQL; there `participantId` and `firstname` are null for group and team
+ * rows and `lastname` carries their name).
+ */
+export interface ScoreValueUpdate extends ScoreUpdatedCommon {
+  participantId: number | null;
+  firstname: string | null;
+  lastname: string | null;
+  /** The detail value as stored; `score` falls back to the formula's result when it is null. */
+  storedScore: number | null;
+  hasFormula: boolean;
+}
+
+/** Group and team saves: the unit's name stands where a scoreboard shows a person's. */
+interface CollectiveScoreUpdateCommon extends ScoreUpdatedCommon {
+  name: string;
+  attempt: number;
+  squadName: string | null;
+}
+
+export interface GroupScoreUpdate extends CollectiveScoreUpdateCommon {
+  groupId: number;
+}
+
+export interface TeamScoreUpdate extends CollectiveScoreUpdateCommon {
+  teamId: number;
+}
+
+export type ScoreUpdatedPayload = JuryResultScoreUpdate | ScoreValueUpdate | GroupScoreUpdate | TeamScoreUpdate;
+
+/** POST /api/squad-management/auto-assign/apply: squads is the number of squads that got participants. */
+export interface SquadsAppliedPayload {
+  eventId: number;
+  squads: number;
+  timestamp: string;
+}
+
+/** An outbox row as a command appends it, keyed by topic. */
+export type OutboxEvent =
+  | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
+  | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload };
+
+export type OutboxTopic = OutboxEvent['topic'];
+
+/** Who wrote the row: a service command, or another program through the legacy-write triggers. */
+export type EventSource = 'api' | 'legacy';
+
+/** What a Socket.IO client receives: the payload plus `seq` and `source` (contract section 5). */
+export type Delivered<P> = P & { seq: number; source: EventSource };
+
+export type ScoreUpdatedMessage = Delivered<ScoreUpdatedPayload>;
+export type SquadsAppliedMessage = Delivered<SquadsAppliedPayload>;
+
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;
+type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+
+/**
+ * A score-updated message read field by field without first telling the variants apart: keys
+ * every variant has are required, the others optional (derived, so it cannot drift).
+ */
+export type ScoreUpdatedFields = Pick<ScoreUpdatedMessage, keyof ScoreUpdatedMessage> & {
+  [K in Exclude<KeysOfUnion<ScoreUpdatedMessage>, keyof ScoreUpdatedMessage>]?: ValueOfUnion<ScoreUpdatedMessage, K>;
+};
+
+const now = () => new Date().toISOString();
+
+/** The keys of both individual-score events, from the score's state. */
+function individualScore(state: DisciplineState, score: number | null) {
+  return {
+    scoreId: state.scoreId,
+    eventId: state.eventId,
+    competitionId: state.competitionId,
+    disciplineId: state.disciplineId,
+    disciplineName: state.disciplineName,
+    firstname: state.firstName,
+    lastname: state.lastName,
+    score,
+    finalScore: score,
+    timestamp: now(),
+  };
+}
+
+/** Event 1 (save-jury-result): `finalScore` is the formula's result from the results saved so far. */
+export function juryResultScoreUpdated(state: DisciplineState, finalScore: number | null): OutboxEvent {
+  const payload: JuryResultScoreUpdate = {
+    ...individualScore(state, finalScore),
+    gender: genderFromCode(state.genderCode),
+    squadName: state.squadName,
+    formula: state.formula.text,
+    startValue: state.formula.startValue,
+  };
+  return { topic: 'score-updated', eventId: state.eventId, payload };
+}
+
+/**
+ * Event 2 (save-value and capture). `storedScore` is the detail value as stored; `score` and
+ * `finalScore` are that value or, when none is stored, what the formula gives (`calculated`).
+ */
+export function scoreValueUpdated(state: DisciplineState, calculated: number | null): OutboxEvent {
+  const payload: ScoreValueUpdate = {
+    ...individualScore(state, state.detailValue ?? calculated),
+    participantId: state.participantId,
+    storedScore: state.detailValue,
+    hasFormula: state.formula.expr !== null,
+  };
+  return { topic: 'score-updated', eventId: state.eventId, payload };
+}
+
+export interface CollectiveScoreSaved {
+  kind: 'group' | 'team';
+  /** The group's or team's id. */
+  unitId: number;
+  name: string;
+  scoreId: number;
+  eventId: number;
+  competitionId: number;
+  disciplineId: number;
+  disciplineName: string;
+  attempt: number;
+  /** The final score as stored. */
+  finalScore: number;
+  squadName: string | null;
+}
+
+/** Group and team saves: scoreboards receive them like individual ones. */
+export function collectiveScoreUpdated(saved: CollectiveScoreSaved): OutboxEvent {
+  const common = {
+    scoreId: saved.scoreId,
+    eventId: saved.eventId,
+    competitionId: saved.competitionId,
+    name: saved.name,
+    disciplineId: saved.disciplineId,
+    disciplineName: saved.disciplineName,
+    attempt: saved.attempt,
+    score: saved.finalScore,
+    finalScore: saved.finalScore,
+    squadName: saved.squadName,
+    timestamp: now(),
+  };
+  const payload = saved.kind === 'group' ? { ...common, groupId: saved.unitId } : { ...common, teamId: saved.unitId };
+  return { topic: 'score-updated', eventId: saved.eventId, payload };
+}
+
+export function squadsApplied(eventId: number, squads: number): OutboxEvent {
+  return { topic: 'squads-applied', eventId, payload: { eventId, squads, timestamp: now() } };
+}
