@@ -9,7 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { ORIGIN_SETTING, runCommand } from '../commands/run-command.js';
+import { runCommand } from '../commands/run-command.js';
+import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -120,7 +121,7 @@ bare.post('/naive/squads/generate', async (request) => {
 // legacy triggers skip their writes as they skip the service's. Named statements: parsed and planned
 // once per connection.
 
-const ceilingPool = new pg.Pool({ connectionString: databaseUrl, max: 20, application_name: 'gym-competition-service', options: `-c ${ORIGIN_SETTING}=api` });
+const ceilingPool = new pg.Pool({ connectionString: databaseUrl, max: 20, application_name: 'gym-competition-service', options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}` });
 let ceilingUpserts = 0;
 const ceilingUpsertSql = `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
   VALUES ($1, $2, $3, 1, 0)

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { ORIGIN_SETTING } from '../../commands/run-command.js';
+import { API_ORIGIN, ORIGIN_SETTING } from '../../src/db/origin.js';
 import { t } from '../../src/db/tables.js';
 import { maxOutboxId, postgresCpuMs, sequencedSince, type Context } from '../harness.js';
 import { progress, settings } from '../settings.js';
@@ -34,7 +34,7 @@ export interface LegacySeries {
 }
 
 async function series(context: Context, marked: boolean, round: number): Promise<LegacySeries> {
-  const client = new pg.Client({ connectionString: context.databaseUrl, application_name: marked ? 'bench-legacy-baseline' : 'bench-legacy-desktop', ...(marked ? { options: `-c ${ORIGIN_SETTING}=api` } : {}) });
+  const client = new pg.Client({ connectionString: context.databaseUrl, application_name: marked ? 'bench-legacy-baseline' : 'bench-legacy-desktop', ...(marked ? { options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}` } : {}) });
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
