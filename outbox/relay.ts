@@ -57,8 +57,30 @@ export async function selectEventRange(db: Queryable, eventId: number, after: nu
   return rows;
 }
 
+/** How many events of `eventId` lie in `(after, upTo]`, counted up to `cap` (enough to say "more than"). */
+export async function countEventRange(db: Queryable, eventId: number, after: number, upTo: number, cap: number): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${t('svc_outbox')} WHERE event_id = $1 AND seq > $2 AND seq <= $3 LIMIT $4) AS capped`,
+    [eventId, after, upTo, cap],
+  );
+  return rows[0]?.count ?? 0;
+}
+
 function toDelivery(row: OutboxRow & { event_id: number }): OutboxDelivery {
   return { seq: row.seq, topic: row.topic, eventId: row.event_id, message: { ...row.payload, seq: row.seq, source: row.source } };
+}
+
+export interface ReplayOptions {
+  /** Where the replay reads; the relay's pool when absent. */
+  db?: Queryable;
+  batchSize?: number;
+  /** Awaited after each batch is sent (backpressure); throwing ends the replay with that error. */
+  afterBatch?: () => Promise<void>;
+  /**
+   * Called once before anything is sent with how many events are due, counted up to `cap + 1`;
+   * throwing refuses the replay (the client is too far behind to replay event by event).
+   */
+  limit?: { cap: number; check(due: number): void };
 }
 
 export interface OutboxRelayOptions {
@@ -204,10 +226,15 @@ export class OutboxRelay {
    * newer was delivered in between: every event goes out exactly once, by replay or live.
    * Returns how many were replayed.
    */
-  async replay(eventId: number, since: number, send: (delivery: OutboxDelivery) => void, follow: () => void): Promise<number> {
+  async replay(eventId: number, since: number, send: (delivery: OutboxDelivery) => void, follow: () => void, options: ReplayOptions = {}): Promise<number> {
+    const db = options.db ?? this.options.pool;
+    const batchSize = options.batchSize ?? READ_BATCH;
     let sentUpTo = since;
     let replayed = 0;
     let waitedForRelay = false;
+    if (options.limit && since < this.cursor) {
+      options.limit.check(await countEventRange(db, eventId, since, this.cursor, options.limit.cap + 1));
+    }
     for (;;) {
       const target = this.cursor;
       if (sentUpTo >= target) {
@@ -221,10 +248,12 @@ export class OutboxRelay {
         follow();
         return replayed;
       }
-      const rows = await selectEventRange(this.options.pool, eventId, sentUpTo, target, READ_BATCH);
+      const rows = await selectEventRange(db, eventId, sentUpTo, target, batchSize);
       for (const row of rows) send(toDelivery({ ...row, event_id: eventId }));
       replayed += rows.length;
-      sentUpTo = rows.length === READ_BATCH ? rows[rows.length - 1]!.seq : target;
+      sentUpTo = rows.length === batchSize ? rows[rows.length - 1]!.seq : target;
+      // The loop reads the cursor again after this wait, so the hand-over to live stays exact.
+      if (rows.length > 0) await options.afterBatch?.();
     }
   }
 }

@@ -30,7 +30,13 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     frameworkErrors: contractFrameworkErrors,
     // Replaced by refuseRequestsWhileClosing, which answers with the contract's body.
     return503OnClosing: false,
+    // A client trickling its body or headers would otherwise hold a connection (and the memory of
+    // what it sent so far) forever; Node answers 408 through contractClientErrorHandler.
+    requestTimeout: deps.config.timeouts.requestMs,
+    // Node checks the two timeouts only this often (30 s by default), which would double them.
+    http: { connectionsCheckingInterval: Math.min(1_000, deps.config.timeouts.headersMs) },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.headersTimeout = deps.config.timeouts.headersMs;
 
   // Query strings and path params are text and need coercion; JSON bodies must not be coerced,
   // or `true` would silently become the score 1.

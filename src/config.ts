@@ -22,6 +22,12 @@ export interface Config {
   corsOrigins: string[];
   /** Requests per minute per client address and route; 0 turns a limit off. */
   rateLimit: { adminPerMinute: number; scoreWritesPerMinute: number };
+  /** Extra `Host` names from ALLOWED_HOSTS (`*` any, `.example.org` a domain and its subdomains); see `hostPolicy` in `src/http/security.ts`. */
+  allowedHosts: string[];
+  /** Time a client has to send a whole request, and its headers, in milliseconds. */
+  timeouts: { requestMs: number; headersMs: number };
+  /** A `join-competition` further behind than this many events of the event is told to reload instead of replaying. */
+  replayMaxEvents: number;
 }
 
 /** Thrown for a bad environment value; `main` prints its message as the one line that stops the start. */
@@ -116,6 +122,28 @@ function readOrigins(env: Env): string[] {
   });
 }
 
+// A host name as it appears in a Host header, without port: labels of letters, digits and hyphens.
+const HOST_NAME_PATTERN = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+function readHosts(env: Env): string[] {
+  const entries = (env.ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean);
+  for (const entry of entries) {
+    if (entry !== '*' && !HOST_NAME_PATTERN.test(entry)) {
+      throw new ConfigError('ALLOWED_HOSTS', `must be comma-separated host names without port, like gym-pc,scores.example.org,.example.org (or *), got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+function readWholeNumber(env: Env, name: string, fallback: number, minimum: number, maximum: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < minimum || Number(raw) > maximum) {
+    throw new ConfigError(name, `must be a whole number between ${minimum} and ${maximum}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -123,6 +151,14 @@ function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[
     throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
   return raw as T;
+}
+
+function readTimeouts(env: Env): Config['timeouts'] {
+  const requestMs = readWholeNumber(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  const headersMs = readWholeNumber(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestMs), 100, 600_000);
+  // Node refuses a headers timeout above the request timeout: the request would end first anyway.
+  if (headersMs > requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestMs}), got "${headersMs}"`);
+  return { requestMs, headersMs };
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -161,5 +197,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       // flushes in bursts, so score writes get ten times the room of admin actions.
       scoreWritesPerMinute: readLimit(env, 'RATE_LIMIT_SCORE_WRITES_PER_MINUTE', 600),
     },
+    allowedHosts: readHosts(env),
+    timeouts: readTimeouts(env),
+    replayMaxEvents: readWholeNumber(env, 'REPLAY_MAX_EVENTS', 5_000, 1, 1_000_000),
   };
 }

@@ -11,6 +11,19 @@ const SECRET_KEYS = ['authorization', 'cookie', 'token', 'password', 'jwtSecret'
  */
 const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
 
+/** Keys pino writes on every line itself; pino appends a logged object's keys without checking them. */
+const CORE_KEYS = ['pid', 'hostname', 'level', 'time'];
+
+/**
+ * `logger.warn({ pid }, …)` about another process (the embedded PostgreSQL) would print `"pid"`
+ * twice, which JSON parsers resolve differently (most keep the last, i.e. the wrong process).
+ * Such a key is renamed to `targetPid` etc., so every line is JSON with unique keys.
+ */
+export function withoutCoreKeys(object: Record<string, unknown>): Record<string, unknown> {
+  if (!CORE_KEYS.some((key) => Object.hasOwn(object, key))) return object;
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [CORE_KEYS.includes(key) ? `target${key[0]!.toUpperCase()}${key.slice(1)}` : key, value]));
+}
+
 /**
  * Pretty lines in a terminal, JSON lines otherwise; tokens and secrets never reach a log line.
  * `destination` replaces stdout (tests read what the service logs).
@@ -19,6 +32,7 @@ export function createLogger(level: LogLevel, pretty: boolean = process.stdout.i
   const options = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: withoutCoreKeys },
     ...(pretty && destination === undefined ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
   };
   return destination === undefined ? pino(options) : pino(options, destination);

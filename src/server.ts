@@ -5,8 +5,8 @@ import type { Config } from './config.js';
 import { migrateDatabase } from './db/database.js';
 import { createPool, endPool, type Pool } from './db/pool.js';
 import { setTablePrefix } from './db/tables.js';
-import { createRealtimeGateway, type RealtimeGateway } from './realtime/gateway.js';
-import { corsOriginPolicy } from './http/security.js';
+import { createRealtimeGateway, REPLAY_CONNECTIONS, type RealtimeGateway } from './realtime/gateway.js';
+import { corsOriginPolicy, hostPolicy, requestOriginPolicy } from './http/security.js';
 import { OutboxRelay } from '../outbox/relay.js';
 import { OutboxRetention } from '../outbox/retention.js';
 
@@ -38,7 +38,15 @@ export async function startServer(
   const pool = createPool({ connectionString: databaseUrl }, logger);
   const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger });
   const app = await buildApp({ config, pool, logger, relay, ...overrides });
-  const gateway = createRealtimeGateway(app.server, logger, corsOriginPolicy(config), relay);
+  // Replays read through their own small pool: a flood of joins must not take the connections saves need.
+  const replayPool = createPool({ connectionString: databaseUrl, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay' }, logger);
+  const gateway = createRealtimeGateway(app.server, logger, relay, {
+    allowHost: hostPolicy(config),
+    allowOrigin: corsOriginPolicy(config),
+    allowRequestOrigin: requestOriginPolicy(config),
+    replayDb: replayPool,
+    replayMaxEvents: config.replayMaxEvents,
+  });
   const retention = new OutboxRetention({ pool, logger, retentionHours: config.outboxRetentionHours });
   await relay.start();
   retention.start();
@@ -69,7 +77,7 @@ export async function startServer(
         clearTimeout(forceClose);
         await retention.stop();
         await relay.stop();
-        await endPool(pool);
+        await Promise.all([endPool(pool), endPool(replayPool)]);
       })();
       return closing;
     },

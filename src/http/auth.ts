@@ -49,7 +49,8 @@ export async function registerAuth(app: FastifyInstance, options: { secret: stri
     secret: options.secret,
     sign: { algorithm: 'HS256' },
     // Pinning the algorithm is what refuses `alg: none` and algorithm-confusion tokens.
-    verify: { algorithms: ['HS256'] },
+    // A token without `exp` would be valid forever: a leaked one could never be retired.
+    verify: { algorithms: ['HS256'], requiredClaims: ['exp'] },
   });
 
   app.decorate('requireRole', (...roles: Role[]) => {

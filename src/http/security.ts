@@ -4,13 +4,16 @@
  * routes with the guard each one really has, which the security tests walk, so a new route is
  * covered by them without anyone remembering to list it.
  */
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import os from 'node:os';
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifySchema, RouteOptions, onRequestHookHandler } from 'fastify';
 import type { Config } from '../config.js';
 import { guardRequirement, type AuthRequirement } from './auth.js';
+import { errorBody } from './errors.js';
 
 export interface RouteEntry {
   method: string;
@@ -81,6 +84,55 @@ export function corsOriginPolicy(config: Pick<Config, 'corsOrigins' | 'servicePo
   };
 }
 
+/** The host name of a `Host` header without port and brackets, lowercase, or null when it does not parse. */
+function hostNameOf(hostHeader: string): string | null {
+  if (!URL.canParse(`http://${hostHeader}`)) return null;
+  const url = new URL(`http://${hostHeader}`);
+  // A Host header is host[:port] only; anything else (user info, a path) is not a host.
+  if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return null;
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+}
+
+/**
+ * Which `Host` headers the service answers. Anonymous score writes are allowed on the LAN, so a
+ * web page on the internet could otherwise write scores through a browser in the hall by pointing
+ * its own DNS name at the service's address (DNS rebinding): that request carries the attacker's
+ * name in Host. IP literals, localhost and this machine's own names cannot be rebound; any other
+ * name must be listed in ALLOWED_HOSTS.
+ */
+export function hostPolicy(config: Pick<Config, 'allowedHosts'>, machineName: string = os.hostname()): (hostHeader: string | undefined) => boolean {
+  if (config.allowedHosts.includes('*')) return () => true;
+  const machine = machineName.toLowerCase();
+  const short = machine.split('.')[0]!;
+  const names = new Set([machine, short, `${short}.local`, 'localhost', ...config.allowedHosts.filter((host) => !host.startsWith('.'))]);
+  const domains = config.allowedHosts.filter((host) => host.startsWith('.'));
+  return (hostHeader) => {
+    // HTTP/1.0 clients may omit Host; browsers always send it, so nothing can be rebound without one.
+    if (hostHeader === undefined) return true;
+    const host = hostNameOf(hostHeader);
+    if (host === null) return false;
+    return isIP(host) !== 0 || names.has(host) || host.endsWith('.localhost') || domains.some((domain) => host.endsWith(domain) || host === domain.slice(1));
+  };
+}
+
+/**
+ * The origin rule of the HTTP API applied to a request that no CORS header can protect (the
+ * websocket upgrade: browsers send it from any page and do not check the answer): no Origin (not a
+ * browser), the page's own origin, or an origin the CORS policy allows.
+ */
+export function requestOriginPolicy(config: Pick<Config, 'corsOrigins' | 'servicePorts'>): (request: Pick<IncomingMessage, 'headers'>) => boolean {
+  const allowOrigin = corsOriginPolicy(config);
+  return (request) => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return true;
+    const url = URL.canParse(origin) ? new URL(origin) : null;
+    if (url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.host === request.headers.host) return true;
+    return allowOrigin(origin);
+  };
+}
+
+export const HOST_REFUSED_MESSAGE = 'The Host header names neither an IP address nor this machine; add the name to ALLOWED_HOSTS';
+
 /** Must run before any route is added: the onRoute hook only sees routes registered after it. */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const routes: RouteEntry[] = [];
@@ -113,6 +165,11 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   });
 
   await app.register(fastifyRateLimit, { global: false });
+
+  const allowHost = hostPolicy(config);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!allowHost(request.headers.host)) return reply.status(400).send(errorBody(400, 'VALIDATION_FAILED', HOST_REFUSED_MESSAGE));
+  });
 
   app.addHook('onRoute', (route) => {
     const auth = authOf(route);

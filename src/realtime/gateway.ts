@@ -1,7 +1,9 @@
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { Logger } from 'pino';
 import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
+import type { Queryable } from '../db/pool.js';
+import { BoundedQueue, MAX_REFUSED_IN_A_ROW, MessageAdmission, QueueFullError } from './limits.js';
 
 export const roomOf = (eventId: number) => `competition-${eventId}`;
 
@@ -32,14 +34,50 @@ export const MAX_QUEUED_BYTES = 1024 * 1024;
 
 const byteLength = (data: unknown) => (typeof data === 'string' || Buffer.isBuffer(data) ? data.length : 0);
 
+/** Events one replay reads and sends before it waits for the client to take them. */
+export const REPLAY_BATCH = 200;
+/** Replays read through their own pool of this many connections, never the one saves use. */
+export const REPLAY_CONNECTIONS = 2;
+/** Joins waiting for a replay slot beyond this are told to retry. */
+export const REPLAY_QUEUE = 200;
+/** A client that does not take a replay batch within this long is not waited for. */
+const DRAIN_TIMEOUT_MS = 30_000;
+
+export interface GatewayOptions {
+  /** The HTTP rules every request must pass (Host allowlist, src/http/security.ts). */
+  allowHost: (host: string | undefined) => boolean;
+  /** The CORS origin rule of the HTTP API, applied to every transport including the websocket upgrade. */
+  allowOrigin: (origin: string) => boolean;
+  allowRequestOrigin: (request: IncomingMessage) => boolean;
+  /** The pool replays read through (separate from the request pool). */
+  replayDb: Queryable;
+  /** More events to replay than this: the client is told to reload its snapshot instead. */
+  replayMaxEvents: number;
+}
+
+/** Why a join was not carried out, as the ack tells it. */
+class JoinRefused extends Error {
+  constructor(
+    message: string,
+    readonly extra: { reload?: true; retryAfterMs?: number },
+  ) {
+    super(message);
+  }
+}
+
 /** Socket.IO on the HTTP server's port (contract section 5): rooms per event, joined on request. */
-export function createRealtimeGateway(server: HttpServer, logger: Logger, allowOrigin: (origin: string) => boolean, feed: RealtimeFeed): RealtimeGateway {
+export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: RealtimeFeed, options: GatewayOptions): RealtimeGateway {
   const io = new Server(server, {
-    // The same origins as the HTTP API (src/http/security.ts).
-    cors: { origin: (origin, callback) => callback(null, origin !== undefined && allowOrigin(origin)) },
+    // The same origins as the HTTP API (src/http/security.ts): CORS headers for polling, and
+    // allowRequest for every transport, since a browser opens a websocket from any page and
+    // never checks the answer's headers.
+    cors: { origin: (origin, callback) => callback(null, origin !== undefined && options.allowOrigin(origin)) },
+    allowRequest: (request, callback) => callback(null, options.allowHost(request.headers.host) && options.allowRequestOrigin(request)),
     // Bounds what a client may send in one message; what the server queues for it is bounded below.
     maxHttpBufferSize: 64 * 1024,
   });
+  const admission = new MessageAdmission();
+  const replays = new BoundedQueue(REPLAY_CONNECTIONS, REPLAY_QUEUE);
 
   // What engine.io holds for each connection that its transport has not taken yet, from its public
   // events: every packet is created into the write buffer, and a flush hands all of it over.
@@ -70,8 +108,50 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, allowO
     }
   });
 
+  /**
+   * Resolves once the client has taken what was sent to it: nothing left in engine.io's buffer and
+   * the transport writable again (ws has handed the last frame to the kernel), so a replay holds
+   * at most one batch in memory per client. A client that went away ends the replay.
+   */
+  const drained = async (socket: Socket): Promise<void> => {
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    for (;;) {
+      if (!socket.connected) throw new JoinRefused('disconnected', {});
+      const connection = socket.conn;
+      // writeBuffer: engine.io's packets not yet handed to the transport.
+      const pending = (connection as unknown as { writeBuffer: unknown[] }).writeBuffer.length;
+      if (pending === 0 && connection.transport.writable) return;
+      if (Date.now() > deadline) throw new JoinRefused('the client did not take the replay in time; join again', { retryAfterMs: 1_000 });
+      // The transport says "ready" when it can write again, engine.io "drain" when it flushed; the
+      // short timer only guards against a transport swapped under us (polling upgraded to websocket).
+      await new Promise<void>((resolve) => {
+        const transport = connection.transport;
+        const done = () => {
+          clearTimeout(timer);
+          transport.off('ready', done);
+          connection.off('drain', done);
+          socket.off('disconnect', done);
+          resolve();
+        };
+        const timer = setTimeout(done, 100);
+        transport.on('ready', done);
+        connection.on('drain', done);
+        socket.on('disconnect', done);
+      });
+    }
+  };
+
+  const tooFarBehind = (due: number) => {
+    if (due > options.replayMaxEvents) {
+      throw new JoinRefused(`more than ${options.replayMaxEvents} events to replay; reload the data over HTTP and join with its seq`, { reload: true });
+    }
+  };
+
+  // One replay at a time per socket: a second join waits for the first rather than doubling the work.
+  const replaying = new WeakMap<Socket, Promise<unknown>>();
+
   /** Without `since` the socket only gets what comes next; with it, the missed events first. */
-  const join = (socket: Socket, eventId: number, since: number | null): Promise<number> => {
+  const join = async (socket: Socket, eventId: number, since: number | null): Promise<number> => {
     const room = roomOf(eventId);
     const follow = () => {
       // A socket that went away during the replay must not be left behind in the room.
@@ -79,22 +159,64 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, allowO
     };
     if (since === null) {
       follow();
-      return Promise.resolve(0);
+      return 0;
     }
     const send = (delivery: OutboxDelivery) => {
       socket.emit(delivery.topic, delivery.message);
       dropIfStalled(socket);
     };
-    return feed.replay(eventId, since, send, follow);
+    if (replaying.has(socket)) throw new JoinRefused('a join of this connection is still replaying; join again when it has answered', { retryAfterMs: 1_000 });
+    const run = replays.run(() =>
+      socket.connected
+        ? feed.replay(eventId, since, send, follow, { db: options.replayDb, batchSize: REPLAY_BATCH, afterBatch: () => drained(socket), limit: { cap: options.replayMaxEvents, check: tooFarBehind } })
+        : Promise.reject(new JoinRefused('disconnected', {})),
+    );
+    replaying.set(socket, run);
+    try {
+      return await run;
+    } catch (error) {
+      if (error instanceof QueueFullError) throw new JoinRefused(error.message, { retryAfterMs: 1_000 });
+      throw error;
+    } finally {
+      replaying.delete(socket);
+    }
   };
 
+  const refusal = (error: unknown) =>
+    error instanceof JoinRefused ? { ok: false, error: error.message, ...error.extra } : { ok: false, error: 'replay failed; join again', retryAfterMs: 1_000 };
+
   io.on('connection', (socket) => {
+    const limiter = admission.connect(socket.handshake.address);
+    socket.on('disconnect', () => limiter.disconnect());
+    let refusedInARow = 0;
+    // Every incoming message passes the limits before any handler sees it; a refused one with an
+    // ack gets `{ ok: false, error, retryAfterMs }`, and a connection that keeps sending regardless is cut.
+    socket.use(([event, ...args], next) => {
+      const admitted = limiter.admit(String(event));
+      if (admitted.ok) {
+        refusedInARow = 0;
+        return next();
+      }
+      refusedInARow += 1;
+      const ack = args.at(-1);
+      if (typeof ack === 'function') (ack as (body: unknown) => void)({ ok: false, error: 'too many messages; slow down', retryAfterMs: admitted.retryAfterMs });
+      if (refusedInARow === MAX_REFUSED_IN_A_ROW) {
+        logger.warn({ socketId: socket.id, address: socket.handshake.address }, 'realtime client keeps flooding after being refused; disconnecting it');
+        socket.disconnect(true);
+      }
+    });
+
     const handshake = { ...socket.handshake.query, ...socket.handshake.auth } as Record<string, unknown>;
     const handshakeEvent = positiveInteger(handshake.eventId);
     if (handshakeEvent !== null) {
-      join(socket, handshakeEvent, seqOrNull(handshake.since)).catch((error: unknown) => {
-        logger.warn({ err: error, eventId: handshakeEvent }, 'replay at connect failed; disconnecting so the client retries');
-        socket.disconnect(true);
+      const since = seqOrNull(handshake.since);
+      // The handshake's join has nobody to ack; a refusal is sent as `join-refused` with the same body.
+      // It counts as a join, or reconnecting in a loop would be a join flood without limit.
+      const admitted = limiter.admit('join-competition');
+      const joined = admitted.ok ? join(socket, handshakeEvent, since) : Promise.reject(new JoinRefused('too many messages; slow down', { retryAfterMs: admitted.retryAfterMs }));
+      joined.catch((error: unknown) => {
+        if (!(error instanceof JoinRefused)) logger.warn({ err: error, eventId: handshakeEvent }, 'replay at connect failed');
+        if (socket.connected) socket.emit('join-refused', { eventId: handshakeEvent, ...refusal(error) });
       });
     }
 
@@ -108,14 +230,15 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, allowO
       join(socket, eventId, since).then(
         (replayed) => reply({ ok: true, room: roomOf(eventId), replayed }),
         (error: unknown) => {
-          logger.warn({ err: error, eventId, since }, 'replay failed');
-          reply({ ok: false, error: 'replay failed; join again' });
+          if (!(error instanceof JoinRefused)) logger.warn({ err: error, eventId, since }, 'replay failed');
+          reply(refusal(error));
         },
       );
     });
-    socket.on('leave-competition', (message: unknown) => {
+    socket.on('leave-competition', (message: unknown, ack?: unknown) => {
       const eventId = positiveInteger((message as { eventId?: unknown } | null)?.eventId);
       if (eventId !== null) void socket.leave(roomOf(eventId));
+      if (typeof ack === 'function') (ack as (body: unknown) => void)(eventId === null ? { ok: false, error: 'eventId must be a positive integer' } : { ok: true });
     });
   });
   logger.debug('realtime gateway ready');

@@ -53,7 +53,8 @@ const sockets: Socket[] = [];
 let stalledTcp: TcpSocket | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The stalled board rejoins two bursts behind; replaying that is the point here, not a reload.
+  server = await startTestServer({ env: { REPLAY_MAX_EVENTS: String(4 * BURST_EVENTS) } });
 });
 afterAll(async () => {
   // A connection that never reads would hold the server's close for ws's 30 s close timeout.

@@ -10,6 +10,7 @@ import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { duplicateKeys } from '../support/json-keys.js';
 import { contractProblems, send } from '../support/security.js';
 import { TEST_JWT_SECRET } from '../support/server.js';
 import { adminToken, foreignToken, juryToken } from '../support/tokens.js';
@@ -36,6 +37,11 @@ beforeAll(async () => {
         request.log.info({ headers: request.headers }, 'request headers');
         request.log.info({ req: { headers: request.headers } }, 'request headers nested');
         request.log.info({ authorization: request.headers.authorization, token: request.headers.authorization }, 'header fields');
+        return { ok: true };
+      });
+      // What src/db/embedded.ts does about another process (the embedded PostgreSQL): its own pid.
+      app.get('/test/log-pid', async (request) => {
+        request.log.warn({ pid: 4242, hostname: 'db-host' }, 'another process');
         return { ok: true };
       });
       app.get('/test/fail', async () => {
@@ -89,4 +95,16 @@ it('keeps tokens, the JWT secret and the database password out of every log line
     expect(log.includes(token), `${name} in the log`).toBe(false);
     expect(log.includes(signature), `${name}'s signature in the log`).toBe(false);
   }
+});
+
+it('writes every line as JSON with unique keys, also when a logged object names another pid', async () => {
+  lines.length = 0;
+  expect((await send(`${server.url}/test/log-pid`)).status).toBe(200);
+  expect((await send(`${server.url}/api/system/health`)).status).toBe(200);
+  const log = lines.join('').split('\n').filter(Boolean);
+  const other = log.find((line) => line.includes('another process'));
+  expect(other).toBeDefined();
+  for (const line of log) expect(duplicateKeys(line), line).toEqual([]);
+  // Nothing is lost: the service's pid and the other process's both stay readable.
+  expect(JSON.parse(other!)).toMatchObject({ pid: process.pid, targetPid: 4242, targetHostname: 'db-host' });
 });

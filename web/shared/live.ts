@@ -17,6 +17,10 @@ interface JoinAck {
   ok: boolean;
   replayed?: number;
   error?: string;
+  /** The server will not replay that far back: reload over HTTP and follow from there. */
+  reload?: boolean;
+  /** Refused for now (rate limit, replays busy): ask again after this long. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -74,8 +78,15 @@ export class LiveFeed {
         setTimeout(() => this.join(), 1_000);
         return;
       }
+      if (ack?.reload) {
+        // Joining without `since` makes the page reload its data (onResync) instead of replaying.
+        this.lastSeq = null;
+        this.join();
+        return;
+      }
       if (!ack?.ok) {
         this.options.onStatus('offline');
+        if (typeof ack?.retryAfterMs === 'number') setTimeout(() => this.join(), Math.min(ack.retryAfterMs, 10_000));
         return;
       }
       this.options.onStatus('live');
