@@ -40,7 +40,8 @@ describe('origin rule on every transport', () => {
 
   it.each(['websocket', 'polling'] as const)('admits over %s: no Origin, the page’s own origin, a LAN client port', async (transport) => {
     const port = new URL(server.url).port;
-    for (const headers of [{}, { origin: `http://127.0.0.1:${port}` }, { origin: 'http://192.168.1.20:5173' }]) {
+    const variants: Array<Record<string, string>> = [{}, { origin: `http://127.0.0.1:${port}` }, { origin: 'http://192.168.1.20:5173' }];
+    for (const headers of variants) {
       const admitted = await tryConnect(transport, headers);
       expect('socket' in admitted, JSON.stringify(headers)).toBe(true);
       if ('socket' in admitted) expect(await joinCompetition(admitted.socket, 1)).toMatchObject({ ok: true });
