@@ -15,7 +15,11 @@ import { openSocket, startTestServer, waitFor, type TestServer } from '../suppor
 const FLOOD_EVENT = 7_001;
 const FLOOD_ROOM_EVENTS = 3_000;
 const FLOOD_SOCKETS = 4;
-const PROBES = 12;
+// Baseline and flood probes alternate in rounds, so a change of the machine's load (other test
+// files run in parallel) affects both sides alike.
+const ROUNDS = 3;
+const PROBES_PER_PHASE = 4;
+const PROBES = ROUNDS * PROBES_PER_PHASE;
 
 let server: TestServer;
 let targets: PortalTargets;
@@ -57,10 +61,10 @@ async function probe(scoreId: number): Promise<{ saveMs: number; liveMs: number 
   return { saveMs, liveMs: performance.now() - started };
 }
 
-async function probeAll(scoreIds: number[]): Promise<{ saveMs: number; liveMs: number }> {
+async function probeAll(scoreIds: number[]): Promise<Array<{ saveMs: number; liveMs: number }>> {
   const results = [];
   for (const scoreId of scoreIds) results.push(await probe(scoreId));
-  return { saveMs: median(results.map((result) => result.saveMs)), liveMs: median(results.map((result) => result.liveMs)) };
+  return results;
 }
 
 /** Sockets from one address sending joins with `since: 0` as fast as they can; a cut one reconnects. */
@@ -71,7 +75,7 @@ function startFlood(): { stop(): void; sent: () => number; refused: () => number
   let cut = 0;
   const floodSockets: Socket[] = [];
   void (async () => {
-    for (let index = 0; index < FLOOD_SOCKETS; index++) {
+    for (let index = 0; index < FLOOD_SOCKETS && running; index++) {
       const socket = await openSocket(server.url);
       socket.on('disconnect', (reason) => {
         cut += 1;
@@ -92,30 +96,40 @@ function startFlood(): { stop(): void; sent: () => number; refused: () => number
       }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    for (const socket of floodSockets) socket.disconnect();
   })();
   return { stop: () => void (running = false), sent: () => sent, refused: () => refused, cut: () => cut };
 }
 
 it('keeps saves and other rooms live at their normal latency while one address floods joins with since 0', async () => {
-  const scoreIds = targets.scoresByPortal[0]!;
-  const baseline = await probeAll(scoreIds.slice(0, PROBES));
-
-  const flood = startFlood();
-  try {
-    await waitFor(() => flood.sent() > 2_000, { timeoutMs: 30_000, message: 'the flood is under way' });
-    const during = await probeAll(scoreIds.slice(PROBES));
-    // The flood really ran through the measurement and was refused, not served.
-    expect(flood.sent()).toBeGreaterThan(5_000);
-    expect(flood.refused() + flood.cut()).toBeGreaterThan(0);
-    // Generous bounds for a loaded 2-core machine, relative to the same run's baseline: before the
-    // limits, this flood made each probe wait seconds (the issue measured 3.7 s and 17.9 s).
-    expect(during.saveMs, `save ms: baseline ${baseline.saveMs.toFixed(0)}, flood ${during.saveMs.toFixed(0)}`).toBeLessThan(4 * baseline.saveMs + 300);
-    expect(during.liveMs, `live ms: baseline ${baseline.liveMs.toFixed(0)}, flood ${during.liveMs.toFixed(0)}`).toBeLessThan(4 * baseline.liveMs + 300);
-  } finally {
-    flood.stop();
+  const scoreIds = [...targets.scoresByPortal[0]!];
+  const baseline: Array<{ saveMs: number; liveMs: number }> = [];
+  const during: Array<{ saveMs: number; liveMs: number }> = [];
+  let sent = 0;
+  let refusedOrCut = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    baseline.push(...(await probeAll(scoreIds.splice(0, PROBES_PER_PHASE))));
+    const flood = startFlood();
+    try {
+      await waitFor(() => flood.sent() > 1_000, { timeoutMs: 30_000, message: 'the flood is under way' });
+      during.push(...(await probeAll(scoreIds.splice(0, PROBES_PER_PHASE))));
+      sent += flood.sent();
+      refusedOrCut += flood.refused() + flood.cut();
+    } finally {
+      flood.stop();
+    }
   }
+  // The flood really ran through the measurements and was refused, not served.
+  expect(sent).toBeGreaterThan(3 * 2_000);
+  expect(refusedOrCut).toBeGreaterThan(0);
+  const summary = (phase: Array<{ saveMs: number; liveMs: number }>, key: 'saveMs' | 'liveMs') => median(phase.map((probe) => probe[key]));
+  const figures = `baseline save ${summary(baseline, 'saveMs').toFixed(0)} ms, live ${summary(baseline, 'liveMs').toFixed(0)} ms; flood save ${summary(during, 'saveMs').toFixed(0)} ms, live ${summary(during, 'liveMs').toFixed(0)} ms`;
+  // Generous bounds for a loaded 2-core machine, relative to the same run's baseline: before the
+  // limits, this flood made saves wait seconds and fail with 503 (the issue measured 3.7 s and 17.9 s).
+  expect(summary(during, 'saveMs'), figures).toBeLessThan(5 * summary(baseline, 'saveMs') + 500);
+  expect(summary(during, 'liveMs'), figures).toBeLessThan(5 * summary(baseline, 'liveMs') + 500);
   // Nobody else was disturbed: the observer got each of its room's events once.
   const participants = observer.events.map((event) => event.participantId);
   expect(new Set(participants).size).toBe(participants.length);
   expect(participants).toHaveLength(2 * PROBES);
-}, 180_000);
+}, 240_000);
