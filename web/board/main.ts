@@ -4,7 +4,9 @@ import { api, eventScore, type DisciplineSummary, type EventSummary, type ScoreU
 import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
+import { liveIndicator } from './live-indicator.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
+import { AllAroundBoard } from './all-around.js';
 import { fetchLiveResults } from './live-results.js';
 import { applyLiveScore, rankEntries, type BoardEntry } from './ranking.js';
 
@@ -24,7 +26,7 @@ class Scoreboard {
   private feed: LiveFeed | null = null;
   private following = false;
 
-  private readonly liveIndicator = h('div', { class: 'live-indicator', 'data-status': 'connecting', role: 'status', 'aria-live': 'polite' }, 'Connecting…');
+  private readonly live = liveIndicator();
   private readonly title = h('h1', {}, 'Scoreboard');
   private readonly subtitle = h('p', { class: 'subtitle' });
   private readonly body = h('tbody');
@@ -44,7 +46,7 @@ class Scoreboard {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'rank' }, 'Rank'), h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col', class: 'club' }, 'Club'), h('th', { scope: 'col', class: 'squad' }, 'Squad'), h('th', { scope: 'col', class: 'score' }, 'Score'))),
       this.body,
     );
-    const header = h('header', { class: 'board-header' }, h('div', { class: 'titles' }, this.title, this.subtitle), this.liveIndicator);
+    const header = h('header', { class: 'board-header' }, h('div', { class: 'titles' }, this.title, this.subtitle), this.live.element);
     this.root.replaceChildren(header, h('main', {}, this.message, table, this.updated), h('footer', { class: 'board-footer' }, buildBadges(api.version)));
     this.feed = new LiveFeed({
       onEvent: (event) => this.liveEvent(event),
@@ -140,9 +142,7 @@ class Scoreboard {
 
   private statusChanged(status: LiveStatus): void {
     this.status = status;
-    this.liveIndicator.dataset.status = status;
-    this.liveIndicator.textContent = status === 'live' ? '● LIVE' : status === 'connecting' ? '◌ Connecting…' : '○ NOT LIVE — reconnecting…';
-    document.body.dataset.live = status;
+    this.live.show(status);
   }
 
   private render(): void {
@@ -200,6 +200,10 @@ const root = document.getElementById('app');
 if (root) {
   const eventId = queryInteger('eventId');
   const disciplineId = queryInteger('disciplineId');
-  if (eventId !== null && disciplineId !== null) void new Scoreboard(root, eventId, disciplineId).start();
+  const competitionId = queryInteger('competitionId');
+  const search = new URLSearchParams(window.location.search);
+  if (search.get('view') === 'all-around' && eventId !== null && competitionId !== null) {
+    void new AllAroundBoard(root, eventId, competitionId, search.get('groupBy') === 'ageClass').start();
+  } else if (eventId !== null && disciplineId !== null) void new Scoreboard(root, eventId, disciplineId).start();
   else void renderPicker(root);
 }

@@ -1,0 +1,199 @@
+/**
+ * All-around board (`/board/?eventId=&competitionId=&view=all-around[&groupBy=ageClass]`): the
+ * competition's all-around ranking from `GET /api/results`, kept live by `score-updated` events,
+ * never by polling. A total depends on best attempts, every device and the tie-break rule, so an
+ * event of the competition makes the board fetch the ranking again (one request, set-wise on the
+ * server) instead of recomputing it here; events arriving during a fetch are folded into one more
+ * fetch afterwards. The list it loads carries `seq`, so the feed resumes right after it.
+ */
+import type { AllAroundResult, AllAroundResults } from '../../queries/results.js';
+import { api, getJson, type DisciplineSummary, type ScoreUpdatedEvent } from '../shared/api.js';
+import { buildBadges } from '../shared/build-badges.js';
+import { h } from '../shared/dom.js';
+import { LiveFeed, type LiveStatus } from '../shared/live.js';
+import { liveIndicator } from './live-indicator.js';
+import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
+
+const HIGHLIGHT_MS = 4_000;
+const RETRY_MS = 3_000;
+const DEFAULT_DECIMALS = 3;
+
+const ageClassTitle = (ageClass: string | null) =>
+  ageClass === null ? null : ageClass === 'other' ? 'Other ages' : ageClass === 'unknown' ? 'Age unknown' : `Age class ${ageClass}`;
+
+export class AllAroundBoard {
+  private list: AllAroundResults | null = null;
+  private formats = new Map<number, ScoreFormat>();
+  private totalDecimals = DEFAULT_DECIMALS;
+  private feed: LiveFeed | null = null;
+  private following = false;
+  private loading = false;
+  private loadAgain = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly highlighted = new Map<number, number>();
+
+  private readonly live = liveIndicator();
+  private readonly title = h('h1', {}, 'All-around');
+  private readonly subtitle = h('p', { class: 'subtitle' });
+  private readonly message = h('p', { class: 'board-message', role: 'status' });
+  private readonly tables = h('div', { class: 'all-around', id: 'all-around' });
+  private readonly updated = h('p', { class: 'updated' });
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly eventId: number,
+    private readonly competitionId: number,
+    private readonly byAgeClass: boolean,
+  ) {}
+
+  async start(): Promise<void> {
+    const header = h('header', { class: 'board-header' }, h('div', { class: 'titles' }, this.title, this.subtitle), this.live.element);
+    this.root.replaceChildren(
+      header,
+      h('main', {}, this.message, this.tables, this.updated),
+      h('footer', { class: 'board-footer' }, buildBadges(api.version)),
+    );
+    this.feed = new LiveFeed({
+      onEvent: (event) => this.liveEvent(event),
+      onStatus: (status) => this.statusChanged(status),
+      onResync: () => void this.load(),
+    });
+    void api
+      .disciplines()
+      .then((catalog) => this.useCatalog(catalog))
+      .catch(() => undefined);
+    await this.load();
+  }
+
+  private useCatalog(catalog: readonly DisciplineSummary[]): void {
+    this.formats = new Map(catalog.map((discipline) => [discipline.id, scoreFormat(discipline)]));
+    const decimals = new Map(catalog.map((discipline) => [discipline.id, discipline.decimals ?? DEFAULT_DECIMALS]));
+    if (this.list)
+      this.totalDecimals = Math.max(
+        0,
+        ...this.list.disciplines.map((discipline) => decimals.get(discipline.disciplineId) ?? DEFAULT_DECIMALS),
+      );
+    this.render();
+  }
+
+  private liveEvent(event: ScoreUpdatedEvent): void {
+    // Events without a competition (older payloads) may concern this one too.
+    if (event.eventId !== this.eventId || (event.competitionId !== undefined && event.competitionId !== this.competitionId)) return;
+    void this.load();
+  }
+
+  /** One fetch at a time; a request for another while one runs makes exactly one more afterwards. */
+  private async load(): Promise<void> {
+    if (this.loading) {
+      this.loadAgain = true;
+      return;
+    }
+    this.loading = true;
+    try {
+      const previous = this.list;
+      const list = await getJson<AllAroundResults>('/api/results', {
+        eventId: this.eventId,
+        competitionId: this.competitionId,
+        groupBy: this.byAgeClass ? 'ageClass' : undefined,
+      });
+      this.list = list;
+      if (previous) this.markChanges(previous, list);
+      if (!this.following) {
+        this.following = true;
+        this.feed?.follow(this.eventId, list.seq);
+      }
+      this.title.textContent = list.competitionName ?? 'All-around';
+      this.subtitle.textContent = `${list.eventName} · All-around`;
+      document.title = `${this.title.textContent} · ${list.eventName}`;
+      this.message.textContent = list.classes.every((group) => group.results.length === 0) ? 'No scores yet.' : '';
+      this.render();
+    } catch (error) {
+      this.message.textContent = `Could not load the results: ${(error as Error).message}. Retrying…`;
+      this.retryTimer ??= setTimeout(() => {
+        this.retryTimer = null;
+        void this.load();
+      }, RETRY_MS);
+    } finally {
+      this.loading = false;
+    }
+    if (this.loadAgain) {
+      this.loadAgain = false;
+      await this.load();
+    }
+  }
+
+  private markChanges(previous: AllAroundResults, next: AllAroundResults): void {
+    const key = (result: AllAroundResult) => `${result.total}|${result.disciplines.map((discipline) => discipline.score).join(',')}`;
+    const before = new Map(
+      previous.classes.flatMap((group) => group.results.map((result) => [result.participantId, key(result)] as const)),
+    );
+    const until = Date.now() + HIGHLIGHT_MS;
+    let changed = false;
+    for (const result of next.classes.flatMap((group) => group.results)) {
+      if (before.get(result.participantId) !== key(result)) {
+        this.highlighted.set(result.participantId, until);
+        changed = true;
+      }
+    }
+    if (changed) {
+      this.updated.textContent = `Last update ${new Date().toLocaleTimeString()}`;
+      setTimeout(() => this.render(), HIGHLIGHT_MS + 50);
+    }
+  }
+
+  private statusChanged(status: LiveStatus): void {
+    this.live.show(status);
+  }
+
+  private score(disciplineId: number, value: number | null): string {
+    if (value === null) return '–';
+    return this.formats.get(disciplineId)?.format(value) ?? value.toFixed(DEFAULT_DECIMALS);
+  }
+
+  private render(): void {
+    const list = this.list;
+    if (!list) return;
+    const now = Date.now();
+    const head = h(
+      'tr',
+      {},
+      h('th', { scope: 'col', class: 'rank' }, 'Rank'),
+      h('th', { scope: 'col' }, 'Name'),
+      h('th', { scope: 'col', class: 'club' }, 'Club'),
+      ...list.disciplines.map((discipline) =>
+        h('th', { scope: 'col', class: 'score device', title: discipline.name }, discipline.shortName || discipline.name),
+      ),
+      h('th', { scope: 'col', class: 'score' }, 'Total'),
+    );
+    const sections = list.classes.map((group) => {
+      const rows = group.results.map((result) => {
+        const highlight = (this.highlighted.get(result.participantId) ?? 0) > now;
+        if (!highlight) this.highlighted.delete(result.participantId);
+        return h(
+          'tr',
+          {
+            'data-participant-id': result.participantId,
+            'data-total': result.total,
+            'data-changed': highlight,
+            class: result.complete ? null : 'incomplete',
+          },
+          h('td', { class: 'rank' }, result.rank !== null ? `${result.rank}.` : result.outOfCompetition ? 'o.c.' : '–'),
+          h('td', { class: 'name' }, `${result.firstName ?? ''} ${result.lastName ?? ''}`.trim()),
+          h('td', { class: 'club' }, result.clubName ?? ''),
+          ...result.disciplines.map((discipline) =>
+            h('td', { class: 'score device' }, this.score(discipline.disciplineId, discipline.score)),
+          ),
+          h('td', { class: 'score total' }, result.total.toFixed(this.totalDecimals)),
+        );
+      });
+      const title = ageClassTitle(group.ageClass);
+      return h(
+        'section',
+        { class: 'class-ranking' },
+        title ? h('h2', {}, title) : null,
+        h('table', { class: 'ranking' }, h('thead', {}, head.cloneNode(true)), h('tbody', {}, ...rows)),
+      );
+    });
+    this.tables.replaceChildren(...sections);
+  }
+}
