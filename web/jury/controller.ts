@@ -1,28 +1,73 @@
-import { api, HttpError, type DisciplineField, type DisciplineSummary, type EventSummary, type ScoreEntry, type ScoreUpdatedEvent } from '../shared/api.js';
+import { api, eventScore, HttpError, type CompetitionSummary, type DisciplineField, type DisciplineSummary, type EventSummary, type ScoreEntry, type ScoreUpdatedEvent } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
-import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { h, queryInteger } from '../shared/dom.js';
+import { decimalSeparator, languageSwitch, t } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
-import { applyScoreEvent, computeFinal, fieldLayout, fullName, participantRows, type DisplayStatus, type FieldLayout, type ParticipantRow, type Selection } from './model.js';
+import { maskClass } from '../../src/domain/input-mask.js';
+import {
+  applyScoreEvent,
+  computeFinal,
+  devicesOfCompetition,
+  entriesForDevice,
+  fieldLayout,
+  fullName,
+  judgeValue,
+  nextPending,
+  participantRows,
+  plausibleRange,
+  type DisplayStatus,
+  type FieldLayout,
+  type ParticipantRow,
+  type Selection,
+} from './model.js';
 import { HEARTBEAT_MS, TabQueueStore } from './queue-store.js';
-import { SaveQueue, type SaveJob } from './save-queue.js';
+import { conflictCurrent, SaveQueue, type ExpectedValues, type NewSave, type SaveJob } from './save-queue.js';
 import { participantListView, type ListedRow } from './views/participant-list-view.js';
 import { scoringView, type AckState } from './views/scoring-view.js';
 import { selectionView } from './views/selection-view.js';
 import { statusView } from './views/status-view.js';
 
-const SELECTION_STORAGE_KEY = 'gym.jury.selection.v1';
+const SELECTION_STORAGE_KEY = 'gym.jury.selection.v2';
+const NO_SELECTION: Selection = { eventId: null, competitionId: null, disciplineId: null, squad: null };
 
 function readStoredSelection(): Selection {
   try {
     const stored = JSON.parse(localStorage.getItem(SELECTION_STORAGE_KEY) ?? '{}') as Partial<Selection>;
-    return { eventId: stored.eventId ?? null, disciplineId: stored.disciplineId ?? null };
+    return { ...NO_SELECTION, ...stored };
   } catch {
-    return { eventId: null, disciplineId: null };
+    return NO_SELECTION;
+  }
+}
+
+/** The selection as the address says it, else as stored for this browser. */
+function wantedSelection(): Selection {
+  const stored = readStoredSelection();
+  const squad = new URLSearchParams(window.location.search).get('squad');
+  return {
+    eventId: queryInteger('eventId') ?? stored.eventId,
+    competitionId: queryInteger('competitionId') ?? stored.competitionId,
+    disciplineId: queryInteger('disciplineId') ?? stored.disciplineId,
+    squad: squad !== null ? squad || null : stored.squad,
+  };
+}
+
+function keepSelection(selection: Selection): void {
+  const url = new URL(window.location.href);
+  for (const [name, value] of Object.entries(selection)) {
+    if (value === null) url.searchParams.delete(name);
+    else url.searchParams.set(name, String(value));
+  }
+  window.history.replaceState(null, '', url);
+  try {
+    localStorage.setItem(SELECTION_STORAGE_KEY, JSON.stringify(selection));
+  } catch {
+    // Only a convenience for the next visit.
   }
 }
 
 const timeOfDay = () => new Date().toLocaleTimeString();
+const same = (a: number | null | undefined, b: number | null | undefined) => (a ?? null) === null || (b ?? null) === null ? (a ?? null) === (b ?? null) : Math.fround(a!) === Math.fround(b!);
 
 /**
  * The jury portal's controller: selection, loading, live events, the save queue and validation.
@@ -32,10 +77,13 @@ const timeOfDay = () => new Date().toLocaleTimeString();
 export class JuryController {
   private events: EventSummary[] = [];
   private disciplines: DisciplineSummary[] = [];
-  private selection: Selection = { eventId: null, disciplineId: null };
+  private competitions: CompetitionSummary[] = [];
+  private eventSquads: Array<{ name: string; participantIds: Set<number> }> = [];
+  private selection: Selection = NO_SELECTION;
   private layout: FieldLayout = { inputs: [], finalField: null };
   private format: ScoreFormat = scoreFormat({ inputMask: null, decimals: null });
   private formula: string | null = null;
+  /** Score entries of the selected competition (all devices, all squads). */
   private entries: ScoreEntry[] = [];
   private rows: ParticipantRow[] = [];
   private selectedKey: string | null = null;
@@ -50,17 +98,24 @@ export class JuryController {
   private connection: LiveStatus = 'connecting';
   /** Client setting (spec): false means the single legacy value, typed as the final score only. */
   private useJuryResults = true;
+  /** The stored values the selected participant's form is based on (sent as the optimistic check). */
+  private baseline: ExpectedValues | null = null;
+  /** The last final score this tab saved per participant: its own live event is no news. */
+  private readonly ownScores = new Map<string, number>();
+  /** Jobs saved from this tab's form: their confirmation moves on to the next participant. */
+  private readonly advanceAfter = new Set<string>();
+  private deviceLoading = false;
 
   private readonly feed: LiveFeed;
   private readonly queue: SaveQueue;
   private readonly status = statusView();
-  private readonly pickers = selectionView((change) => void this.select({ ...this.selection, ...change }));
+  private readonly pickers = selectionView((change) => void this.select(change));
   private readonly list = participantListView((key) => this.chooseParticipant(key));
   private readonly scoring = scoringView({
     onTyped: () => {
       this.dirty = true;
     },
-    onSubmit: () => this.submit(),
+    onSubmit: () => this.submit(false),
   });
 
   constructor(private readonly root: HTMLElement) {
@@ -82,6 +137,10 @@ export class JuryController {
     }, HEARTBEAT_MS);
   }
 
+  private show(value: number): string {
+    return this.format.display(value, decimalSeparator);
+  }
+
   async start(): Promise<void> {
     this.renderShell();
     this.renderQueueState();
@@ -97,53 +156,101 @@ export class JuryController {
         ),
       ]);
     } catch (error) {
-      this.list.message(`Could not load events and devices: ${(error as Error).message}. Reload the page when the server is reachable.`);
+      this.list.message(t('jury.loadFailed', { error: (error as Error).message }));
       return;
     }
-    const stored = readStoredSelection();
-    const eventId = [queryInteger('eventId'), stored.eventId].find((id) => id !== null && this.events.some((event) => event.id === id)) ?? this.events[0]?.id ?? null;
-    const disciplineId =
-      [queryInteger('disciplineId'), stored.disciplineId].find((id) => id !== null && this.disciplines.some((discipline) => discipline.id === id)) ??
-      (this.disciplines.find((discipline) => discipline.enabledFieldCount > 0) ?? this.disciplines[0])?.id ??
-      null;
-    this.pickers.fill(this.events, this.disciplines);
-    if (this.events.length === 0) this.list.message('There are no events in the database yet.');
-    await this.select({ eventId, disciplineId });
+    if (this.events.length === 0) {
+      this.list.message(t('common.noEvents'));
+      return;
+    }
+    const wanted = wantedSelection();
+    const eventId = this.events.some((event) => event.id === wanted.eventId) ? wanted.eventId : this.events[0]!.id;
+    await this.select({ ...wanted, eventId }, true);
   }
 
   // ---------------------------------------------------------------- selection and loading
 
-  private async select(next: Selection): Promise<void> {
-    const eventChanged = next.eventId !== this.selection.eventId;
-    const deviceChanged = next.disciplineId !== this.selection.disciplineId;
-    this.selection = next;
-    this.pickers.show(next);
-    replaceQuery({ eventId: next.eventId, disciplineId: next.disciplineId });
-    try {
-      localStorage.setItem(SELECTION_STORAGE_KEY, JSON.stringify(next));
-    } catch {
-      // Only a convenience for the next visit.
+  /**
+   * Applies a change of the selection from the top down: a new event loads its competitions, a
+   * new competition its score rows and so its devices and squads, a new device its fields.
+   */
+  private async select(change: Partial<Selection>, initial = false): Promise<void> {
+    const next: Selection = { ...this.selection, ...change };
+    const eventChanged = initial || next.eventId !== this.selection.eventId;
+    if (eventChanged && next.eventId !== null) {
+      await this.loadEventLists(next.eventId);
+      if (!this.competitions.some((competition) => competition.id === next.competitionId)) next.competitionId = this.competitions[0]?.id ?? null;
     }
-    if (eventChanged) {
+    const competitionChanged = eventChanged || next.competitionId !== this.selection.competitionId;
+    this.selection = next;
+    if (competitionChanged) {
       this.selectedKey = null;
       this.entries = [];
       this.rows = [];
       this.renderList();
+      await this.loadEntries();
     }
-    if (deviceChanged) await this.loadDevice();
-    if (eventChanged || deviceChanged) {
-      this.juryLoadKey = null;
-      this.dirty = false;
+    const replay = this.eventsDuringLoad ?? [];
+    this.eventsDuringLoad = null;
+    const devices = this.devices();
+    if (!devices.some((device) => device.id === this.selection.disciplineId)) this.selection.disciplineId = devices[0]?.id ?? null;
+    const squads = this.squads();
+    if (this.selection.squad !== null && !squads.includes(this.selection.squad)) this.selection.squad = null;
+    const deviceChanged = initial || competitionChanged || change.disciplineId !== undefined;
+    this.pickers.fill({ events: this.events, competitions: this.competitions, devices, squads });
+    this.pickers.show(this.selection);
+    keepSelection(this.selection);
+    if (deviceChanged) {
+      // The old device's inputs go at once, so nothing is typed into them while the new fields load.
+      this.deviceLoading = true;
       this.renderPanel();
+      await this.loadDevice();
+      this.deviceLoading = false;
     }
+    this.juryLoadKey = null;
+    this.dirty = false;
+    this.rebuildRows();
+    for (const event of replay) this.applyEvent(event);
+    if (this.selectedKey !== null && !this.rows.some((row) => row.key === this.selectedKey)) this.selectedKey = null;
+    this.renderPanel();
+    this.renderList();
     // Joined before loading, so nothing between the load and the join is lost (the join's resync reloads).
     if (eventChanged && next.eventId !== null) this.feed.follow(next.eventId);
-    await this.loadParticipants();
+    void this.loadJuryResults();
+  }
+
+  private async loadEventLists(eventId: number): Promise<void> {
+    const [competitions, squads] = await Promise.all([
+      api.competitions(eventId).catch(() => [] as CompetitionSummary[]),
+      api.squads(eventId).catch(() => ({ squads: [] })),
+    ]);
+    this.competitions = competitions.filter((competition) => !competition.isGroupCompetition);
+    this.eventSquads = squads.squads.map((squad) => ({ name: squad.name, participantIds: new Set(squad.participants.map((participant) => participant.id)) }));
+    if (this.competitions.length === 0) this.list.message(t('jury.noCompetitions'));
+  }
+
+  /** The devices of the selected competition, as its planned detail rows name them (all when they plan none). */
+  private devices(): DisciplineSummary[] {
+    const ids = devicesOfCompetition(this.entries);
+    return ids === null ? this.disciplines : this.disciplines.filter((discipline) => ids.has(discipline.id));
+  }
+
+  /** Squads with at least one participant of the selected competition. */
+  private squads(): string[] {
+    const participants = new Set(this.entries.map((entry) => entry.participantId));
+    return this.eventSquads.filter((squad) => [...squad.participantIds].some((id) => participants.has(id))).map((squad) => squad.name);
+  }
+
+  private rebuildRows(): void {
+    const disciplineId = this.selection.disciplineId ?? 0;
+    const squad = this.selection.squad === null ? null : this.eventSquads.find((candidate) => candidate.name === this.selection.squad);
+    const forDevice = entriesForDevice(this.entries, disciplineId);
+    this.rows = participantRows(squad ? forDevice.filter((entry) => squad.participantIds.has(entry.participantId)) : forDevice, disciplineId);
   }
 
   private async loadDevice(): Promise<void> {
     const disciplineId = this.selection.disciplineId;
-    const discipline = this.disciplines.find((candidate) => candidate.id === disciplineId) ?? null;
+    const discipline = this.discipline();
     this.format = scoreFormat(discipline ?? { inputMask: null, decimals: null });
     this.formula = this.useJuryResults ? (discipline?.formula ?? null) : null;
     this.layout = { inputs: [], finalField: null };
@@ -152,34 +259,44 @@ export class JuryController {
     try {
       fields = await api.disciplineFields(disciplineId);
     } catch (error) {
-      this.list.message(`Could not load the fields of this device: ${(error as Error).message}`);
+      this.list.message(t('jury.fieldsFailed', { error: (error as Error).message }));
       return;
     }
     if (disciplineId !== this.selection.disciplineId) return;
     this.layout = fieldLayout(fields, disciplineId);
   }
 
-  private async loadParticipants(): Promise<void> {
-    const { eventId } = this.selection;
-    if (eventId === null) return;
+  private discipline(): DisciplineSummary | null {
+    return this.disciplines.find((candidate) => candidate.id === this.selection.disciplineId) ?? null;
+  }
+
+  /** The score rows of the selected competition; false when they could not be loaded. */
+  private async loadEntries(): Promise<boolean> {
+    const { eventId, competitionId } = this.selection;
+    if (eventId === null || competitionId === null) return false;
     const generation = ++this.listGeneration;
     this.eventsDuringLoad = [];
-    if (this.rows.length === 0) this.list.message('Loading participants…');
+    if (this.rows.length === 0) this.list.message(t('jury.loadingParticipants'));
     try {
-      const entries = await api.scores(eventId);
-      if (generation !== this.listGeneration) return;
+      const entries = await api.scores(eventId, { competitionId });
+      if (generation !== this.listGeneration) return false;
       this.entries = entries;
     } catch (error) {
-      if (generation !== this.listGeneration) return;
+      if (generation !== this.listGeneration) return false;
       this.eventsDuringLoad = null;
-      this.list.message(`Could not load the participants: ${(error as Error).message}. They load again as soon as the server is back.`);
-      return;
+      this.list.message(t('jury.participantsFailed', { error: (error as Error).message }));
+      return false;
     }
-    this.rows = participantRows(this.entries, this.selection.disciplineId ?? 0);
+    return true;
+  }
+
+  private async loadParticipants(): Promise<void> {
+    if (!(await this.loadEntries())) return;
+    this.rebuildRows();
     const replay = this.eventsDuringLoad ?? [];
     this.eventsDuringLoad = null;
     for (const event of replay) this.applyEvent(event);
-    this.list.message(this.rows.length === 0 ? 'No participants with scores in this event yet.' : '');
+    this.list.message(this.rows.length === 0 ? t('jury.noParticipants') : '');
     this.renderList();
     if (!this.dirty) this.juryLoadKey = null;
     this.renderPanelStatus();
@@ -196,14 +313,19 @@ export class JuryController {
     if (!row || disciplineId === null) return;
     const waitingJob = this.latestJobFor(row.key);
     if (waitingJob) {
-      if (!this.dirty) this.scoring.fill(new Map(waitingJob.values.map(({ fieldId, value }) => [fieldId, value])), waitingJob.finalScore);
+      if (!this.dirty) {
+        this.scoring.fill(new Map(waitingJob.values.map(({ fieldId, value }) => [fieldId, value])), waitingJob.finalScore);
+        this.baseline = this.savedBaseline(waitingJob);
+      }
       return;
     }
-    if (!this.useJuryResults) {
-      if (!this.dirty) this.scoring.fill(new Map(), row.currentScore);
+    if (!this.useJuryResults || row.wertungenId === null || this.fieldIds().length === 0) {
+      if (!this.dirty) {
+        if (!this.useJuryResults) this.scoring.fill(new Map(), row.currentScore);
+        this.baseline = { fields: row.wertungenId === null ? this.noneStored() : {}, final: row.currentScore };
+      }
       return;
     }
-    if (row.wertungenId === null || this.fieldIds().length === 0) return;
     const key = this.juryKey(row.wertungenId, disciplineId);
     if (key === this.juryLoadKey) return;
     this.juryLoadKey = key;
@@ -214,7 +336,7 @@ export class JuryController {
     } catch (error) {
       if (generation === this.juryLoadGeneration) {
         this.juryLoadKey = null;
-        this.showAck('error', `Could not load the saved values: ${(error as Error).message}`);
+        this.showAck('error', t('jury.loadValuesFailed', { error: (error as Error).message }));
       }
       return;
     }
@@ -229,6 +351,22 @@ export class JuryController {
     const values = new Map<number, number>();
     for (const result of results) if (!result.isFinalScore && typeof result.performance === 'number') values.set(result.fieldId, result.performance);
     this.scoring.fill(values, finalResult?.performance ?? null);
+    const fields = this.noneStored();
+    for (const result of results) fields[String(result.fieldId)] = typeof result.performance === 'number' ? result.performance : null;
+    this.baseline = { fields, final: row.currentScore };
+    this.scoring.notice(null);
+  }
+
+  /** Every field of the device with "none stored". */
+  private noneStored(): Record<string, number | null> {
+    return Object.fromEntries(this.fieldIds().map((id) => [String(id), null]));
+  }
+
+  /** What is stored once `job` is through: its values, its final in the final field and the detail. */
+  private savedBaseline(job: Pick<SaveJob, 'values' | 'finalScore'>): ExpectedValues {
+    const fields: Record<string, number | null> = Object.fromEntries(job.values.map(({ fieldId, value }) => [String(fieldId), value]));
+    if (this.layout.finalField) fields[String(this.layout.finalField.id)] = job.finalScore;
+    return { fields, final: job.finalScore };
   }
 
   // ---------------------------------------------------------------- live events and the queue
@@ -238,7 +376,14 @@ export class JuryController {
     const row = this.applyEvent(event);
     if (!row) return;
     this.renderList();
-    if (row.key === this.selectedKey) this.renderPanelStatus();
+    if (row.key !== this.selectedKey) return;
+    this.renderPanelStatus();
+    // Someone else's change: say so, and leave the inputs alone (the next save asks before it overwrites).
+    const score = eventScore(event);
+    const own = this.latestJobFor(row.key) !== undefined || same(score, this.ownScores.get(row.key));
+    if (!own && score !== null && this.baseline && !same(score, this.baseline.final)) {
+      this.scoring.notice(t('jury.changedElsewhere', { score: this.show(score), base: this.baseline.final === null ? '—' : this.show(this.baseline.final) }));
+    }
   }
 
   private applyEvent(event: ScoreUpdatedEvent): ParticipantRow | null {
@@ -255,8 +400,10 @@ export class JuryController {
 
   private saved(job: SaveJob, wertungenId: number, score: number): void {
     this.rejected.delete(job.participantKey);
+    this.ownScores.set(job.participantKey, score);
     const row = this.rows.find((candidate) => candidate.key === job.participantKey);
     const sameView = job.eventId === this.selection.eventId && job.disciplineId === this.selection.disciplineId;
+    const advance = this.advanceAfter.delete(job.id);
     if (row && sameView) {
       row.wertungenId = wertungenId;
       row.currentScore = score;
@@ -264,18 +411,63 @@ export class JuryController {
       if (row.key === this.selectedKey && !this.dirty) {
         // The inputs already show what was saved; remember that instead of loading it back.
         this.juryLoadKey = this.juryKey(wertungenId, job.disciplineId);
+        this.baseline = this.savedBaseline({ values: job.values, finalScore: score });
       }
     }
     this.renderList();
     this.renderPanelStatus();
-    this.showAck('saved', `✓ Saved: ${job.label} — ${this.format.format(score)} (confirmed by the server at ${timeOfDay()})`);
+    this.showAck('saved', t('jury.saved', { name: job.label, score: this.show(score), time: timeOfDay() }));
+    // Next participant (issue 17, point 2): only after this tab's own confirmed save, and only
+    // while the judge is still on that participant without new typing.
+    if (advance && row && sameView && row.key === this.selectedKey && !this.dirty) {
+      const next = nextPending(this.rows, row.key, (candidate) => this.displayStatus(candidate) === 'pending');
+      if (next) this.chooseParticipant(next.key);
+    }
   }
 
   private refused(job: SaveJob, error: Error): void {
-    const status = error instanceof HttpError ? ` (${error.status})` : '';
+    this.advanceAfter.delete(job.id);
+    const conflict = conflictCurrent(error);
     this.rejected.set(job.participantKey, error.message);
     this.renderList();
-    this.showAck('error', `✗ Not saved: ${job.label} — the server refused it${status}: ${error.message}`);
+    if (conflict && job.participantKey === this.selectedKey) {
+      this.askAboutConflict(job, conflict.current);
+      return;
+    }
+    const status = error instanceof HttpError ? error.status : '—';
+    this.showAck('error', t('jury.refused', { name: job.label, status, error: error.message }));
+  }
+
+  /** 409 (issue 17, point 3): both values side by side; the judge overwrites knowingly or keeps the stored one. */
+  private askAboutConflict(job: SaveJob, current: number | null): void {
+    const mine = this.show(job.finalScore);
+    this.showAck('error', '');
+    this.scoring.ask({
+      kind: 'conflict',
+      message: t('jury.conflict', { name: job.label, current: current === null ? '—' : this.show(current), mine }),
+      actions: [
+        {
+          id: 'conflict-keep',
+          label: t('jury.conflictKeep'),
+          run: () => {
+            this.rejected.delete(job.participantKey);
+            this.dirty = false;
+            this.juryLoadKey = null;
+            this.showAck('idle', t('jury.keptStored', { current: current === null ? '—' : this.show(current) }));
+            void this.loadParticipants();
+          },
+        },
+        {
+          id: 'conflict-overwrite',
+          label: t('jury.conflictOverwrite', { mine }),
+          primary: true,
+          run: () => {
+            const { id: _id, createdAt: _created, steps: _steps, next: _next, attempts: _attempts, lastError: _error, expected: _expected, ...save } = job;
+            this.enqueue({ ...save, finalFieldId: this.layout.finalField?.id ?? null, expected: undefined });
+          },
+        },
+      ],
+    });
   }
 
   private fieldIds(): number[] {
@@ -293,10 +485,12 @@ export class JuryController {
 
   // ---------------------------------------------------------------- saving
 
-  private submit(): void {
+  /** `confirmed`: the judge has seen the plausibility question for these values and saves anyway. */
+  private submit(confirmed: boolean): void {
     const row = this.selectedRow();
     const { eventId, disciplineId } = this.selection;
     if (!row || eventId === null || disciplineId === null) return;
+    this.scoring.clearPrompt();
     const collected = this.scoring.collect();
     if (!collected.ok) {
       this.showAck('error', collected.error);
@@ -305,28 +499,74 @@ export class JuryController {
     const { values } = collected;
     let finalScore = collected.manualFinal;
     if (finalScore === null) {
-      finalScore = computeFinal(this.formula, values.map((entry) => entry.value));
+      finalScore = computeFinal(
+        this.formula,
+        values.map((entry) => entry.value),
+      );
       if (finalScore === null) {
-        this.showAck('error', `The formula ${this.formula ?? ''} gives no score for these values; nothing was saved.`);
+        this.showAck('error', t('jury.formulaNoScore', { formula: this.formula ?? '' }));
         return;
       }
       finalScore = this.format.round(finalScore);
     }
+    if (!this.plausible(values, finalScore, confirmed)) return;
     this.dirty = false;
     this.rejected.delete(row.key);
-    this.showAck('saving', `Saving ${fullName(row)} — ${this.format.format(finalScore)}…`);
-    this.queue.enqueue({
+    this.showAck('saving', t('jury.saving', { name: fullName(row, t('jury.unnamed')), score: this.show(finalScore) }));
+    const job = this.enqueue({
       eventId,
       disciplineId,
       competitionId: row.competitionId,
       participantId: row.participantId,
       participantKey: row.key,
-      label: fullName(row),
+      label: fullName(row, t('jury.unnamed')),
       wertungenId: row.wertungenId,
       values,
       finalFieldId: this.layout.finalField?.id ?? null,
       finalScore,
+      // Always sent (issue 17): without a known baseline the final is checked against the list's value.
+      expected: this.baseline ?? { fields: {}, final: row.currentScore },
     });
+    this.advanceAfter.add(job.id);
+  }
+
+  private enqueue(save: NewSave): SaveJob {
+    this.scoring.notice(null);
+    return this.queue.enqueue(save);
+  }
+
+  /**
+   * Issue 17, point 4: a negative value where none can be is refused; a value outside its usual
+   * range is held until the judge confirms it (a typo like 45 for 4.5 never reaches the board).
+   */
+  private plausible(values: ReadonlyArray<{ fieldId: number; value: number }>, finalScore: number, confirmed: boolean): boolean {
+    const discipline = this.discipline();
+    const isTime = discipline?.inputMask ? maskClass(discipline.inputMask.trim()) === 'time' : false;
+    const startValue = discipline?.startValue ?? null;
+    const checks = values.map(({ fieldId, value }) => {
+      const input = this.layout.inputs.find((candidate) => candidate.field.id === fieldId);
+      const name = input?.field.name ?? input?.field.shortName ?? input?.letter ?? '?';
+      return { label: input ? `${input.letter} (${name})` : name, value, range: plausibleRange({ kind: 'field', name, shortName: input?.field.shortName ?? null, isTime, startValue }) };
+    });
+    checks.push({ label: t('jury.finalScore'), value: finalScore, range: plausibleRange({ kind: 'final', name: 'final', isTime, startValue }) });
+    const refused = checks.find((check) => judgeValue(check.value, check.range).kind === 'refuse');
+    if (refused) {
+      this.showAck('error', t('jury.refuseNegative', { field: refused.label, value: this.show(refused.value) }));
+      return false;
+    }
+    const doubtful = checks.filter((check) => judgeValue(check.value, check.range).kind === 'confirm');
+    if (doubtful.length === 0 || confirmed) return true;
+    const list = doubtful.map((check) => t('jury.implausibleItem', { field: check.label, value: this.show(check.value), min: this.show(check.range.min), max: this.show(check.range.max) })).join('; ');
+    this.showAck('error', '');
+    this.scoring.ask({
+      kind: 'confirm',
+      message: t('jury.implausible', { list }),
+      actions: [
+        { id: 'plausibility-correct', label: t('jury.correct'), primary: true, run: () => this.scoring.focusFirst() },
+        { id: 'plausibility-confirm', label: t('jury.saveAnyway'), run: () => this.submit(true) },
+      ],
+    });
+    return false;
   }
 
   private selectedRow(): ParticipantRow | undefined {
@@ -338,6 +578,7 @@ export class JuryController {
       this.selectedKey = key;
       this.juryLoadKey = null;
       this.dirty = false;
+      this.baseline = null;
       this.renderList();
       this.renderPanel();
       void this.loadJuryResults();
@@ -348,7 +589,8 @@ export class JuryController {
   // ---------------------------------------------------------------- rendering
 
   private renderShell(): void {
-    const header = h('header', { class: 'topbar' }, h('h1', {}, 'Jury portal'), this.status.pill, buildBadges(api.version));
+    document.title = t('jury.title');
+    const header = h('header', { class: 'topbar' }, h('h1', {}, t('jury.title')), this.status.pill, languageSwitch(), buildBadges(api.version));
     this.root.replaceChildren(header, h('main', {}, this.pickers.element, this.status.banner, h('div', { class: 'layout' }, this.list.element, this.scoring.element)));
     this.renderPanel();
   }
@@ -366,7 +608,7 @@ export class JuryController {
     this.renderList();
     const selected = this.selectedRow();
     if (selected && this.waitingCount() > 0 && this.latestJobFor(selected.key)) {
-      this.showAck('waiting', `◷ Waiting: ${fullName(selected)} is kept on this device and sent when the server is back.`);
+      this.showAck('waiting', t('jury.waiting', { name: fullName(selected, t('jury.unnamed')) }));
     }
     this.renderPanelStatus();
   }
@@ -381,17 +623,19 @@ export class JuryController {
     const status = this.displayStatus(row);
     switch (status) {
       case 'waiting':
-        return { row, status, icon: '◷', text: 'waiting' };
+        return { row, status, icon: '◷', text: t('jury.status.waiting') };
       case 'error':
-        return { row, status, icon: '⚠', text: 'not saved' };
+        return { row, status, icon: '⚠', text: t('jury.status.error') };
       case 'completed':
-        return { row, status, icon: '✓', text: row.currentScore === null ? 'completed' : this.format.format(row.currentScore) };
+        return { row, status, icon: '✓', text: row.currentScore === null ? t('jury.status.completed') : this.show(row.currentScore) };
       default:
-        return { row, status, icon: '○', text: 'pending' };
+        return { row, status, icon: '○', text: t('jury.status.pending') };
     }
   }
 
   private renderList(): void {
+    if (this.rows.length > 0) this.list.message('');
+    else if (this.entries.length > 0) this.list.message(t('jury.noParticipants'));
     this.list.render(
       this.rows.map((row) => this.listed(row)),
       this.selectedKey,
@@ -399,7 +643,7 @@ export class JuryController {
   }
 
   private renderPanel(): void {
-    this.scoring.render({ row: this.selectedRow(), layout: this.layout, format: this.format, formula: this.formula, useJuryResults: this.useJuryResults });
+    this.scoring.render({ row: this.deviceLoading ? undefined : this.selectedRow(), layout: this.layout, format: this.format, formula: this.formula, useJuryResults: this.useJuryResults });
     this.renderPanelStatus();
   }
 

@@ -143,10 +143,92 @@ export function applyScoreEvent(rows: ParticipantRow[], event: ScoreUpdatedEvent
 /** What the portal shows: kept in the address and in localStorage for the next visit. */
 export interface Selection {
   eventId: number | null;
+  competitionId: number | null;
   disciplineId: number | null;
+  /** Null: every squad. */
+  squad: string | null;
 }
 
 /** The status a row shows: the server's, or the queue's when a save waits or was refused. */
 export type DisplayStatus = 'pending' | 'completed' | 'waiting' | 'error';
 
-export const fullName = (row: Pick<ParticipantRow, 'firstName' | 'lastName'>) => `${row.firstName} ${row.lastName}`.trim() || 'Unnamed participant';
+export const fullName = (row: Pick<ParticipantRow, 'firstName' | 'lastName'>, unnamed = 'Unnamed participant') => `${row.firstName} ${row.lastName}`.trim() || unnamed;
+
+/**
+ * Whether the competition's score rows plan its devices: the desktop program creates a detail row
+ * per planned device (value still empty) before anything is scored. Only then do the rows say
+ * which devices a participant does; scored rows alone say nothing about the devices still to come.
+ */
+export function devicesPlanned(entries: readonly ScoreEntry[]): boolean {
+  return entries.some((entry) => entry.disciplineId !== null && entry.score === null);
+}
+
+/**
+ * The devices of a competition as its planned detail rows say; null (= every device) when the rows
+ * plan none. Issue 17: a P-level girl must not be offered the Kür vault.
+ */
+export function devicesOfCompetition(entries: readonly ScoreEntry[]): Set<number> | null {
+  if (!devicesPlanned(entries)) return null;
+  return new Set(entries.flatMap((entry) => (entry.disciplineId === null ? [] : [entry.disciplineId])));
+}
+
+/**
+ * The entries of the participants the device applies to: with planned devices, those whose score
+ * row has a detail row of the device (plus rows without any detail row: nothing speaks against
+ * them); otherwise everybody.
+ */
+export function entriesForDevice(entries: readonly ScoreEntry[], disciplineId: number): ScoreEntry[] {
+  if (!devicesPlanned(entries)) return [...entries];
+  const withDevice = new Set(entries.filter((entry) => entry.disciplineId === disciplineId).map((entry) => entry.id));
+  const withAnyDetail = new Set(entries.filter((entry) => entry.disciplineId !== null).map((entry) => entry.id));
+  return entries.filter((entry) => withDevice.has(entry.id) || !withAnyDetail.has(entry.id));
+}
+
+/** The next participant to score after `key`, in list order: the first pending one below, else above. */
+export function nextPending(rows: readonly ParticipantRow[], key: string, isPending: (row: ParticipantRow) => boolean): ParticipantRow | null {
+  const index = rows.findIndex((row) => row.key === key);
+  const after = rows.slice(index + 1).find(isPending);
+  return after ?? rows.slice(0, Math.max(index, 0)).find(isPending) ?? null;
+}
+
+// ---------------------------------------------------------------- plausibility (issue 17, point 4)
+
+/** What a value may be: `min`/`max` plausible (outside: confirm), `negative` allowed at all. */
+export interface PlausibleRange {
+  min: number;
+  max: number;
+  negative: boolean;
+  /** Where the range comes from, for the message and the docs. */
+  source: 'time' | 'start value' | 'default';
+}
+
+/** Documented defaults (docs/decisions.md "Plausibility of typed values"). */
+export const PLAUSIBILITY_DEFAULTS = {
+  /** A field value (D-score, deduction, level…): 0 to 10. */
+  fieldMax: 10,
+  /** A final score: 0 to twice the discipline's start value (10 → 20). */
+  finalFactor: 2,
+  /** A time (time mask): up to 10 minutes. */
+  timeMaxSeconds: 600,
+} as const;
+
+/** Fields whose name marks a bonus or a correction may be negative; every other value may not. */
+const MAY_BE_NEGATIVE = /bonus|korrektur|correction/i;
+
+export function plausibleRange(input: { kind: 'field' | 'final'; name: string; shortName?: string | null; isTime: boolean; startValue: number | null }): PlausibleRange {
+  const negative = input.kind === 'field' && MAY_BE_NEGATIVE.test(`${input.name} ${input.shortName ?? ''}`);
+  if (input.isTime) return { min: 0, max: PLAUSIBILITY_DEFAULTS.timeMaxSeconds, negative: false, source: 'time' };
+  if (input.kind === 'final') {
+    const start = input.startValue !== null && input.startValue > 0 ? input.startValue : null;
+    return { min: 0, max: (start ?? 10) * PLAUSIBILITY_DEFAULTS.finalFactor, negative: false, source: start === null ? 'default' : 'start value' };
+  }
+  return { min: negative ? -PLAUSIBILITY_DEFAULTS.fieldMax : 0, max: PLAUSIBILITY_DEFAULTS.fieldMax, negative, source: 'default' };
+}
+
+export type PlausibilityVerdict = { kind: 'ok' } | { kind: 'refuse' } | { kind: 'confirm' };
+
+export function judgeValue(value: number, range: PlausibleRange): PlausibilityVerdict {
+  if (value < 0 && !range.negative) return { kind: 'refuse' };
+  if (value < range.min || value > range.max) return { kind: 'confirm' };
+  return { kind: 'ok' };
+}

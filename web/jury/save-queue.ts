@@ -32,6 +32,19 @@ export interface NewSave {
   values: { fieldId: number; value: number }[];
   finalFieldId: number | null;
   finalScore: number;
+  /**
+   * The stored values the judge's form was based on (issue 17): each step sends its optimistic
+   * check, and the server answers 409 when someone else changed the value meanwhile. Absent (an
+   * older job, or a knowing overwrite): no check.
+   */
+  expected?: ExpectedValues | undefined;
+}
+
+export interface ExpectedValues {
+  /** Stored value per field id; null = none was stored. */
+  fields: Record<string, number | null>;
+  /** The stored final score (detail value); null = none was stored. */
+  final: number | null;
 }
 
 /** A queued save: what the judge entered, turned into steps, plus how far the server has acknowledged them. */
@@ -46,8 +59,15 @@ export interface SaveJob extends Omit<NewSave, 'finalFieldId'> {
 }
 
 export interface SaveTransport {
-  saveValue(body: { competitionId: number; participantId: number; disciplineId: number; score: number }): Promise<SaveValueResponse>;
-  saveJuryResult(body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1 }): Promise<JuryResultSaveResponse>;
+  saveValue(body: { competitionId: number; participantId: number; disciplineId: number; score: number; expectedScore?: number | null }): Promise<SaveValueResponse>;
+  saveJuryResult(body: {
+    participantId: number;
+    disciplineFieldId: number;
+    performance: number;
+    attempt: 1;
+    type: 0 | 1;
+    expectedPerformance?: number | null;
+  }): Promise<JuryResultSaveResponse>;
 }
 
 export interface SaveQueueListener {
@@ -69,6 +89,27 @@ export function planSteps(save: Pick<NewSave, 'wertungenId' | 'values' | 'finalF
     ...(save.finalFieldId === null ? [] : [{ kind: 'field', fieldId: save.finalFieldId, value: save.finalScore } as const]),
     { kind: 'detail' },
   ];
+}
+
+/** The value a 409 reports as stored now (`current` of the contract body plus issue 17). */
+export function conflictCurrent(error: unknown): { current: number | null } | null {
+  if (!(error instanceof HttpError) || error.status !== 409 || !error.body || !('current' in error.body)) return null;
+  const current = error.body.current;
+  return { current: typeof current === 'number' ? current : null };
+}
+
+/**
+ * A step repeated after its answer was lost, or a value a reader synced meanwhile, meets its own
+ * value on the server: that 409 means the step is done, not that someone else changed it.
+ */
+async function ownValueAccepted<T>(value: number, send: () => Promise<T>, done?: () => T): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    const conflict = conflictCurrent(error);
+    if (conflict && conflict.current !== null && Math.fround(conflict.current) === Math.fround(value)) return (done ?? (() => undefined as T))();
+    throw error;
+  }
 }
 
 function isRetryable(error: unknown): boolean {
@@ -112,6 +153,7 @@ export class SaveQueue {
       wertungenId: save.wertungenId ?? this.knownWertungenId(save.participantKey),
       values: save.values,
       finalScore: save.finalScore,
+      expected: save.expected,
       steps: [],
       next: 0,
       attempts: 0,
@@ -190,9 +232,16 @@ export class SaveQueue {
           this.adoptWertungenId(job.participantKey, created.wertungenId);
         }
       } else if (step.kind === 'field') {
-        await this.transport.saveJuryResult({ participantId: this.scoreIdOf(job), disciplineFieldId: step.fieldId, performance: step.value, attempt: 1, type: 0 });
+        // Only fields whose stored value the form knew are checked.
+        const known = job.expected !== undefined && String(step.fieldId) in job.expected.fields;
+        const expected = known ? { expectedPerformance: job.expected!.fields[String(step.fieldId)] ?? null } : {};
+        await ownValueAccepted(step.value, () =>
+          this.transport.saveJuryResult({ participantId: this.scoreIdOf(job), disciplineFieldId: step.fieldId, performance: step.value, attempt: 1, type: 0, ...expected }),
+        );
       } else {
-        last = await this.transport.saveValue({ competitionId: job.competitionId, participantId: this.scoreIdOf(job), disciplineId: job.disciplineId, score: job.finalScore });
+        const expected = job.expected ? { expectedScore: job.expected.final } : {};
+        const body = { competitionId: job.competitionId, participantId: this.scoreIdOf(job), disciplineId: job.disciplineId, score: job.finalScore };
+        last = await ownValueAccepted(job.finalScore, () => this.transport.saveValue({ ...body, ...expected }), () => ({ success: true, wertungenId: body.participantId, score: job.finalScore }));
       }
       job.next += 1;
       this.persist();

@@ -12,6 +12,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The parsed error body, e.g. a 409's `current`. */
+    readonly body: Record<string, unknown> | null = null,
   ) {
     super(message);
   }
@@ -60,6 +62,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
       response.status,
       typeof errorBody.code === 'string' ? errorBody.code : 'HTTP_' + response.status,
       typeof errorBody.message === 'string' ? errorBody.message : `${method} ${path} answered ${response.status}`,
+      parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null,
     );
   }
   return parsed as T;
@@ -85,7 +88,9 @@ import type { DisciplineField } from '../../queries/list-discipline-fields.js';
 import type { ScoreEntry } from '../../queries/list-scores.js';
 import type { JuryResultEntry } from '../../src/model/scoring-context.js';
 import type { ScoreUpdatedFields } from '../../outbox/events.js';
+import type { CompetitionSummary } from '../../queries/office-event-lists.js';
 export type { DisciplineField, DisciplineSummary, EventSummary, JuryResultEntry, ScoreEntry };
+export type { CompetitionSummary };
 
 export interface ScoresPage {
   results: ScoreEntry[];
@@ -143,10 +148,10 @@ export const api = {
    * Load workflow step 1 asks with limit 1000; an event with more entries (participants times
    * devices) continues with the next page rather than silently missing participants.
    */
-  async scores(eventId: number): Promise<ScoreEntry[]> {
+  async scores(eventId: number, filter: { competitionId?: number | undefined; squadName?: string | undefined } = {}): Promise<ScoreEntry[]> {
     const entries: ScoreEntry[] = [];
     for (let offset = 0; ; offset += SCORES_PAGE_SIZE) {
-      const page = await getJson<ScoresPage>('/api/scores', { eventId, limit: SCORES_PAGE_SIZE, offset });
+      const page = await getJson<ScoresPage>('/api/scores', { eventId, ...filter, limit: SCORES_PAGE_SIZE, offset });
       entries.push(...page.results);
       if (!page.pagination.hasMore || page.results.length === 0) return entries;
     }
@@ -155,8 +160,10 @@ export const api = {
     getJson<{ results: SavedJuryResult[] }>('/api/jury-results', { participantId: wertungenId, disciplineId }),
   version: () => getJson<VersionInfo>('/api/system/version'),
   scoreCaptureSetting: () => getJson<{ key: string; value: { useJuryResults: boolean } }>('/api/app-settings/scoreCapture'),
-  saveValue: (body: { competitionId: number; participantId: number; disciplineId: number; score: number }) =>
+  competitions: (eventId: number) => getJson<CompetitionSummary[]>(`/api/events/${eventId}/competitions`),
+  squads: (eventId: number) => getJson<{ squads: Array<{ name: string; participants: Array<{ id: number }> }> }>(`/api/events/${eventId}/squads`),
+  saveValue: (body: { competitionId: number; participantId: number; disciplineId: number; score: number; expectedScore?: number | null }) =>
     postJson<SaveValueResponse>('/api/scores/save-value', body),
-  saveJuryResult: (body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1 }) =>
+  saveJuryResult: (body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1; expectedPerformance?: number | null }) =>
     postJson<JuryResultSaveResponse>('/api/jury-results', body),
 };

@@ -1,4 +1,5 @@
 import { h } from '../../shared/dom.js';
+import { t } from '../../shared/i18n.js';
 import { fullName, type DisplayStatus, type ParticipantRow } from '../model.js';
 
 export interface ListedRow {
@@ -16,9 +17,9 @@ export interface ParticipantListView {
 
 /** The participants of the selection with their status; a click (or Enter) chooses one. */
 export function participantListView(onChoose: (key: string) => void): ParticipantListView {
-  const list = h('ul', { class: 'participant-list', 'aria-label': 'Participants' });
+  const list = h('ul', { class: 'participant-list', 'aria-label': t('jury.participants') });
   const listMessage = h('p', { class: 'list-message', role: 'status' });
-  const element = h('section', { class: 'participants', 'aria-labelledby': 'participants-title' }, h('h2', { id: 'participants-title' }, 'Participants'), listMessage, list);
+  const element = h('section', { class: 'participants', 'aria-labelledby': 'participants-title' }, h('h2', { id: 'participants-title' }, t('jury.participants')), listMessage, list);
   return {
     element,
     message(text) {
@@ -38,7 +39,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
             'aria-pressed': row.key === selectedKey ? 'true' : 'false',
           },
           h('span', { class: 'start-number' }, row.startNumber),
-          h('span', { class: 'who' }, h('span', { class: 'name' }, fullName(row)), h('span', { class: 'club' }, row.clubName)),
+          h('span', { class: 'who' }, h('span', { class: 'name' }, fullName(row, t('jury.unnamed'))), h('span', { class: 'club' }, row.clubName)),
           h('span', { class: 'status', title: status }, h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon), h('span', { class: 'status-text' }, text)),
         );
         button.addEventListener('click', () => onChoose(row.key));

@@ -1,4 +1,5 @@
 import { h } from '../../shared/dom.js';
+import { t } from '../../shared/i18n.js';
 import type { ScoreFormat } from '../../shared/score-format.js';
 import { computeFinal, formulaUsable, fullName, type FieldLayout, type ParticipantRow } from '../model.js';
 
@@ -25,6 +26,18 @@ export interface ScoringView {
   ack(state: AckState, message: string): void;
   focusFirst(): void;
   hasManualFinal(): boolean;
+  /** A line about a change made elsewhere; never touches the inputs. Null clears it. */
+  notice(text: string | null): void;
+  /** A question with buttons inside the panel (plausibility, conflict); the first action gets the focus. */
+  ask(question: { kind: 'confirm' | 'conflict'; message: string; actions: PromptAction[] }): void;
+  clearPrompt(): void;
+}
+
+export interface PromptAction {
+  id: string;
+  label: string;
+  primary?: boolean;
+  run(): void;
 }
 
 interface InputView {
@@ -44,6 +57,8 @@ export interface ScoringCallbacks {
 export function scoringView(callbacks: ScoringCallbacks): ScoringView {
   const panel = h('section', { class: 'scoring', 'aria-labelledby': 'scoring-title' });
   const ackLine = h('p', { class: 'ack', role: 'status', 'aria-live': 'polite', 'data-state': 'idle' });
+  const noticeLine = h('p', { class: 'elsewhere-notice', role: 'status', 'aria-live': 'polite', hidden: true });
+  const promptBox = h('div', { class: 'prompt', role: 'alertdialog', 'aria-live': 'assertive', hidden: true });
   let inputViews: InputView[] = [];
   let manualFinal: InputView | null = null;
   let finalOutput = h('output', { id: 'final-score', class: 'final-value' }, '—');
@@ -124,7 +139,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       manualFinal = null;
       finalOutput = h('output', { id: 'final-score', class: 'final-value', 'aria-live': 'polite' }, '—');
       if (!row) {
-        panel.replaceChildren(h('h2', { id: 'scoring-title' }, 'Scoring'), h('p', { class: 'hint' }, 'Choose a participant to enter the scores.'), ackLine);
+        panel.replaceChildren(h('h2', { id: 'scoring-title' }, t('jury.scoring')), h('p', { class: 'hint' }, t('jury.choose')), ackLine);
         return;
       }
       const fields = layout.inputs.map(({ letter, field }) => {
@@ -134,25 +149,24 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       });
       let finalBlock: HTMLElement;
       if (formulaUsable(formula, layout.inputs.length)) {
-        finalBlock = h('div', { class: 'final' }, h('span', { class: 'final-label' }, 'Final score'), finalOutput, h('span', { class: 'formula' }, `Formula: ${formula}`));
+        finalBlock = h('div', { class: 'final' }, h('span', { class: 'final-label' }, t('jury.finalScore')), finalOutput, h('span', { class: 'formula' }, t('jury.formula', { formula: formula ?? '' })));
       } else {
-        const { view, element } = makeInput('field-final', 'Final', layout.finalField?.name ?? 'Final score', layout.finalField?.id ?? null);
+        const { view, element } = makeInput('field-final', 'Σ', layout.finalField?.name ?? t('jury.finalScore'), layout.finalField?.id ?? null);
         manualFinal = view;
-        const why = !setup.useJuryResults
-          ? 'Single-value scoring (useJuryResults is off): type the final score.'
-          : formula === null
-            ? 'No formula: type the final score.'
-            : `Formula ${formula} cannot be used: type the final score.`;
+        const why = !setup.useJuryResults ? t('jury.singleValue') : formula === null ? t('jury.noFormula') : t('jury.badFormula', { formula });
         finalBlock = h('div', { class: 'final final--manual' }, element, h('span', { class: 'formula' }, why));
       }
-      const save = h('button', { type: 'submit', class: 'save', id: 'save-button' }, 'Save');
+      const save = h('button', { type: 'submit', class: 'save', id: 'save-button' }, t('jury.save'));
       const form = h('form', { class: 'score-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'fields' }, ...fields), finalBlock, save);
       form.addEventListener('submit', (event) => {
         event.preventDefault();
         callbacks.onSubmit();
       });
-      const title = h('h2', { id: 'scoring-title' }, fullName(row), row.startNumber ? h('span', { class: 'title-number' }, ` #${row.startNumber}`) : null);
-      panel.replaceChildren(title, h('p', { class: 'panel-status' }), form, ackLine);
+      const title = h('h2', { id: 'scoring-title' }, fullName(row, t('jury.unnamed')), row.startNumber ? h('span', { class: 'title-number' }, ` #${row.startNumber}`) : null);
+      noticeLine.hidden = true;
+      promptBox.hidden = true;
+      promptBox.replaceChildren();
+      panel.replaceChildren(title, h('p', { class: 'panel-status' }), noticeLine, form, promptBox, ackLine);
       updateLiveFinal();
     },
     fill(values, finalValue) {
@@ -171,7 +185,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
         const value = normalizeInput(view);
         if (value === null) {
           view.input.focus();
-          return { ok: false, error: `Field ${view.label} needs a value (e.g. ${example}).` };
+          return { ok: false, error: t('jury.needsValue', { field: view.label, example }) };
         }
         values.push({ fieldId: view.fieldId ?? 0, value });
       }
@@ -179,7 +193,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       const final = normalizeInput(manualFinal);
       if (final === null) {
         manualFinal.input.focus();
-        return { ok: false, error: `The final score needs a value (e.g. ${example}).` };
+        return { ok: false, error: t('jury.finalNeedsValue', { example }) };
       }
       return { ok: true, values, manualFinal: final };
     },
@@ -198,5 +212,28 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       panel.scrollIntoView({ block: 'nearest' });
     },
     hasManualFinal: () => manualFinal !== null,
+    notice(text) {
+      noticeLine.hidden = text === null;
+      noticeLine.textContent = text ?? '';
+    },
+    ask({ kind, message, actions }) {
+      const buttons = actions.map((action) => {
+        const button = h('button', { type: 'button', id: action.id, class: action.primary ? 'prompt-primary' : 'prompt-secondary' }, action.label);
+        button.addEventListener('click', () => {
+          promptBox.hidden = true;
+          promptBox.replaceChildren();
+          action.run();
+        });
+        return button;
+      });
+      promptBox.dataset.kind = kind;
+      promptBox.replaceChildren(h('p', { class: 'prompt-message' }, message), h('div', { class: 'prompt-actions' }, ...buttons));
+      promptBox.hidden = false;
+      buttons[0]?.focus();
+    },
+    clearPrompt() {
+      promptBox.hidden = true;
+      promptBox.replaceChildren();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { h } from '../../shared/dom.js';
+import { t } from '../../shared/i18n.js';
 import type { LiveStatus } from '../../shared/live.js';
 
 /** The header's connection pill and the banner about saves kept on this device. */
@@ -9,21 +10,19 @@ export interface StatusView {
 }
 
 export function statusView(): StatusView {
-  const pill = h('span', { class: 'connection', 'data-status': 'connecting', role: 'status' }, 'Connecting…');
+  const pill = h('span', { class: 'connection', 'data-status': 'connecting', role: 'status' }, t('common.connecting'));
   const banner = h('div', { class: 'queue-banner', role: 'status', 'aria-live': 'polite', hidden: true });
-  const texts: Record<LiveStatus, string> = { live: '● Live', connecting: '◌ Connecting…', offline: '○ Offline' };
+  const texts: Record<LiveStatus, string> = { live: t('jury.live'), connecting: t('common.connecting'), offline: t('jury.offline') };
   return {
     pill,
     banner,
     render({ connection, waitingCount }) {
       const waiting = waitingCount > 0;
       banner.hidden = !waiting;
-      banner.textContent = waiting
-        ? `${waitingCount} ${waitingCount === 1 ? 'save is' : 'saves are'} waiting for the server. ${waitingCount === 1 ? 'It is' : 'They are'} kept on this device and sent in order as soon as the server is reachable again.`
-        : '';
+      banner.textContent = !waiting ? '' : waitingCount === 1 ? t('jury.waitingBanner1') : t('jury.waitingBanner', { count: waitingCount });
       // Connected but saves still fail (e.g. the database is down): not the all-clear colour.
       pill.dataset.status = waiting && connection === 'live' ? 'connecting' : connection;
-      pill.textContent = waiting && connection === 'live' ? '● Live · saves waiting' : texts[connection];
+      pill.textContent = waiting && connection === 'live' ? t('jury.liveWaiting') : texts[connection];
     },
   };
 }

@@ -1,0 +1,219 @@
+/**
+ * German and English for every page (issue 17, point 9). The language comes from `?lang=`, else
+ * the choice stored by the switch, else the browser's preferred languages (German when any of them
+ * is German, else English). Numbers use the language's one decimal separator.
+ */
+import { h } from './dom.js';
+
+export type Lang = 'de' | 'en';
+
+const STORAGE_KEY = 'gym.lang.v1';
+
+const EN = {
+  'lang.switch': 'Deutsch',
+  'lang.switchTitle': 'Auf Deutsch umschalten',
+  'common.event': 'Event',
+  'common.competition': 'Competition',
+  'common.device': 'Device',
+  'common.squad': 'Squad',
+  'common.allSquads': 'All squads',
+  'common.cancel': 'Cancel',
+  'common.connecting': '◌ Connecting…',
+  'common.noEvents': 'The database holds no event yet. Create one in the desktop program, or try the demo with `npm run seed:demo`, then reload this page.',
+  'jury.title': 'Jury portal',
+  'jury.participants': 'Participants',
+  'jury.live': '● Live',
+  'jury.offline': '○ Offline',
+  'jury.liveWaiting': '● Live · saves waiting',
+  'jury.waitingBanner1': '1 save is waiting for the server. It is kept on this device and sent as soon as the server is reachable again.',
+  'jury.waitingBanner': '{count} saves are waiting for the server. They are kept on this device and sent in order as soon as the server is reachable again.',
+  'jury.loadFailed': 'Could not load events and devices: {error}. Reload the page when the server is reachable.',
+  'jury.loadingParticipants': 'Loading participants…',
+  'jury.participantsFailed': 'Could not load the participants: {error}. They load again as soon as the server is back.',
+  'jury.fromCache': 'Server not reachable: this is the list as last loaded. Saves wait on this device.',
+  'jury.noParticipants': 'No participants of this competition on this device yet.',
+  'jury.noCompetitions': 'This event has no competition with individual participants yet.',
+  'jury.fieldsFailed': 'Could not load the fields of this device: {error}',
+  'jury.scoring': 'Scoring',
+  'jury.choose': 'Choose a participant to enter the scores.',
+  'jury.finalScore': 'Final score',
+  'jury.formula': 'Formula: {formula}',
+  'jury.singleValue': 'Single-value scoring (useJuryResults is off): type the final score.',
+  'jury.noFormula': 'No formula: type the final score.',
+  'jury.badFormula': 'Formula {formula} cannot be used: type the final score.',
+  'jury.save': 'Save',
+  'jury.needsValue': 'Field {field} needs a value (e.g. {example}).',
+  'jury.finalNeedsValue': 'The final score needs a value (e.g. {example}).',
+  'jury.formulaNoScore': 'The formula {formula} gives no score for these values; nothing was saved.',
+  'jury.saving': 'Saving {name} — {score}…',
+  'jury.saved': '✓ Saved: {name} — {score} (confirmed by the server at {time})',
+  'jury.refused': '✗ Not saved: {name} — the server refused it ({status}): {error}',
+  'jury.waiting': '◷ Waiting: {name} is kept on this device and sent when the server is back.',
+  'jury.loadValuesFailed': 'Could not load the saved values: {error}',
+  'jury.status.pending': 'pending',
+  'jury.status.waiting': 'waiting',
+  'jury.status.error': 'not saved',
+  'jury.status.completed': 'completed',
+  'jury.unnamed': 'Unnamed participant',
+  'jury.changedElsewhere': '⚠ Changed elsewhere: the stored final score is now {score} (your form was based on {base}). Your inputs are untouched; saving asks before it overwrites.',
+  'jury.conflict': '⚠ {name} was changed elsewhere meanwhile. Stored now: {current}. Yours: {mine}. Nothing of yours was written over it.',
+  'jury.conflictOverwrite': 'Overwrite with mine ({mine})',
+  'jury.conflictKeep': 'Keep the stored value',
+  'jury.keptStored': 'Kept the stored value {current}; the form shows the stored values again.',
+  'jury.refuseNegative': '{field}: {value} is negative; this field cannot be negative. Nothing was saved.',
+  'jury.implausible': 'Please check: {list}. Save anyway?',
+  'jury.implausibleItem': '{field} = {value} (usual {min}–{max})',
+  'jury.saveAnyway': 'Save anyway',
+  'jury.correct': 'Correct it',
+  'board.title': 'Scoreboard',
+  'board.rank': 'Rank',
+  'board.name': 'Name',
+  'board.club': 'Club',
+  'board.squad': 'Squad',
+  'board.score': 'Score',
+  'board.time': 'Time',
+  'board.show': 'Show',
+  'board.rotate': 'Rotate through all devices of this competition',
+  'board.projector': 'Projector mode (page through all rows)',
+  'board.noScores': 'No scores yet.',
+  'board.live': '● LIVE',
+  'board.notLive': '○ NOT LIVE — reconnecting…',
+  'board.loadFailed': 'Could not load the results: {error}. Retrying…',
+  'board.lastUpdate': 'Last update {time}',
+  'board.page': 'Page {page} of {pages}',
+  'board.allCompetitions': 'All competitions',
+  'board.loadingPickers': 'Loading events and devices…',
+  'board.oc': 'o.c.',
+  'office.title': 'Competition office',
+  'office.squads': 'Squads',
+  'office.groups': 'Group members',
+  'office.groupScores': 'Group scores',
+  'office.teams': 'Team scores',
+  'office.network': 'Network access',
+} as const;
+
+export type MessageKey = keyof typeof EN;
+
+const DE: Record<MessageKey, string> = {
+  'lang.switch': 'English',
+  'lang.switchTitle': 'Switch to English',
+  'common.event': 'Veranstaltung',
+  'common.competition': 'Wettkampf',
+  'common.device': 'Gerät',
+  'common.squad': 'Riege',
+  'common.allSquads': 'Alle Riegen',
+  'common.cancel': 'Abbrechen',
+  'common.connecting': '◌ Verbinde…',
+  'common.noEvents': 'Die Datenbank enthält noch keine Veranstaltung. Legen Sie eine im Desktop-Programm an oder probieren Sie die Demo mit `npm run seed:demo`, dann laden Sie diese Seite neu.',
+  'jury.title': 'Kampfrichter-Portal',
+  'jury.participants': 'Teilnehmende',
+  'jury.live': '● Live',
+  'jury.offline': '○ Offline',
+  'jury.liveWaiting': '● Live · Speicherungen warten',
+  'jury.waitingBanner1': '1 Speicherung wartet auf den Server. Sie bleibt auf diesem Gerät und wird gesendet, sobald der Server wieder erreichbar ist.',
+  'jury.waitingBanner': '{count} Speicherungen warten auf den Server. Sie bleiben auf diesem Gerät und werden der Reihe nach gesendet, sobald der Server wieder erreichbar ist.',
+  'jury.loadFailed': 'Veranstaltungen und Geräte konnten nicht geladen werden: {error}. Laden Sie die Seite neu, wenn der Server erreichbar ist.',
+  'jury.loadingParticipants': 'Teilnehmende werden geladen…',
+  'jury.participantsFailed': 'Die Teilnehmenden konnten nicht geladen werden: {error}. Sie werden neu geladen, sobald der Server wieder da ist.',
+  'jury.fromCache': 'Server nicht erreichbar: Dies ist die zuletzt geladene Liste. Speicherungen warten auf diesem Gerät.',
+  'jury.noParticipants': 'Noch keine Teilnehmenden dieses Wettkampfs an diesem Gerät.',
+  'jury.noCompetitions': 'Diese Veranstaltung hat noch keinen Wettkampf mit Einzelstartenden.',
+  'jury.fieldsFailed': 'Die Felder dieses Geräts konnten nicht geladen werden: {error}',
+  'jury.scoring': 'Wertung',
+  'jury.choose': 'Wählen Sie eine teilnehmende Person, um die Wertung einzugeben.',
+  'jury.finalScore': 'Endwert',
+  'jury.formula': 'Formel: {formula}',
+  'jury.singleValue': 'Einzelwert-Erfassung (useJuryResults ist aus): Endwert eingeben.',
+  'jury.noFormula': 'Keine Formel: Endwert eingeben.',
+  'jury.badFormula': 'Formel {formula} ist nicht verwendbar: Endwert eingeben.',
+  'jury.save': 'Speichern',
+  'jury.needsValue': 'Feld {field} braucht einen Wert (z. B. {example}).',
+  'jury.finalNeedsValue': 'Der Endwert braucht einen Wert (z. B. {example}).',
+  'jury.formulaNoScore': 'Die Formel {formula} ergibt für diese Werte keine Wertung; nichts wurde gespeichert.',
+  'jury.saving': 'Speichere {name} — {score}…',
+  'jury.saved': '✓ Gespeichert: {name} — {score} (vom Server bestätigt um {time})',
+  'jury.refused': '✗ Nicht gespeichert: {name} — der Server hat abgelehnt ({status}): {error}',
+  'jury.waiting': '◷ Wartet: {name} bleibt auf diesem Gerät und wird gesendet, sobald der Server wieder da ist.',
+  'jury.loadValuesFailed': 'Die gespeicherten Werte konnten nicht geladen werden: {error}',
+  'jury.status.pending': 'offen',
+  'jury.status.waiting': 'wartet',
+  'jury.status.error': 'nicht gespeichert',
+  'jury.status.completed': 'erfasst',
+  'jury.unnamed': 'Ohne Namen',
+  'jury.changedElsewhere': '⚠ Anderswo geändert: Der gespeicherte Endwert ist jetzt {score} (Ihr Formular beruht auf {base}). Ihre Eingaben bleiben unverändert; beim Speichern wird vor dem Überschreiben gefragt.',
+  'jury.conflict': '⚠ {name} wurde inzwischen anderswo geändert. Gespeichert ist jetzt: {current}. Ihrer: {mine}. Nichts von Ihnen hat ihn überschrieben.',
+  'jury.conflictOverwrite': 'Mit meinem überschreiben ({mine})',
+  'jury.conflictKeep': 'Gespeicherten Wert behalten',
+  'jury.keptStored': 'Gespeicherter Wert {current} behalten; das Formular zeigt wieder die gespeicherten Werte.',
+  'jury.refuseNegative': '{field}: {value} ist negativ; dieses Feld kann nicht negativ sein. Nichts wurde gespeichert.',
+  'jury.implausible': 'Bitte prüfen: {list}. Trotzdem speichern?',
+  'jury.implausibleItem': '{field} = {value} (üblich {min}–{max})',
+  'jury.saveAnyway': 'Trotzdem speichern',
+  'jury.correct': 'Korrigieren',
+  'board.title': 'Anzeigetafel',
+  'board.rank': 'Platz',
+  'board.name': 'Name',
+  'board.club': 'Verein',
+  'board.squad': 'Riege',
+  'board.score': 'Wertung',
+  'board.time': 'Zeit',
+  'board.show': 'Anzeigen',
+  'board.rotate': 'Alle Geräte dieses Wettkampfs im Wechsel zeigen',
+  'board.projector': 'Beamer-Modus (alle Zeilen seitenweise)',
+  'board.noScores': 'Noch keine Wertungen.',
+  'board.live': '● LIVE',
+  'board.notLive': '○ NICHT LIVE — verbinde neu…',
+  'board.loadFailed': 'Die Ergebnisse konnten nicht geladen werden: {error}. Neuer Versuch…',
+  'board.lastUpdate': 'Letzte Änderung {time}',
+  'board.page': 'Seite {page} von {pages}',
+  'board.allCompetitions': 'Alle Wettkämpfe',
+  'board.loadingPickers': 'Veranstaltungen und Geräte werden geladen…',
+  'board.oc': 'a. K.',
+  'office.title': 'Wettkampfbüro',
+  'office.squads': 'Riegen',
+  'office.groups': 'Gruppenmitglieder',
+  'office.groupScores': 'Gruppenwertungen',
+  'office.teams': 'Mannschaftswertungen',
+  'office.network': 'Netzwerkzugriff',
+};
+
+function detect(): Lang {
+  const fromQuery = new URLSearchParams(window.location.search).get('lang');
+  if (fromQuery === 'de' || fromQuery === 'en') return fromQuery;
+  try {
+    const stored = localStorage.getItem(STORAGE_KEY);
+    if (stored === 'de' || stored === 'en') return stored;
+  } catch {
+    // Storage may be off; the browser's languages decide.
+  }
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
+  return preferred.some((language) => /^de\b/i.test(language ?? '')) ? 'de' : 'en';
+}
+
+export const lang: Lang = detect();
+document.documentElement.lang = lang;
+
+export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
+  const text = (lang === 'de' ? DE : EN)[key] ?? EN[key];
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** The language's one decimal separator. */
+export const decimalSeparator = lang === 'de' ? ',' : '.';
+
+/** A button that switches to the other language and reloads (the choice is kept for next time). */
+export function languageSwitch(): HTMLElement {
+  const button = h('button', { type: 'button', class: 'lang-switch', lang: lang === 'de' ? 'en' : 'de', title: t('lang.switchTitle'), 'data-lang': lang }, t('lang.switch'));
+  button.addEventListener('click', () => {
+    const next: Lang = lang === 'de' ? 'en' : 'de';
+    try {
+      localStorage.setItem(STORAGE_KEY, next);
+    } catch {
+      // Without storage the query parameter carries the choice.
+    }
+    const url = new URL(window.location.href);
+    url.searchParams.set('lang', next);
+    window.location.assign(url);
+  });
+  return button;
+}
