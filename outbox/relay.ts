@@ -4,6 +4,7 @@ import type { Pool, Queryable } from '../src/db/pool.js';
 import { outboxChannel, t, tablePrefix } from '../src/db/tables.js';
 import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
+import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js';
 import { OutboxSequencer } from './sequencer.js';
 
 const READ_BATCH = 500;
@@ -193,7 +194,7 @@ export class OutboxRelay {
         // Delivery is synchronous from here to the cursor update, which is what lets a replay
         // join the room in the tick where it has seen the cursor reach its own position.
         for (const row of rows) this.deliver(row);
-        if (rows.length < READ_BATCH) break;
+        if (!mayHaveMore(rows.length, READ_BATCH)) break;
       }
       if (this.readFailing) this.options.logger.info({ cursor: this.cursor }, 'outbox relay can read again');
       this.readFailing = false;
@@ -236,22 +237,23 @@ export class OutboxRelay {
       options.limit.check(await countEventRange(db, eventId, since, this.cursor, options.limit.cap + 1));
     }
     for (;;) {
-      const target = this.cursor;
-      if (sentUpTo >= target) {
-        // A client may have seen a later seq from another instance whose relay is a moment ahead;
-        // one pass started now reads everything that instance had delivered.
-        if (sentUpTo > target && !waitedForRelay) {
-          waitedForRelay = true;
-          await this.nextPass();
-          continue;
-        }
+      // Decided and acted on in one tick: `follow` runs before any other delivery can happen.
+      const step = nextReplayStep(sentUpTo, this.cursor, waitedForRelay);
+      if (step.kind === 'follow') {
         follow();
         return replayed;
       }
-      const rows = await selectEventRange(db, eventId, sentUpTo, target, batchSize);
+      if (step.kind === 'wait-for-relay') {
+        // A client may have seen a later seq from another instance whose relay is a moment ahead;
+        // one pass started now reads everything that instance had delivered.
+        waitedForRelay = true;
+        await this.nextPass();
+        continue;
+      }
+      const rows = await selectEventRange(db, eventId, step.after, step.upTo, batchSize);
       for (const row of rows) send(toDelivery({ ...row, event_id: eventId }));
       replayed += rows.length;
-      sentUpTo = rows.length === batchSize ? rows[rows.length - 1]!.seq : target;
+      sentUpTo = sentUpToAfterRead(rows.map((row) => row.seq), batchSize, step.upTo);
       // The loop reads the cursor again after this wait, so the hand-over to live stays exact.
       if (rows.length > 0) await options.afterBatch?.();
     }
