@@ -18,6 +18,9 @@ export default defineConfig({
       'test/unit/web-ranking.test.ts',
       'test/unit/outbox-replay-plan.test.ts',
     ],
+    setupFiles: ['test/support/mutation-setup.ts'],
+    // Properties run 50 cases per mutant instead of up to 2,000 (test/support/property-runs.ts).
+    env: { PROPERTY_RUNS: '50' },
     pool: 'threads',
     // Stryker's instrumented code is slower; the property tests (fast-check) need the room.
     testTimeout: 60_000,

@@ -23,6 +23,7 @@ import {
   type SquadCriteria,
   type SquadProposal,
 } from '../../src/domain/squad-planner.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 const TODAY = '2024-06-15';
 
@@ -618,7 +619,7 @@ describe('properties', () => {
         if (problems.length > 0) throw new Error(problems.slice(0, 5).join('; '));
       }),
       // A synchronous property cannot be stopped by vitest's timeout; this bounds shrinking.
-      { numRuns: 150, plugins: [fc.interruptAfterTimeLimit(20_000, { failOnInterrupt: true })] },
+      { numRuns: propertyRuns(150), plugins: [fc.interruptAfterTimeLimit(20_000, { failOnInterrupt: true })] },
     );
   });
 });
