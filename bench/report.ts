@@ -8,6 +8,7 @@ import type { legacyScenario } from './scenarios/legacy.js';
 import type { liveScenario } from './scenarios/live.js';
 import type { memoryScenario } from './scenarios/memory.js';
 import type { readScenario } from './scenarios/read.js';
+import type { resultsScenario } from './scenarios/results.js';
 import type { squadScenario } from './scenarios/squads.js';
 import type { throughputScenario } from './scenarios/throughput.js';
 import { quick, settings } from './settings.js';
@@ -29,6 +30,7 @@ export type Results = Record<string, unknown> & {
   throughput?: Awaited<ReturnType<typeof throughputScenario>>;
   read?: Awaited<ReturnType<typeof readScenario>>;
   squads?: Awaited<ReturnType<typeof squadScenario>>;
+  results?: Awaited<ReturnType<typeof resultsScenario>>;
   memory?: Awaited<ReturnType<typeof memoryScenario>>;
   fanout?: Awaited<ReturnType<typeof fanoutScenario>>;
   legacy?: Awaited<ReturnType<typeof legacyScenario>>;
@@ -178,6 +180,21 @@ export function summary(results: Results, machine: Record<string, unknown>): str
         ],
       ),
     );
+  }
+  if (results.results) {
+    const list = results.results;
+    out.push('', `Result lists: GET /api/results?groupBy=ageClass over ${list.entries} participants × ${settings.readDisciplines} devices, ms (p50 / p95 / p99 / max)`);
+    out.push(
+      table(
+        ['', 'latency', 'vs bare p50', 'CPU ms/request, server + PG', 'statements/request', 'bytes'],
+        [
+          [`JSON (${list.json.latencyMs.count}×)`, dist(list.json.latencyMs), `${fmt(list.ratioP50, 2)}×`, cpuText(list.json.cpuPerRequestMs), `${list.json.statementsPerRequest}${list.json.statementsConstant ? '' : ' (varies)'}`, String(list.json.bytes)],
+          [`CSV (${list.csv.latencyMs.count}×)`, dist(list.csv.latencyMs), '', cpuText(list.csv.cpuPerRequestMs), String(list.csv.statementsPerRequest), String(list.csv.bytes)],
+          [`bare baseline: same 3 SELECTs, raw rows (${list.naive.latencyMs.count}×)`, dist(list.naive.latencyMs), '1.00×', cpuText(list.naive.cpuPerRequestMs), String(list.naive.statementsPerRequest), String(list.naive.bytes)],
+        ],
+      ),
+    );
+    out.push(`All-around board path, save sent → score-updated → ranking fetched showing the save (${list.saveToBoardMs.count} saves): ${dist(list.saveToBoardMs)} ms`);
   }
   if (results.fanout) {
     const fanout = results.fanout;

@@ -5,7 +5,7 @@
  * (bench/server-entry.ts) and the scoreboards (bench/scoreboards.ts), runs the scenarios of
  * bench/scenarios/, prints the report (bench/report.ts) and writes bench/results.json.
  *
- * BENCH_QUICK=1 shortens every phase (development); BENCH_ONLY=live,throughput,read,squad,memory,
+ * BENCH_QUICK=1 shortens every phase (development); BENCH_ONLY=live,throughput,read,squad,results,memory,
  * fanout,legacy picks scenarios; BENCH_CPU_PROF=1 writes a CPU profile of the server process to
  * bench/profiles/; BENCH_LOG_LEVEL (default info, as `npm start`) is the service's log level.
  */
@@ -25,6 +25,7 @@ import { legacyScenario } from './scenarios/legacy.js';
 import { liveScenario, warmUp } from './scenarios/live.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { readScenario } from './scenarios/read.js';
+import { resultsScenario } from './scenarios/results.js';
 import { squadScenario } from './scenarios/squads.js';
 import { throughputScenario } from './scenarios/throughput.js';
 import type { ScoreboardReply } from './scoreboards.js';
@@ -128,6 +129,7 @@ async function main(): Promise<void> {
     if (only.has('throughput')) results.throughput = await throughputScenario(context);
     if (only.has('read')) results.read = await readScenario(context);
     if (only.has('squad')) results.squads = await squadScenario(context);
+    if (only.has('results')) results.results = await resultsScenario(context);
     if (only.has('memory')) results.memory = await memoryScenario(context);
     if (only.has('legacy')) results.legacy = await legacyScenario(context);
     if (only.has('fanout')) results.fanout = await fanoutScenario(context);

@@ -23,6 +23,7 @@ import { roomOf } from '../src/realtime/gateway.js';
 import { startServer } from '../src/server.js';
 import { selectScorePageKeys } from '../queries/list-scores.js';
 import { selectScoringStates } from '../src/model/scoring-context.js';
+import { selectCompetitionDisciplines, selectParticipantEntries, selectResultsScope } from '../queries/results.js';
 import { selectSquadPlanningInput } from '../queries/squad-participants.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +103,16 @@ bare.get('/naive/scores', async (request) => {
     keys.score_ids.map((scoreId, index) => ({ scoreId, disciplineId: keys.discipline_ids[index] ?? null })),
   );
   return JSON.stringify({ total: keys.total, rows });
+});
+
+/** The result list's floor: the same three SELECTs as GET /api/results, raw rows, no ranking or schema. */
+bare.get('/naive/results', async (request) => {
+  const query = request.query as { eventId: string; competitionId: string };
+  const [eventId, competitionId] = [Number(query.eventId), Number(query.competitionId)];
+  const scope = await selectResultsScope(running.pool, eventId, competitionId);
+  const disciplines = await selectCompetitionDisciplines(running.pool, competitionId, 'individual');
+  const rows = await selectParticipantEntries(running.pool, competitionId);
+  return JSON.stringify({ scope, disciplines, rows });
 });
 
 /** Squad generation's floor: the same statement and planner, plain JSON.stringify, no auth. */

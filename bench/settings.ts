@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const benchDir = path.dirname(fileURLToPath(import.meta.url));
 export const quick = process.env.BENCH_QUICK === '1';
-export const SCENARIOS = ['live', 'throughput', 'read', 'squad', 'memory', 'fanout', 'legacy'] as const;
+export const SCENARIOS = ['live', 'throughput', 'read', 'squad', 'results', 'memory', 'fanout', 'legacy'] as const;
 export const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((name) => name.trim()));
 
 export const settings = {
@@ -31,6 +31,9 @@ export const settings = {
   squadParticipants: 1_000,
   squadProposals: 10,
   squadRequests: quick ? 5 : 20,
+  /** GET /api/results over the read event, and saves followed through to the all-around ranking. */
+  resultReads: quick ? 20 : 100,
+  resultSaves: quick ? 20 : 100,
   soakEvents: quick ? 2_000 : 10_000,
   soakPortals: 50,
   /** Fan-out: this many scoreboards in one room, spread over `fanoutProcesses` client processes. */

@@ -118,10 +118,13 @@ export function rankAllAround(entries: readonly RankInput[], rule: TieBreakRule)
   }));
 }
 
-/** Listing order: ranked entries by rank, then the unranked by total; equal ones by `name`. */
+// One collator for every comparison: localeCompare with a locale builds a new one on each call.
+const germanNames = new Intl.Collator('de');
+
+/** Listing order: ranked entries by rank, then the unranked by total; equal ones by `name` (German collation). */
 export function listingOrder<T extends { rank: number | null; total: number }>(name: (item: T) => string): (a: T, b: T) => number {
   return (a, b) =>
     (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER) ||
     scoreUnits(b.total) - scoreUnits(a.total) ||
-    name(a).localeCompare(name(b), 'de');
+    germanNames.compare(name(a), name(b));
 }
