@@ -33,6 +33,8 @@ export function pageBuildConfig(page: (typeof PAGES)[number]): InlineConfig {
     ...sharedConfig(),
     root: path.join(WEB_ROOT, page),
     base: './',
+    // Shared static files (favicon, the offline service worker) copied into every page's folder.
+    publicDir: path.join(WEB_ROOT, 'public'),
     build: {
       outDir: path.join(DIST_DIR, page),
       emptyOutDir: true,

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { applyLiveScore, entryKey, rankEntries, type BoardEntry } from '../../web/board/ranking.js';
 
 const entry = (name: string, score: number | null, extra: Partial<BoardEntry> = {}): BoardEntry => ({
+  competitionId: 1,
+  kind: 'individual',
   key: entryKey(null, name.length),
   participantId: null,
   wertungenId: null,

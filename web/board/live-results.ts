@@ -5,19 +5,23 @@ import { entryKey, type BoardEntry } from './ranking.js';
 
 export interface LiveSnapshot {
   seq: number | null;
+  order: 'ascending' | 'descending';
   disciplineName: string;
   entries: BoardEntry[];
 }
 
-export async function fetchLiveResults(eventId: number, disciplineId: number): Promise<LiveSnapshot> {
-  const body = await getJson<LiveResults>('/api/live-results', { eventId, disciplineId });
+export async function fetchLiveResults(eventId: number, disciplineId: number, competitionId: number | null = null): Promise<LiveSnapshot> {
+  const body = await getJson<LiveResults>('/api/live-results', { eventId, disciplineId, competitionId: competitionId ?? undefined });
   return {
     seq: typeof body.seq === 'number' ? body.seq : null,
+    order: body.order === 'ascending' ? 'ascending' : 'descending',
     disciplineName: body.disciplineName,
     entries: body.results.map((result) => ({
       key: entryKey(result.scoreId, result.participantId),
       participantId: result.participantId,
       wertungenId: result.scoreId,
+      competitionId: result.competitionId,
+      kind: result.kind,
       name: `${result.firstName ?? ''} ${result.lastName ?? ''}`.trim(),
       club: result.clubName ?? '',
       squad: result.squadName ?? '',

@@ -5,6 +5,8 @@ export interface BoardEntry {
   key: string;
   participantId: number | null;
   wertungenId: number | null;
+  competitionId: number | null;
+  kind: 'individual' | 'group' | 'team';
   name: string;
   club: string;
   squad: string;
@@ -21,13 +23,18 @@ export interface RankedEntry extends BoardEntry {
 // Scores are float4 in the database: compare at a thousandth so 13.45 and 13.449999 tie.
 const scoreUnits = (score: number) => Math.round(score * 1000);
 
-const byScoreThenName = (a: BoardEntry, b: BoardEntry) =>
-  (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) || scoreUnits(b.score ?? 0) - scoreUnits(a.score ?? 0) || a.name.localeCompare(b.name);
+/** 'ascending' for a time mask: the shortest time ranks first (issue 17). */
+export type RankOrder = 'ascending' | 'descending';
+
+const byScoreThenName = (order: RankOrder) => (a: BoardEntry, b: BoardEntry) =>
+  (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) ||
+  (order === 'ascending' ? scoreUnits(a.score ?? 0) - scoreUnits(b.score ?? 0) : scoreUnits(b.score ?? 0) - scoreUnits(a.score ?? 0)) ||
+  a.name.localeCompare(b.name);
 
 /** Ranked entries first, by score; then out-of-competition entries; then those without a score. */
-export function rankEntries(entries: readonly BoardEntry[]): RankedEntry[] {
-  const competing = entries.filter((entry) => entry.score !== null && !entry.outOfCompetition).sort(byScoreThenName);
-  const others = entries.filter((entry) => entry.score === null || entry.outOfCompetition).sort(byScoreThenName);
+export function rankEntries(entries: readonly BoardEntry[], order: RankOrder = 'descending'): RankedEntry[] {
+  const competing = entries.filter((entry) => entry.score !== null && !entry.outOfCompetition).sort(byScoreThenName(order));
+  const others = entries.filter((entry) => entry.score === null || entry.outOfCompetition).sort(byScoreThenName(order));
   const ranked: RankedEntry[] = [];
   competing.forEach((entry, index) => {
     const previous = ranked[index - 1];

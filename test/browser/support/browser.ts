@@ -42,8 +42,14 @@ export const PHONE = { width: 360, height: 740 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
 
 /** A page in a context of its own, so each has its own localStorage (its own save queue). */
-export async function openPage(browser: Browser, url: string, viewport: { width: number; height: number } = DESKTOP): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport });
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number } = DESKTOP,
+  options: { serviceWorkers?: 'allow' | 'block'; locale?: string } = {},
+): Promise<OpenedPage> {
+  // Service workers are blocked unless a test is about them: requests a worker answers bypass page.route().
+  const context = await browser.newContext({ viewport, serviceWorkers: options.serviceWorkers ?? 'block', ...(options.locale ? { locale: options.locale } : {}) });
   const page = await context.newPage();
   const opened: OpenedPage = { page, context, console: [], errors: [] };
   page.on('console', (message: ConsoleMessage) => opened.console.push(`${message.type()}: ${message.text()}`));

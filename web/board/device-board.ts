@@ -1,0 +1,234 @@
+/**
+ * The device scoreboard: one discipline of an event, one ranking per competition (or only the one
+ * of `competitionId`), group and team scores as rows of their own, time masks ranked ascending,
+ * live, and paged for a projector (./pager.ts).
+ */
+import { api, eventScore, type CompetitionSummary, type DisciplineSummary, type EventSummary, type ScoreUpdatedEvent } from '../shared/api.js';
+import { buildBadges } from '../shared/build-badges.js';
+import { h } from '../shared/dom.js';
+import { decimalSeparator, languageSwitch, t } from '../shared/i18n.js';
+import { LiveFeed, type LiveStatus } from '../shared/live.js';
+import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
+import { liveIndicator } from './live-indicator.js';
+import { fetchLiveResults } from './live-results.js';
+import { paceFromUrl, RowPager } from './pager.js';
+import { applyLiveScore, rankEntries, type BoardEntry, type RankOrder } from './ranking.js';
+
+export interface DeviceBoardTarget {
+  eventId: number;
+  disciplineId: number;
+  /** Null: every competition of the event, each ranked on its own. */
+  competitionId: number | null;
+}
+
+export class DeviceBoard {
+  private entries: BoardEntry[] = [];
+  private order: RankOrder = 'descending';
+  private format: ScoreFormat = scoreFormat({ inputMask: null, decimals: null });
+  private competitions: CompetitionSummary[] = [];
+  private eventsDuringLoad: ScoreUpdatedEvent[] | null = null;
+  /** Events naming someone the board did not list yet; applied (and highlighted) after the reload. */
+  private unmatched: ScoreUpdatedEvent[] = [];
+  private loadGeneration = 0;
+  private reloadTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly highlighted = new Map<string, number>();
+  private lastUpdate: Date | null = null;
+  private feed: LiveFeed | null = null;
+  private following = false;
+  private readonly pace = paceFromUrl();
+
+  private readonly live = liveIndicator();
+  private readonly title = h('h1', {}, t('board.title'));
+  private readonly subtitle = h('p', { class: 'subtitle' });
+  private readonly tables = h('div', { class: 'rankings' });
+  private readonly message = h('p', { class: 'board-message', role: 'status' });
+  private readonly updated = h('p', { class: 'updated' });
+  private readonly pageInfo = h('p', { class: 'page-info', 'aria-live': 'off' });
+  private readonly pager: RowPager;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly target: DeviceBoardTarget,
+    onCycle?: () => void,
+  ) {
+    this.pager = new RowPager(this.tables, {
+      ...this.pace,
+      onCycle,
+      onPage: (page, pages) => {
+        this.pageInfo.textContent = pages > 1 ? t('board.page', { page, pages }) : '';
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    const header = h('header', { class: 'board-header' }, h('div', { class: 'titles' }, this.title, this.subtitle), h('div', { class: 'header-side' }, this.live.element, this.pageInfo));
+    this.root.replaceChildren(header, h('main', {}, this.message, this.tables, this.updated), h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)));
+    this.feed = new LiveFeed({
+      onEvent: (event) => this.liveEvent(event),
+      onStatus: (status) => this.statusChanged(status),
+      onResync: () => void this.load(),
+    });
+    await this.describe();
+    await this.load();
+  }
+
+  /** Stops the live feed and the timers (rotation replaces the board). */
+  dispose(): void {
+    this.pager.stop();
+    this.feed?.close();
+    if (this.reloadTimer !== null) clearTimeout(this.reloadTimer);
+  }
+
+  private show(value: number): string {
+    return this.format.display(value, decimalSeparator);
+  }
+
+  /** Names the event, device and competition in the header. */
+  private async describe(): Promise<void> {
+    const [events, disciplines, competitions] = await Promise.all([
+      api.events().catch(() => [] as EventSummary[]),
+      api.disciplines().catch(() => [] as DisciplineSummary[]),
+      api.competitions(this.target.eventId).catch(() => [] as CompetitionSummary[]),
+    ]);
+    this.competitions = competitions;
+    const event = events.find((candidate) => candidate.id === this.target.eventId);
+    const discipline = disciplines.find((candidate) => candidate.id === this.target.disciplineId);
+    if (discipline) this.format = scoreFormat(discipline);
+    const competition = competitions.find((candidate) => candidate.id === this.target.competitionId);
+    this.title.textContent = discipline ? discipline.displayName || discipline.name : `${t('common.device')} ${this.target.disciplineId}`;
+    this.subtitle.textContent = [competition?.name, event?.name ?? `${t('common.event')} ${this.target.eventId}`].filter(Boolean).join(' · ');
+    document.title = `${this.title.textContent} · ${this.subtitle.textContent}`;
+  }
+
+  /** Initial ranking over HTTP; live events arriving meanwhile are applied again on top of it. */
+  private async load(): Promise<void> {
+    const generation = ++this.loadGeneration;
+    this.eventsDuringLoad = [];
+    try {
+      const snapshot = await fetchLiveResults(this.target.eventId, this.target.disciplineId, this.target.competitionId);
+      if (generation !== this.loadGeneration) return;
+      this.entries = snapshot.entries;
+      this.order = snapshot.order;
+      const replay = this.eventsDuringLoad;
+      const unmatched = this.unmatched;
+      this.eventsDuringLoad = null;
+      this.unmatched = [];
+      if (!this.following) {
+        // With the snapshot's seq the stream resumes right after it; without, the join's resync reloads.
+        this.following = true;
+        this.feed?.follow(this.target.eventId, snapshot.seq);
+      }
+      for (const event of unmatched) this.applyEvent(event, 'retry');
+      for (const event of replay) this.applyEvent(event, 'replay');
+      this.message.textContent = this.entries.length === 0 ? t('board.noScores') : '';
+      this.render();
+    } catch (error) {
+      if (generation !== this.loadGeneration) return;
+      this.eventsDuringLoad = null;
+      this.message.textContent = t('board.loadFailed', { error: (error as Error).message });
+      this.scheduleReload(3_000);
+    }
+  }
+
+  private scheduleReload(delayMs: number): void {
+    if (this.reloadTimer !== null) return;
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = null;
+      void this.load();
+    }, delayMs);
+  }
+
+  private liveEvent(event: ScoreUpdatedEvent): void {
+    this.eventsDuringLoad?.push(event);
+    this.applyEvent(event, 'live');
+  }
+
+  /**
+   * `live`: just received; highlighted, and an unknown participant triggers a reload. `retry`: an
+   * unknown one again after that reload; highlighted when now known, else dropped. `replay`:
+   * received during a reload, applied on top of the fresh snapshot.
+   */
+  private applyEvent(event: ScoreUpdatedEvent, mode: 'live' | 'retry' | 'replay'): void {
+    if (event.eventId !== this.target.eventId || event.disciplineId !== this.target.disciplineId) return;
+    if (this.target.competitionId !== null && typeof event.competitionId === 'number' && event.competitionId !== this.target.competitionId) return;
+    const score = eventScore(event);
+    if (score === null) return;
+    const entry = applyLiveScore(this.entries, { participantId: event.participantId ?? undefined, scoreId: event.scoreId, score });
+    if (!entry) {
+      // Somebody the snapshot did not have: only the server knows their club and squad.
+      if (mode === 'live') {
+        this.unmatched.push(event);
+        this.scheduleReload(100);
+      }
+      return;
+    }
+    if (mode !== 'replay') {
+      this.highlighted.set(entry.key, Date.now() + this.pace.holdMs);
+      this.lastUpdate = new Date();
+      setTimeout(() => this.render(), this.pace.holdMs + 50);
+      this.render(entry.key);
+    }
+  }
+
+  private statusChanged(status: LiveStatus): void {
+    this.live.show(status);
+  }
+
+  /** One table per competition (the API ranks across them; each is ranked again on its own here). */
+  private render(changedKey: string | null = null): void {
+    const now = Date.now();
+    let changedRow: HTMLElement | null = null;
+    const groups = new Map<number | null, BoardEntry[]>();
+    for (const entry of this.entries) {
+      const key = this.target.competitionId ?? entry.competitionId;
+      groups.set(key, [...(groups.get(key) ?? []), entry]);
+    }
+    const order = [...groups.keys()].sort((a, b) => this.competitionIndex(a) - this.competitionIndex(b));
+    const tables = order.map((competitionId) => {
+      const rows = rankEntries(groups.get(competitionId)!, this.order).map((entry) => {
+        const highlight = (this.highlighted.get(entry.key) ?? 0) > now;
+        if (!highlight) this.highlighted.delete(entry.key);
+        const row = h(
+          'tr',
+          { 'data-key': entry.key, 'data-participant-id': entry.participantId, 'data-kind': entry.kind, 'data-changed': highlight },
+          h('td', { class: 'rank' }, entry.rank !== null ? `${entry.rank}.` : entry.outOfCompetition ? t('board.oc') : '–'),
+          h('td', { class: 'name' }, entry.name),
+          h('td', { class: 'club' }, entry.club),
+          h('td', { class: 'squad' }, entry.squad),
+          h('td', { class: 'score' }, entry.score === null ? '–' : this.show(entry.score)),
+        );
+        if (highlight && entry.key === changedKey) changedRow = row;
+        return row;
+      });
+      const name = this.competitions.find((competition) => competition.id === competitionId)?.name;
+      const caption = this.target.competitionId === null && groups.size > 1 && name ? h('caption', {}, name) : null;
+      return h(
+        'table',
+        { class: 'ranking', 'data-competition-id': competitionId },
+        caption,
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col', class: 'rank' }, t('board.rank')),
+            h('th', { scope: 'col' }, t('board.name')),
+            h('th', { scope: 'col', class: 'club' }, t('board.club')),
+            h('th', { scope: 'col', class: 'squad' }, t('board.squad')),
+            h('th', { scope: 'col', class: 'score' }, this.order === 'ascending' ? t('board.time') : t('board.score')),
+          ),
+        ),
+        h('tbody', {}, ...rows),
+      );
+    });
+    this.tables.replaceChildren(...tables);
+    this.pager.refresh(changedRow);
+    this.updated.textContent = this.lastUpdate ? t('board.lastUpdate', { time: this.lastUpdate.toLocaleTimeString() }) : '';
+  }
+
+  private competitionIndex(id: number | null): number {
+    const index = this.competitions.findIndex((competition) => competition.id === id);
+    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+  }
+}
