@@ -72,10 +72,27 @@ export interface SquadsAppliedPayload {
   timestamp: string;
 }
 
+/** POST/DELETE /api/releases: the release state of a device (every squad, or one) after the change. */
+export interface ReleaseChangedPayload {
+  eventId: number;
+  competitionId: number;
+  disciplineId: number;
+  /** Null: the whole device. */
+  squadName: string | null;
+  /** The state after the change (a squad stays released while its whole device is). */
+  released: boolean;
+  releasedAt: string | null;
+  releasedBy: string | null;
+  /** Who released or reopened. */
+  by: string;
+  timestamp: string;
+}
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
-  | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload };
+  | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload }
+  | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -85,8 +102,14 @@ export type EventSource = 'api' | 'legacy';
 /** What a Socket.IO client receives: the payload plus `seq` and `source` (contract section 5). */
 export type Delivered<P> = P & { seq: number; source: EventSource };
 
-export type ScoreUpdatedMessage = Delivered<ScoreUpdatedPayload>;
+/**
+ * `released`: whether the head judge had released the score's device (for its squad or all) when
+ * the row was written. The outbox's insert trigger (migration 0008) adds it to every score-updated
+ * row, the commands' and the legacy triggers' alike, so no builder sets it.
+ */
+export type ScoreUpdatedMessage = Delivered<ScoreUpdatedPayload & { released: boolean }>;
 export type SquadsAppliedMessage = Delivered<SquadsAppliedPayload>;
+export type ReleaseChangedMessage = Delivered<ReleaseChangedPayload>;
 
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
@@ -180,4 +203,8 @@ export function collectiveScoreUpdated(saved: CollectiveScoreSaved): OutboxEvent
 
 export function squadsApplied(eventId: number, squads: number): OutboxEvent {
   return { topic: 'squads-applied', eventId, payload: { eventId, squads, timestamp: now() } };
+}
+
+export function releaseChanged(eventId: number, state: Omit<ReleaseChangedPayload, 'eventId' | 'by' | 'timestamp'>, by: string): OutboxEvent {
+  return { topic: 'release-changed', eventId, payload: { eventId, ...state, by, timestamp: now() } };
 }

@@ -18,6 +18,8 @@ export interface LiveResultsQuery {
   eventId: number;
   disciplineId: number;
   competitionId?: number | undefined;
+  /** True: only scores whose scope the head judge has released. */
+  releasedOnly?: boolean | undefined;
 }
 
 /** Whose score a result is: a participant's, a group's (int_gruppenid) or a team's (int_mannschaftenid). */
@@ -39,6 +41,8 @@ export interface LiveResult {
   score: number;
   attempt: number | null;
   outOfCompetition: boolean;
+  /** The head judge has released the score's device (for its squad or all); unreleased scores are provisional. */
+  released: boolean;
 }
 
 export interface LiveResults {
@@ -82,7 +86,8 @@ export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, 
        SELECT DISTINCT ON (w.int_wertungenid)
               w.int_wertungenid, w.int_wettkaempfeid, w.int_teilnehmerid, w.int_gruppenid, w.int_mannschaftenid, w.var_riege,
               COALESCE(w.bol_ak, false) AS out_of_competition, d.rel_leistung, d.int_versuch,
-              CASE WHEN $4 THEN d.rel_leistung ELSE -d.rel_leistung END AS order_value
+              CASE WHEN $4 THEN d.rel_leistung ELSE -d.rel_leistung END AS order_value,
+              ${t('svc_scope_released')}(w.int_wettkaempfeid, $2, w.var_riege) AS released
          FROM ${t('wertungen')} w
          JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
          JOIN ${t('wertungen_details')} d
@@ -96,6 +101,8 @@ export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, 
           AND (w.int_teilnehmerid IS NOT NULL OR w.int_gruppenid IS NOT NULL OR w.int_mannschaftenid IS NOT NULL)
           AND NOT COALESCE(w.bol_startet_nicht, false)
         ORDER BY w.int_wertungenid, d.int_versuch DESC NULLS LAST
+     ), shown AS (
+       SELECT * FROM latest WHERE NOT $5::boolean OR released
      )
      SELECT CASE WHEN l.out_of_competition THEN NULL
                  ELSE rank() OVER (PARTITION BY l.out_of_competition ORDER BY l.order_value) END::int AS rank,
@@ -104,14 +111,14 @@ export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, 
             p.var_vorname AS "firstName", COALESCE(p.var_nachname, g.var_name, m.var_name) AS "lastName",
             COALESCE(p.var_startnummer, g.int_startnummer::text, m.int_startnummer::text) AS "startNumber",
             v.var_name AS "clubName", l.var_riege AS "squadName", l.rel_leistung AS score, l.int_versuch AS attempt,
-            l.out_of_competition AS "outOfCompetition"
-       FROM latest l
+            l.out_of_competition AS "outOfCompetition", l.released
+       FROM shown l
        LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = l.int_teilnehmerid
        LEFT JOIN ${t('gruppen')} g ON g.int_gruppenid = l.int_gruppenid AND l.int_teilnehmerid IS NULL
        LEFT JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = l.int_mannschaftenid AND l.int_teilnehmerid IS NULL AND l.int_gruppenid IS NULL
        LEFT JOIN ${t('vereine')} v ON v.int_vereineid = COALESCE(p.int_vereineid, g.int_vereineid, m.int_vereineid)
       ORDER BY l.out_of_competition, l.order_value, 7, 6, l.int_wertungenid`,
-    [query.eventId, query.disciplineId, query.competitionId ?? null, ascending],
+    [query.eventId, query.disciplineId, query.competitionId ?? null, ascending, query.releasedOnly ?? false],
   );
   return rows;
 }

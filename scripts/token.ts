@@ -1,4 +1,4 @@
-// `npm run token -- --sub NAME --role admin|jury [--hours N]`: prints a bearer token signed with JWT_SECRET
+// `npm run token -- --sub NAME --role admin|head|jury [--hours N]`: prints a bearer token signed with JWT_SECRET
 // (or the secret kept in ./.data/jwt-secret), the same secret the server verifies with.
 import { parseArgs } from 'node:util';
 import { createSigner } from 'fast-jwt';
@@ -7,7 +7,7 @@ import { ROLES, type Role } from '../src/http/auth.js';
 
 function fail(message: string): never {
   console.error(message);
-  console.error('usage: npm run token -- --sub NAME --role admin|jury [--hours N]');
+  console.error('usage: npm run token -- --sub NAME --role admin|head|jury [--hours N]');
   process.exit(1);
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { API_ORIGIN, ORIGIN_SETTING } from './origin.js';
+import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
 import { outboxChannel } from './tables.js';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
@@ -30,11 +30,18 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 
 /**
  * The names a migration's SQL shares with the TypeScript code, as `{{name}}` placeholders: the
- * table prefix, and the outbox channel and origin marker, which have their single spelling in
- * `tables.ts` and `origin.ts`.
+ * table prefix, and the outbox channel, origin marker and actor/role settings, which have their
+ * single spelling in `tables.ts` and `origin.ts`.
  */
 export function migrationPlaceholders(prefix: string): Record<string, string> {
-  return { prefix, outbox_channel: outboxChannel(prefix), origin_setting: ORIGIN_SETTING, api_origin: API_ORIGIN };
+  return {
+    prefix,
+    outbox_channel: outboxChannel(prefix),
+    origin_setting: ORIGIN_SETTING,
+    api_origin: API_ORIGIN,
+    actor_setting: ACTOR_SETTING,
+    role_setting: ROLE_SETTING,
+  };
 }
 
 /** The SQL as it runs; a placeholder without a value is a typo and fails before anything runs. */

@@ -6,3 +6,10 @@
  */
 export const ORIGIN_SETTING = 'gym.origin';
 export const API_ORIGIN = 'api';
+/**
+ * Who a service command acts for and with which role (`SET LOCAL` like the origin marker): the
+ * audit trigger of migration 0008 records the actor and refuses writes into a released scope unless
+ * the role may make them. The migrations receive them as `{{actor_setting}}` and `{{role_setting}}`.
+ */
+export const ACTOR_SETTING = 'gym.actor';
+export const ROLE_SETTING = 'gym.role';

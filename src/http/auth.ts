@@ -3,8 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import { AppError } from './errors.js';
 import type { AuthMode } from '../config.js';
 
-export type Role = 'admin' | 'jury';
-export const ROLES: readonly Role[] = ['admin', 'jury'];
+export type Role = 'admin' | 'head' | 'jury';
+export const ROLES: readonly Role[] = ['admin', 'head', 'jury'];
+/** Roles that may write into a released scope and release or reopen one. */
+export const HEAD_ROLES: readonly Role[] = ['head', 'admin'];
 
 /**
  * What a route's guard demands: a token with one of `roles`, always or only in AUTH_MODE=strict.
@@ -39,7 +41,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest guard that admits a valid bearer token whose role is one of `roles`. */
     requireRole(...roles: Role[]): preHandlerAsyncHookHandler;
-    /** onRequest guard for score-writing routes: open in AUTH_MODE=lan, jury or admin token in strict. */
+    /**
+     * onRequest guard for score-writing routes: a jury, head or admin token in AUTH_MODE=strict; in
+     * lan mode open, but a token that is sent is checked, since its subject and role go into the
+     * audit record and decide whether a released scope may be written.
+     */
     requireScoreWriter: preHandlerAsyncHookHandler;
   }
 }
@@ -76,11 +82,11 @@ export async function registerAuth(app: FastifyInstance, options: { secret: stri
     return guard;
   });
 
-  const scoreWriter = app.requireRole('jury', 'admin');
+  const scoreWriter = app.requireRole('jury', 'head', 'admin');
   const requireScoreWriter = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
-    if (options.mode === 'strict') await scoreWriter.call(app, request, reply);
+    if (options.mode === 'strict' || request.headers.authorization !== undefined) await scoreWriter.call(app, request, reply);
   };
-  guards.set(requireScoreWriter, { roles: ['jury', 'admin'], when: 'strict' });
+  guards.set(requireScoreWriter, { roles: ['jury', 'head', 'admin'], when: 'strict' });
   app.decorate('requireScoreWriter', requireScoreWriter);
 }
 

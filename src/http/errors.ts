@@ -67,6 +67,9 @@ function isDatabaseUnavailable(error: { code?: unknown; message?: unknown }): bo
   );
 }
 
+/** Raised by the audit trigger (migration 0008) for an API write into a released scope without the head or admin role. */
+export const RELEASED_SQLSTATE = 'GY409';
+
 /** Maps any thrown value to the contract's error body; only domain errors, AppErrors and framework 4xx keep their text. */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof StaleValueError) return { ...errorBody(409, 'CONFLICT', error.message), current: error.current };
@@ -101,6 +104,8 @@ export function toErrorBody(error: unknown): ErrorBody {
       return errorBody(400, 'VALIDATION_FAILED', 'The request refers to a record that does not exist');
     case '23505':
       return errorBody(409, 'CONFLICT', 'The record was changed by another request; retry');
+    case RELEASED_SQLSTATE:
+      return errorBody(409, 'CONFLICT', 'released; ask the head judge to reopen');
     case '40001':
     case '40P01':
       return errorBody(409, 'CONFLICT', 'The record was changed by another request at the same moment; retry');

@@ -71,6 +71,7 @@ describe('POST /api/scores/group', () => {
       score: 12.4,
       finalScore: 12.4,
       squadName: 'Gelb',
+      released: false,
       timestamp: expect.any(String),
     });
     expect(new Date(rows[0].payload.timestamp).toISOString()).toBe(rows[0].payload.timestamp);

@@ -84,6 +84,7 @@ describe('GET /api/live-results', () => {
       score: 9.5,
       attempt: 1,
       outOfCompetition: false,
+      released: false,
     });
   });
 

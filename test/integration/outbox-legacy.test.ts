@@ -81,6 +81,7 @@ describe('8. legacy writes', () => {
       finalScore: 8.55,
       storedScore: 8.55,
       hasFormula: true,
+      released: false,
     });
     expect(new Date(event.timestamp as string).toISOString()).toBe(event.timestamp);
     expect(Date.now() - Date.parse(event.timestamp as string)).toBeLessThan(60_000);

@@ -92,6 +92,7 @@ describe('POST /api/jury-results', () => {
         score: 17,
         formula: 'A + B - C',
         startValue: 10,
+        released: false,
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       },
     });
@@ -221,6 +222,7 @@ describe('POST /api/scores/save-value', () => {
           finalScore: 16.25,
           storedScore: 16.25,
           hasFormula: true,
+          released: false,
           timestamp: expect.any(String),
         },
       },

@@ -90,6 +90,7 @@ describe('9. payloads of the service commands', () => {
       startValue: 10,
       finalScore: 20,
       score: 20,
+      released: false,
     });
     expect(saved.body.finalScore).toBe(20);
     expectIsoTimestamp(event.timestamp);
@@ -119,6 +120,7 @@ describe('9. payloads of the service commands', () => {
       finalScore: 19.5,
       storedScore: 19.5,
       hasFormula: true,
+      released: false,
     });
     expectIsoTimestamp(event.timestamp);
   });

@@ -13,7 +13,7 @@ import { createPool } from '../../src/db/pool.js';
 import type { RouteEntry } from '../../src/http/security.js';
 import { appRoutes, expectContractError, pathOf, refusedCredentials, send, windowsWithoutAdminRights } from '../support/security.js';
 import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../support/server.js';
-import { adminToken, juryToken } from '../support/tokens.js';
+import { adminToken, headToken, juryToken } from '../support/tokens.js';
 
 /** POST routes that answer without a token in every mode, each with the reason. None today. */
 const DECLARED_PUBLIC: Record<string, string> = {};
@@ -110,7 +110,7 @@ describe.each(['lan', 'strict'] as const)('AUTH_MODE=%s', (mode) => {
   it('lets each allowed role past the guard (the empty body then fails validation, or the host refuses)', async () => {
     for (const route of guarded(mode)) {
       for (const role of route.auth!.roles) {
-        const answer = await call(servers[mode], route, `Bearer ${role === 'admin' ? adminToken : juryToken}`);
+        const answer = await call(servers[mode], route, `Bearer ${role === 'admin' ? adminToken : role === 'head' ? headToken : juryToken}`);
         const code = (JSON.parse(answer.text) as { code?: string }).code;
         expect(['UNAUTHORIZED', 'FORBIDDEN'], `${nameOf(route)} as ${role}: ${answer.text}`).not.toContain(code);
       }

@@ -61,6 +61,7 @@ describe('POST /api/scores/team', () => {
         score: 12,
         finalScore: 12,
         squadName: 'Rot',
+        released: false,
         timestamp: expect.any(String),
       },
     ]);

@@ -24,9 +24,9 @@ export const EVENT_1_FIELDS = ['competitionId', 'disciplineId', 'disciplineName'
 /** Spec "Events": the fields of event 2 (POST /api/scores/save-value, legacy writes), sorted. */
 export const EVENT_2_FIELDS = ['competitionId', 'disciplineId', 'disciplineName', 'eventId', 'finalScore', 'firstname', 'hasFormula', 'lastname', 'participantId', 'score', 'scoreId', 'storedScore', 'timestamp'];
 
-/** Exactly the spec's fields plus `seq` and `source` (contract section 5). */
+/** Exactly the spec's fields plus `seq` and `source` (contract section 5) and `released` (issue 20). */
 export function deliveredFieldsOf(specFields: readonly string[]): string[] {
-  return [...specFields, 'seq', 'source'].sort();
+  return [...specFields, 'seq', 'source', 'released'].sort();
 }
 
 export interface JoinAck {

@@ -10,3 +10,4 @@ export const foreignToken = createSigner({ key: 'another-secret-that-is-long-eno
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
+export const headToken = signWithTestSecret({ sub: 'oberkampfrichter', role: 'head' });

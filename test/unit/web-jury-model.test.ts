@@ -23,6 +23,7 @@ const scoreEvent = (values: Pick<ScoreUpdatedEvent, 'scoreId' | 'eventId' | 'dis
   timestamp: '2026-01-01T00:00:00.000Z',
   seq: 1,
   source: 'api',
+  released: false,
   ...values,
 });
 

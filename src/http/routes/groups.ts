@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { replaceGroupMembers } from '../../../commands/replace-group-members.js';
 import { runCommand } from '../../../commands/run-command.js';
+import { commandContext } from '../actor.js';
 import { saveGroupScore } from '../../../commands/save-group-score.js';
 import { selectGroupMembers } from '../../../queries/group-members.js';
 import { selectCandidates } from '../../../queries/available-participants.js';
@@ -143,7 +144,7 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { body } = request;
-      const result = await runCommand(pool, (tx) => saveGroupScore(tx, collectiveScoreInput(body.groupId, body.attemptNumber, body)));
+      const result = await runCommand(pool, (tx) => saveGroupScore(tx, collectiveScoreInput(body.groupId, body.attemptNumber, body)), commandContext(request));
       return { success: true as const, ...result };
     },
   );

@@ -11,6 +11,7 @@ import { squadsRoutes } from './squads.js';
 import { appSettingsRoutes } from './app-settings.js';
 import { officeRoutes } from './office.js';
 import { resultsRoutes } from './results.js';
+import { headJudgeRoutes } from './head-judge.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -27,5 +28,6 @@ export const routeModules: RouteModule[] = [
   appSettingsRoutes,
   officeRoutes,
   resultsRoutes,
+  headJudgeRoutes,
   webRoutes,
 ];

@@ -9,6 +9,7 @@ const LiveResultsQuerySchema = Type.Object({
   eventId: Id(),
   disciplineId: Id(),
   competitionId: Type.Optional(Id({ description: 'Rank within one competition (age class) of the event instead of across all of them' })),
+  released: Type.Optional(Type.Literal('only', { description: 'only: list (and rank) released scores only' })),
 });
 
 const LiveResultSchema = Type.Object({
@@ -25,6 +26,7 @@ const LiveResultSchema = Type.Object({
   score: Type.Number({ description: 'Final score (detail value) of the latest attempt that has one' }),
   attempt: Type.Union([Type.Integer(), Type.Null()]),
   outOfCompetition: Type.Boolean(),
+  released: Type.Boolean({ description: 'The head judge released this device (for the squad or all); false = provisional' }),
 });
 
 const LiveResultsSchema = Type.Object({
@@ -48,6 +50,9 @@ export async function liveResultsRoutes(app: TypedApp, deps: AppDeps): Promise<v
         response: withErrors({ 200: LiveResultsSchema }, 400, 404),
       },
     },
-    async (request) => loadLiveResults(deps.pool, request.query, () => deps.relay.status().cursor),
+    async (request) => {
+      const { released, ...query } = request.query;
+      return loadLiveResults(deps.pool, { ...query, releasedOnly: released === 'only' }, () => deps.relay.status().cursor);
+    },
   );
 }

@@ -4,7 +4,8 @@
  * /api/discipline-fields. Handlers live in commands/ and queries/.
  */
 import type { AppDeps, TypedApp } from '../app-types.js';
-import { runCommand } from '../../../commands/run-command.js';
+import { AUTO_CALCULATION, runCommand } from '../../../commands/run-command.js';
+import { commandContext } from '../actor.js';
 import { applyFinalCorrections } from '../../../commands/apply-final-corrections.js';
 import { captureScore } from '../../../commands/capture-score.js';
 import { saveJuryResult } from '../../../commands/save-jury-result.js';
@@ -45,7 +46,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       const { eventId, competitionId, squadName, limit, offset } = request.query;
       const page = await loadScoresPage(deps.pool, { eventId, competitionId, squadName: squadName || undefined, limit, offset }, request.log);
       if (page.corrections.length === 0) return toScoresPage(page, []);
-      const written = await runCommand(deps.pool, (tx) => applyFinalCorrections(tx, page.corrections)).catch((error: unknown) => {
+      const written = await runCommand(deps.pool, (tx) => applyFinalCorrections(tx, page.corrections), AUTO_CALCULATION).catch((error: unknown) => {
         // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
         // another writer must not fail the read. The page then shows what is stored.
         request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
@@ -66,7 +67,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         response: withErrors({ 200: CaptureReply }, ...WRITE_ERRORS),
       },
     },
-    async (request) => runCommand(deps.pool, (tx) => captureScore(tx, request.body, request.log)),
+    async (request) => runCommand(deps.pool, (tx) => captureScore(tx, request.body, request.log), commandContext(request)),
   );
 
   app.post(
@@ -80,7 +81,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         response: { ...withErrors({ 200: SaveValueReply }, ...WRITE_ERRORS), 409: StaleValueBodySchema },
       },
     },
-    async (request) => runCommand(deps.pool, (tx) => saveScoreValue(tx, request.body, request.log)),
+    async (request) => runCommand(deps.pool, (tx) => saveScoreValue(tx, request.body, request.log), commandContext(request)),
   );
 
   app.get(
@@ -110,7 +111,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     async (request) => {
       const { participantId, disciplineFieldId, performance, attempt, type, expectedPerformance } = request.body;
       const input = { participantId, disciplineFieldId, performance, attempt: attempt ?? 1, type: type === 1 ? (1 as const) : (0 as const), expectedPerformance };
-      return runCommand(deps.pool, (tx) => saveJuryResult(tx, input, request.log));
+      return runCommand(deps.pool, (tx) => saveJuryResult(tx, input, request.log), commandContext(request));
     },
   );
 

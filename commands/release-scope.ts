@@ -1,0 +1,89 @@
+/**
+ * POST/DELETE /api/releases: the head judge releases a device (discipline) of a competition, for
+ * every squad or one squad, and reopens it. While released, API writes into the scope are refused
+ * by the audit trigger unless the caller is head or admin (migration 0008); desktop writes are
+ * stored and flagged. A `release-changed` event tells consoles and scoreboards.
+ */
+import type { TxClient } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import { notFound } from '../src/domain/errors.js';
+import { appendOutboxEvent } from '../outbox/append.js';
+import { releaseChanged } from '../outbox/events.js';
+
+export interface ReleaseScope {
+  competitionId: number;
+  disciplineId: number;
+  /** Absent: the whole device, every squad. */
+  squadName?: string | undefined;
+}
+
+export interface ReleaseState {
+  competitionId: number;
+  disciplineId: number;
+  squadName: string | null;
+  /** Whether the scope is released after the call (a squad stays released while its whole device is). */
+  released: boolean;
+  releasedAt: string | null;
+  releasedBy: string | null;
+}
+
+interface ScopeRow {
+  event_id: number | null;
+  discipline_found: boolean;
+}
+
+export async function selectReleaseScope(tx: TxClient, scope: ReleaseScope): Promise<ScopeRow> {
+  const { rows } = await tx.query<ScopeRow>(
+    `SELECT (SELECT int_veranstaltungenid FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $1) AS event_id,
+            EXISTS (SELECT 1 FROM ${t('disziplinen')} WHERE int_disziplinenid = $2) AS discipline_found`,
+    [scope.competitionId, scope.disciplineId],
+  );
+  return rows[0]!;
+}
+
+export async function insertRelease(tx: TxClient, scope: ReleaseScope, actor: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${t('svc_releases')} (competition_id, discipline_id, squad_name, released_by) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (competition_id, discipline_id, squad_name) DO NOTHING`,
+    [scope.competitionId, scope.disciplineId, scope.squadName ?? '', actor],
+  );
+}
+
+export async function deleteRelease(tx: TxClient, scope: ReleaseScope): Promise<void> {
+  await tx.query(`DELETE FROM ${t('svc_releases')} WHERE competition_id = $1 AND discipline_id = $2 AND squad_name = $3`, [
+    scope.competitionId,
+    scope.disciplineId,
+    scope.squadName ?? '',
+  ]);
+}
+
+/** The effective state: the scope's own release, else (for a squad) its device's. */
+export async function selectReleaseState(tx: TxClient, scope: ReleaseScope): Promise<ReleaseState> {
+  const { rows } = await tx.query<{ released_at: string | null; released_by: string | null }>(
+    `SELECT to_char(r.released_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS released_at, r.released_by
+       FROM ${t('svc_releases')} r
+      WHERE r.competition_id = $1 AND r.discipline_id = $2 AND r.squad_name IN ('', $3)
+      ORDER BY r.squad_name DESC LIMIT 1`,
+    [scope.competitionId, scope.disciplineId, scope.squadName ?? ''],
+  );
+  const row = rows[0];
+  return {
+    competitionId: scope.competitionId,
+    disciplineId: scope.disciplineId,
+    squadName: scope.squadName ?? null,
+    released: row !== undefined,
+    releasedAt: row?.released_at ?? null,
+    releasedBy: row?.released_by ?? null,
+  };
+}
+
+export async function changeRelease(tx: TxClient, scope: ReleaseScope, release: boolean, actor: string): Promise<ReleaseState> {
+  const found = await selectReleaseScope(tx, scope);
+  if (found.event_id === null) throw notFound(`No competition ${scope.competitionId}`);
+  if (!found.discipline_found) throw notFound(`No discipline ${scope.disciplineId}`);
+  if (release) await insertRelease(tx, scope, actor);
+  else await deleteRelease(tx, scope);
+  const state = await selectReleaseState(tx, scope);
+  await appendOutboxEvent(tx, releaseChanged(found.event_id, state, actor));
+  return state;
+}

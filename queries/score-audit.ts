@@ -1,0 +1,96 @@
+/**
+ * Reads of the audit record (migration 0008's `svc_score_audit`, filled by triggers on the legacy
+ * score tables): one score's history, oldest first, and an event's corrections log, newest first.
+ * Names are joined at read time and may be null when the row they came from was deleted since.
+ */
+import type { Queryable } from '../src/db/pool.js';
+import { t } from '../src/db/tables.js';
+import { notFound } from '../src/domain/errors.js';
+
+export interface ScoreChange {
+  id: number;
+  at: string;
+  source: 'api' | 'legacy';
+  actor: string;
+  disciplineId: number;
+  fieldId: number | null;
+  attempt: number | null;
+  from: number | null;
+  to: number | null;
+  afterRelease: boolean;
+}
+
+export interface ScoreHistory {
+  scoreId: number;
+  changes: ScoreChange[];
+}
+
+const CHANGE_COLUMNS = `a.id, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, a.source, a.actor,
+  a.discipline_id AS "disciplineId", a.field_id AS "fieldId", a.attempt, a.old_value AS "from", a.new_value AS "to",
+  a.after_release AS "afterRelease"`;
+
+export async function selectScoreHistory(db: Queryable, scoreId: number): Promise<ScoreHistory> {
+  const { rows } = await db.query<ScoreChange>(`SELECT ${CHANGE_COLUMNS} FROM ${t('svc_score_audit')} a WHERE a.score_id = $1 ORDER BY a.id`, [scoreId]);
+  if (rows.length === 0) {
+    // A score without changes has an empty history; only an id that never was a score is unknown.
+    const found = await db.query(`SELECT 1 FROM ${t('wertungen')} WHERE int_wertungenid = $1`, [scoreId]);
+    if (found.rowCount === 0) throw notFound(`No score ${scoreId} and no recorded change of it`);
+  }
+  return { scoreId, changes: rows };
+}
+
+export interface AuditQuery {
+  eventId: number;
+  /** ISO 8601: only changes at or after this moment. */
+  since?: string | undefined;
+  /** Paging: only changes with a smaller id (the previous page's `nextBefore`). */
+  before?: number | undefined;
+  competitionId?: number | undefined;
+  disciplineId?: number | undefined;
+  limit: number;
+}
+
+export interface AuditEntry extends ScoreChange {
+  scoreId: number;
+  eventId: number;
+  competitionId: number | null;
+  disciplineName: string | null;
+  fieldName: string | null;
+  /** Participant "first last", or the group's or team's name. */
+  name: string | null;
+  squadName: string | null;
+}
+
+export interface AuditPage {
+  eventId: number;
+  changes: AuditEntry[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: number | null;
+}
+
+export async function selectAuditPage(db: Queryable, query: AuditQuery): Promise<AuditPage> {
+  const { rows } = await db.query<AuditEntry>(
+    `SELECT ${CHANGE_COLUMNS}, a.score_id AS "scoreId", a.event_id AS "eventId", a.competition_id AS "competitionId",
+            d.var_name AS "disciplineName", f.var_name AS "fieldName",
+            COALESCE(NULLIF(concat_ws(' ', p.var_vorname, p.var_nachname), ''), g.var_name, m.var_name) AS name,
+            w.var_riege AS "squadName"
+       FROM ${t('svc_score_audit')} a
+       LEFT JOIN ${t('disziplinen')} d ON d.int_disziplinenid = a.discipline_id
+       LEFT JOIN ${t('disziplinen_felder')} f ON f.int_disziplinen_felderid = a.field_id
+       LEFT JOIN ${t('wertungen')} w ON w.int_wertungenid = a.score_id
+       LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
+       LEFT JOIN ${t('gruppen')} g ON g.int_gruppenid = w.int_gruppenid
+       LEFT JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = w.int_mannschaftenid
+      WHERE a.event_id = $1
+        AND ($2::timestamptz IS NULL OR a.at >= $2::timestamptz)
+        AND ($3::bigint IS NULL OR a.id < $3::bigint)
+        AND ($4::int IS NULL OR a.competition_id = $4::int)
+        AND ($5::int IS NULL OR a.discipline_id = $5::int)
+      ORDER BY a.id DESC
+      LIMIT $6 + 1`,
+    [query.eventId, query.since ?? null, query.before ?? null, query.competitionId ?? null, query.disciplineId ?? null, query.limit],
+  );
+  const more = rows.length > query.limit;
+  const changes = more ? rows.slice(0, query.limit) : rows;
+  return { eventId: query.eventId, changes, nextBefore: more ? changes[changes.length - 1]!.id : null };
+}
