@@ -17,7 +17,8 @@ export const StaleValueBodySchema = Type.Object(
     error: Type.String(),
     code: Type.String(),
     message: Type.String(),
-    current: Type.Union([Type.Number(), Type.Null()], { description: 'the value stored now; null when none is stored' }),
+    // Optional: the other 409s of a score write (a released scope, a concurrent change) carry none.
+    current: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'the value stored now (null when none is stored); only when the expected value was stale' })),
   },
   { description: 'Contract section 3 error body plus the stored value' },
 );
