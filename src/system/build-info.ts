@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './project-root.js';
 
 export interface BuildInfo {
   gitHash: string;
@@ -12,7 +12,7 @@ export interface BuildInfo {
 }
 
 export const GIT_UNAVAILABLE = 'unknown (git unavailable)';
-export const BUILD_INFO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-info.generated.json');
+export const BUILD_INFO_FILE = path.join(PROJECT_ROOT, 'src/system/build-info.generated.json');
 
 function git(args: string[], cwd: string): string | null {
   try {

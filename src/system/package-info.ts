@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './project-root.js';
 
 export interface PackageInfo {
   name: string;
@@ -8,7 +8,7 @@ export interface PackageInfo {
   description: string;
 }
 
-const PACKAGE_JSON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
+const PACKAGE_JSON = path.join(PROJECT_ROOT, 'package.json');
 
 export function readPackageInfo(): PackageInfo {
   const pkg = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as Partial<PackageInfo>;

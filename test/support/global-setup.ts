@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedDatabase } from '../../src/db/embedded.js';
+import { freePort, startEmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -51,7 +51,8 @@ async function startServer(): Promise<{ url: string; kind: string; stop: () => P
     return { url, kind: 'docker', stop: async () => void (await container.stop()) };
   }
   const baseDir = mkdtempSync(path.join(os.tmpdir(), 'gym-test-pg-'));
-  const server = await startEmbeddedDatabase(baseDir, logger);
+  // A free port, never EMBEDDED_DB_PORT's 5432: test runs go on beside a service and other runs.
+  const server = await startEmbeddedDatabase(baseDir, logger, { host: '127.0.0.1', port: await freePort() });
   return {
     url: server.url,
     kind: 'embedded',

@@ -7,7 +7,7 @@ import { waitFor } from './server.js';
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // Variables a child must not inherit from the developer's shell or CI: each test sets what it means.
-const SERVICE_VARIABLES = ['DATABASE_URL', 'TEST_DATABASE_URL', 'PORT', 'HOST', 'JWT_SECRET', 'TABLE_PREFIX', 'LOG_LEVEL', 'AUTH_MODE', 'OUTBOX_RETENTION_HOURS', 'DATA_DIR'];
+const SERVICE_VARIABLES = ['DATABASE_URL', 'TEST_DATABASE_URL', 'PORT', 'HOST', 'JWT_SECRET', 'TABLE_PREFIX', 'LOG_LEVEL', 'AUTH_MODE', 'OUTBOX_RETENTION_HOURS', 'DATA_DIR', 'EMBEDDED_DB_HOST', 'EMBEDDED_DB_PORT'];
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
@@ -63,9 +63,17 @@ export interface ScriptResult extends ExitStatus {
   stderr: string;
 }
 
+/**
+ * Without DATABASE_URL a program starts the embedded server on EMBEDDED_DB_PORT, 5432 by default:
+ * a test's own goes to a free port, so runs beside a service or other runs do not collide.
+ */
+async function withEmbeddedPort(env: Record<string, string>): Promise<Record<string, string>> {
+  return env.DATABASE_URL || env.EMBEDDED_DB_PORT ? env : { ...env, EMBEDDED_DB_PORT: String(await freePort()) };
+}
+
 /** Runs a TypeScript script to completion. */
 export async function runScript(script: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<ScriptResult> {
-  const running = startScript(script, args, env);
+  const running = startScript(script, args, await withEmbeddedPort(env));
   const status = await exited(running, timeoutMs);
   return { ...status, stdout: running.stdout(), stderr: running.stderr() };
 }
@@ -84,7 +92,7 @@ const isRunning = (running: RunningScript) => running.child.exitCode === null &&
  */
 export async function startService(env: Record<string, string>, options: { port?: number; timeoutMs?: number } = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
-  const running = startScript('src/main.ts', [], { HOST: '127.0.0.1', ...env, PORT: String(port) });
+  const running = startScript('src/main.ts', [], { HOST: '127.0.0.1', ...(await withEmbeddedPort(env)), PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(

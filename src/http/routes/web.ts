@@ -5,11 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../../system/project-root.js';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps, TypedApp } from '../app-types.js';
 
-export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'web/dist');
 export const WEB_PAGES = ['jury', 'board', 'office'] as const;
 
 const NOT_BUILT = (page: string, dir: string) =>
@@ -52,9 +52,9 @@ export function webRoutesFrom(distDir: string) {
           prefix: `/${page}/`,
           decorateReply: false,
           cacheControl: false,
-          setHeaders(reply, filePath) {
+          setHeaders(response, filePath) {
             const hashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-            reply.header('cache-control', hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+            response.setHeader('cache-control', hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
           },
         });
       });
