@@ -4,17 +4,16 @@
  * desktop role, writes a legacy final score as the desktop program does (INSERT, then UPDATE of
  * the detail row), and a scoreboard receives each as a `source: "legacy"` event.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/embedded.js';
 import { t } from '../../src/db/tables.js';
-import { exited, killIfRunning, runScript, startService, type ServiceProcess } from '../support/process.js';
+import { exited, killIfRunning, runScript, startService, stopClusterProcesses, type ServiceProcess } from '../support/process.js';
 import { openScoreboard, waitForEvent, type Scoreboard } from '../support/realtime.js';
 import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
-import { waitFor } from '../support/server.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-desktop-'));
 const clusterDir = path.join(dataDir, 'pg');
@@ -22,25 +21,12 @@ let service: ServiceProcess | undefined;
 let board: Scoreboard | undefined;
 const clients: pg.Pool[] = [];
 
-function postmastersOfCluster(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(clusterDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 afterAll(async () => {
   board?.socket.disconnect();
   for (const client of clients) if (!client.ended) await client.end().catch(() => undefined);
   if (service) await killIfRunning(service);
-  for (const pid of postmastersOfCluster()) process.kill(pid, 'SIGINT');
-  await waitFor(() => postmastersOfCluster().length === 0, { timeoutMs: 15_000 }).catch(() => postmastersOfCluster().forEach((pid) => process.kill(pid, 'SIGKILL')));
+  await stopClusterProcesses(clusterDir);
   rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);
 

@@ -5,14 +5,14 @@
  * kill is still there, a save after the recovery works, and SIGTERM still exits 0 within the grace
  * period with no postgres of that data directory left.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, isAlive } from '../../src/db/embedded.js';
 import { t } from '../../src/db/tables.js';
-import { exited, killIfRunning, startService, type ServiceProcess } from '../support/process.js';
+import { exited, killIfRunning, processesOfCluster, startService, stopClusterProcesses, type ServiceProcess } from '../support/process.js';
 import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
 import { waitFor } from '../support/server.js';
 
@@ -20,25 +20,13 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-fault-embedded-'));
 const clusterDir = path.join(dataDir, 'pg');
 let service: ServiceProcess | undefined;
 let pool: pg.Pool | undefined;
+const postmasterPids = () => processesOfCluster(clusterDir).filter(({ command }) => command.includes(clusterDir)).map(({ pid }) => pid);
 
-function postmastersOfCluster(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(clusterDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 afterAll(async () => {
   if (pool && !pool.ended) await pool.end().catch(() => undefined);
   if (service) await killIfRunning(service);
-  for (const pid of postmastersOfCluster()) process.kill(pid, 'SIGINT');
-  await waitFor(() => postmastersOfCluster().length === 0, { timeoutMs: 15_000 }).catch(() => postmastersOfCluster().forEach((pid) => process.kill(pid, 'SIGKILL')));
+  await stopClusterProcesses(clusterDir);
   rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);
 
@@ -67,16 +55,16 @@ describe('supervised embedded PostgreSQL', () => {
       });
     expect((await save(discipline.fields.A, 4.5)).ok).toBe(true);
 
-    const [postmaster] = postmastersOfCluster();
+    const [postmaster] = postmasterPids();
     expect(postmaster).toBeDefined();
     process.kill(postmaster!, 'SIGKILL');
     const killedAt = Date.now();
     await waitFor(() => !isAlive(postmaster!), { timeoutMs: 5_000 });
     // Degraded while it is gone (the health check runs a query), then ok on a new postmaster.
-    await waitFor(async () => (await health(url)).body.status === 'degraded' || postmastersOfCluster().some((pid) => pid !== postmaster), { timeoutMs: 10_000 });
+    await waitFor(async () => (await health(url)).body.status === 'degraded' || postmasterPids().some((pid) => pid !== postmaster), { timeoutMs: 10_000 });
     await waitFor(async () => (await health(url)).status === 200, { timeoutMs: 10_000, message: 'health ok within 10 s of the kill' });
     const recoveredMs = Date.now() - killedAt;
-    expect(postmastersOfCluster()).not.toContain(postmaster);
+    expect(postmasterPids()).not.toContain(postmaster);
     expect(Number(readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[3])).toBe(embeddedPort);
 
     const after = await save(discipline.fields.B, 8.75);
@@ -96,7 +84,7 @@ describe('supervised embedded PostgreSQL', () => {
     service.child.kill('SIGTERM');
     // The service's own forced exit comes after 20 s; a clean stop is well inside that.
     expect(await exited(service, 20_000)).toEqual({ code: 0, signal: null });
-    expect(postmastersOfCluster()).toEqual([]);
+    expect(postmasterPids()).toEqual([]);
     console.log(`embedded PostgreSQL killed: health ok again after ${recoveredMs} ms`);
   }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/db/embedded.js';
@@ -9,7 +10,7 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 // Variables a child must not inherit from the developer's shell or CI: each test sets what it means.
 const SERVICE_VARIABLES = ['DATABASE_URL', 'TEST_DATABASE_URL', 'PORT', 'HOST', 'JWT_SECRET', 'TABLE_PREFIX', 'LOG_LEVEL', 'AUTH_MODE', 'OUTBOX_RETENTION_HOURS', 'DATA_DIR', 'EMBEDDED_DB_HOST', 'EMBEDDED_DB_PORT'];
 
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const name of SERVICE_VARIABLES) delete base[name];
   return { ...base, ...env };
@@ -113,4 +114,29 @@ export async function startService(env: Record<string, string>, options: { port?
 export async function killIfRunning(running: RunningScript): Promise<void> {
   if (isRunning(running)) running.child.kill('SIGKILL');
   await running.closed;
+}
+
+/**
+ * Processes of an embedded cluster: the postmaster names its data directory on the command line,
+ * its backends and helpers work in it. What a test checks is gone after a stop.
+ */
+export function processesOfCluster(clusterDir: string): Array<{ pid: number; command: string }> {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        const cwd = readlinkSync(`/proc/${pid}/cwd`);
+        return command.includes(clusterDir) || cwd === clusterDir ? [{ pid: Number(pid), command: command.join(' ').trim() }] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** For afterAll: a fast shutdown of whatever still runs on the cluster, SIGKILL when it does not go. */
+export async function stopClusterProcesses(clusterDir: string): Promise<void> {
+  const postmasters = () => processesOfCluster(clusterDir).filter(({ command }) => command.includes(clusterDir));
+  for (const { pid } of postmasters()) process.kill(pid, 'SIGINT');
+  await waitFor(() => processesOfCluster(clusterDir).length === 0, { timeoutMs: 15_000 }).catch(() => processesOfCluster(clusterDir).forEach(({ pid }) => process.kill(pid, 'SIGKILL')));
 }
