@@ -17,6 +17,29 @@ import type { PendingCorrection, WrittenCorrection } from '../src/model/scoring-
  * readers lock rows in the same order.
  */
 export async function applyFinalCorrections(tx: TxClient, corrections: readonly PendingCorrection[]): Promise<WrittenCorrection[]> {
+  const written = await writeFinalCorrections(tx, corrections);
+  // A final this statement did not insert was inserted by a concurrent reader or writer that got
+  // there first: ON CONFLICT waited for it to commit, but the statement's snapshot cannot see it.
+  // The next statement can, so this reader answers the stored final too instead of none.
+  const inserted = new Set(written.filter((row) => row.kind === 'calculate').map((row) => `${row.score_id}:${row.field_id}`));
+  const lost = corrections.filter((item) => item.correction.kind === 'calculate' && !inserted.has(`${item.scoreId}:${item.correction.fieldId}`));
+  return lost.length === 0 ? written : [...written, ...(await selectStoredFinals(tx, lost))];
+}
+
+/** The stored finals (attempt 1) of the given corrections, shaped like the rows the correction statement returns. */
+export async function selectStoredFinals(tx: TxClient, corrections: readonly PendingCorrection[]): Promise<WrittenCorrection[]> {
+  const { rows } = await tx.query<WrittenCorrection>(
+    `SELECT 'calculate' AS kind, j.int_juryresultsid AS result_id, j.int_wertungenid AS score_id,
+            j.int_disziplinen_felderid AS field_id, j.rel_leistung AS value
+       FROM unnest($1::int[], $2::int[]) AS i(score_id, field_id)
+       JOIN ${t('jury_results')} j ON j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id AND j.int_versuch = 1
+      WHERE j.rel_leistung IS NOT NULL`,
+    [corrections.map((item) => item.scoreId), corrections.map((item) => item.correction.fieldId)],
+  );
+  return rows;
+}
+
+async function writeFinalCorrections(tx: TxClient, corrections: readonly PendingCorrection[]): Promise<WrittenCorrection[]> {
   const sorted = [...corrections].sort((a, b) => a.scoreId - b.scoreId || a.correction.fieldId - b.correction.fieldId);
   const { rows } = await tx.query<WrittenCorrection>(
     `WITH input AS (

@@ -333,6 +333,8 @@ describe('Calculation rules on read', () => {
 
     const responses = await Promise.all(Array.from({ length: 20 }, () => scores({ eventId: arena.eventId })));
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    // Every reader answers the calculated final, also those whose insert lost the race.
+    for (const response of responses) expect(response.body.results.map((entry: { score: number | null }) => entry.score)).toEqual([16, 16, 16, 16, 16]);
     const { rows } = await server.pool.query(
       `SELECT int_wertungenid, count(*)::int AS n, min(rel_leistung) AS value FROM ${t('jury_results')}
         WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinen_felderid = $2 GROUP BY int_wertungenid`,
@@ -375,7 +377,12 @@ describe('Calculation rules on read', () => {
         { timeoutMs: 10_000, message: 'the reader waits on the uncommitted final' },
       );
       await writer.query('COMMIT');
-      expect((await read).status).toBe(200);
+      const answer = await read;
+      expect(answer.status).toBe(200);
+      // The reader that lost the race answers the final that won, not none (issue 15 item 7).
+      const racedEntry = answer.body.results.find((entry: { id: number }) => entry.id === raced.scoreId);
+      expect(racedEntry.score).toBe(15);
+      expect(racedEntry.juryResults.find((result: { disciplineFieldId: number }) => result.disciplineFieldId === discipline.fields.final)).toMatchObject({ performance: 15 });
     } finally {
       await writer.query('ROLLBACK').catch(() => undefined);
       writer.release();
