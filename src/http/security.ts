@@ -131,6 +131,26 @@ export function requestOriginPolicy(config: Pick<Config, 'corsOrigins' | 'servic
   };
 }
 
+// In a `u` regex a surrogate pair is one code point, so only a lone surrogate is \p{Cs}.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * The path of the first string in `value` (keys included) that is not well-formed Unicode, or
+ * null. JSON's `\ud800` escapes reach JavaScript as lone surrogates, which PostgreSQL cannot store
+ * as UTF-8 (pg replaces them), so two different names could be stored as one.
+ */
+export function illFormedTextPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
+    if (LONE_SURROGATE.test(key)) return itemPath;
+    const found = illFormedTextPath(item, itemPath);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 export const HOST_REFUSED_MESSAGE = 'The Host header names neither an IP address nor this machine; add the name to ALLOWED_HOSTS';
 
 /** Must run before any route is added: the onRoute hook only sees routes registered after it. */
@@ -165,6 +185,12 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   });
 
   await app.register(fastifyRateLimit, { global: false });
+
+  // After the guards (onRequest), before the schema: every route that takes a body stores text.
+  app.addHook('preValidation', async (request, reply) => {
+    const path = illFormedTextPath(request.body, 'body');
+    if (path !== null) return reply.status(400).send(errorBody(400, 'VALIDATION_FAILED', `${path} is not well-formed Unicode (a lone surrogate)`));
+  });
 
   const allowHost = hostPolicy(config);
   app.addHook('onRequest', async (request, reply) => {
