@@ -1,6 +1,22 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
-import { withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
+import { RequestAbortedError, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
+import { currentRequestSignal } from '../src/db/request-signal.js';
+
+/**
+ * How long one attempt waits for a row lock. Far below the statement timeout (15 s): a row the
+ * desktop program holds in an open transaction must not keep a pool connection waiting. The
+ * attempt gives up, its connection goes back to the pool, and the command tries again after a
+ * pause without one, until LOCK_WAIT_BUDGET_MS is spent; then 503 with Retry-After. Commands of the
+ * service queueing on one score (50 judges at once) each hold the lock for milliseconds, so they
+ * get through in turn.
+ */
+export const LOCK_TIMEOUT_MS = 100;
+export const LOCK_WAIT_BUDGET_MS = 5_000;
+const RETRY_PAUSE_MS = [50, 200] as const;
+
+const isLockTimeout = (error: unknown) => (error as { code?: unknown } | null)?.code === '55P03';
 
 /**
  * Who runs a command. `actor`: the token's subject, else the judge name the portal sends, else
@@ -27,13 +43,26 @@ function beginStatement(context: CommandContext): string {
     `SET LOCAL ${ORIGIN_SETTING} = '${API_ORIGIN}'`,
     `SET LOCAL ${ACTOR_SETTING} = ${pg.escapeLiteral(context.actor ?? 'anonymous')}`,
     `SET LOCAL ${ROLE_SETTING} = ${pg.escapeLiteral(context.role ?? '')}`,
+    `SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`,
   ].join('; ');
 }
 
 /**
- * One command = one transaction. BEGIN, the origin marker and the caller travel in one round
- * trip; the handler receives the transaction client, never the pool.
+ * One command = one transaction. BEGIN, the origin marker, the caller and the lock timeout travel
+ * in one round trip; the handler receives the transaction client, never the pool. A command that
+ * could not get its locks in time rolled back completely, so running it again is safe.
  */
-export function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promise<T>, context: CommandContext = ANONYMOUS): Promise<T> {
-  return withTransaction(pool, handler, beginStatement(context));
+export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promise<T>, context: CommandContext = ANONYMOUS): Promise<T> {
+  const begin = beginStatement(context);
+  const deadline = Date.now() + LOCK_WAIT_BUDGET_MS;
+  for (;;) {
+    try {
+      return await withTransaction(pool, handler, begin);
+    } catch (error) {
+      const pause = RETRY_PAUSE_MS[0] + Math.random() * (RETRY_PAUSE_MS[1] - RETRY_PAUSE_MS[0]);
+      if (!isLockTimeout(error) || Date.now() + pause >= deadline) throw error;
+      await sleep(pause);
+      if (currentRequestSignal()?.aborted) throw new RequestAbortedError();
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { currentRequestSignal } from './request-signal.js';
 
 export type Pool = pg.Pool;
 /** A connection inside a transaction: what every command and write-path statement receives. */
@@ -61,13 +62,47 @@ export async function endPool(pool: Pool): Promise<void> {
   await Promise.all(closing);
 }
 
+/** Whether every connection of the pool is in use and requests are queueing for one. */
+export function isPoolExhausted(pool: Pool): boolean {
+  return pool.waitingCount > 0 && pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10);
+}
+
+/** Thrown when the request's client went away: nobody is left to answer. */
+export class RequestAbortedError extends Error {
+  readonly code = 'REQUEST_ABORTED';
+  constructor() {
+    super('the client went away before the answer');
+    this.name = 'RequestAbortedError';
+  }
+}
+
+/**
+ * Asks the server to cancel what `client` is running now, over a separate cancel connection (the
+ * protocol's CancelRequest, which takes no pool slot). The running statement then fails with
+ * 57014 and the transaction rolls back.
+ */
+function cancelRunningQuery(pool: Pool, client: TxClient): void {
+  const target = client as TxClient & { activeQuery?: unknown };
+  if (!target.activeQuery) return;
+  const canceller = new pg.Client(pool.options) as pg.Client & { cancel(client: TxClient, query: unknown): void; connection: { on(event: string, listener: () => void): void; end(): void } };
+  canceller.connection.on('error', () => undefined);
+  canceller.cancel(client, target.activeQuery);
+}
+
 /**
  * Runs `work` in one transaction: commit when it resolves, roll back when it throws. `begin` may
- * carry `SET LOCAL` statements after BEGIN, so they cost no extra round trip.
+ * carry `SET LOCAL` statements after BEGIN, so they cost no extra round trip. When the HTTP client
+ * of the request went away (src/db/request-signal.ts), the running statement is cancelled and the
+ * connection goes back to the pool at once.
  */
 export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Promise<T>, begin: string = 'BEGIN'): Promise<T> {
+  const signal = currentRequestSignal();
+  if (signal?.aborted) throw new RequestAbortedError();
   const client = await pool.connect();
+  const onAbort = () => cancelRunningQuery(pool, client);
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    if (signal?.aborted) throw new RequestAbortedError();
     await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
@@ -76,6 +111,7 @@ export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Pro
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     client.release();
   }
 }

@@ -106,6 +106,12 @@ export function toErrorBody(error: unknown): ErrorBody {
       return errorBody(409, 'CONFLICT', 'The record was changed by another request; retry');
     case RELEASED_SQLSTATE:
       return errorBody(409, 'CONFLICT', 'released; ask the head judge to reopen');
+    case '55P03':
+      return errorBody(503, 'UNAVAILABLE', 'The score is being changed elsewhere (another session holds it); retry in a moment');
+    case '57014':
+      return errorBody(503, 'UNAVAILABLE', 'The database did not answer in time; retry in a moment');
+    case 'REQUEST_ABORTED':
+      return errorBody(503, 'UNAVAILABLE', 'The request was abandoned by its client');
     case '40001':
     case '40P01':
       return errorBody(409, 'CONFLICT', 'The record was changed by another request at the same moment; retry');
@@ -175,6 +181,9 @@ export function refuseRequestsWhileClosing(app: FastifyInstance): void {
   });
 }
 
+/** What a 503 tells the client to wait before it retries. */
+export const RETRY_AFTER_SECONDS = 2;
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const body = toErrorBody(error);
@@ -182,6 +191,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (body.statusCode === 500) request.log.error({ err: error }, 'request failed');
     else if (body.statusCode > 500) request.log.warn({ err: { message: (error as Error).message, code: body.code } }, 'request not served');
     else request.log.info({ err: { message: (error as Error).message, code: body.code } }, 'request refused');
+    // Every 503 is "retry later"; a client that honours Retry-After spreads its retries out.
+    if (body.statusCode === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     void reply.status(body.statusCode).send(body);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { withErrors } from '../schemas/common.js';
+import { isPoolExhausted } from '../../db/pool.js';
 import { readBuildInfo } from '../../system/build-info.js';
 import { readPackageInfo } from '../../system/package-info.js';
 
@@ -25,6 +26,7 @@ const HealthSchema = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
   relay: Type.String({ description: 'listening, reconnecting, starting or stopped' }),
+  pool: Type.Union([Type.Literal('ok'), Type.Literal('exhausted')], { description: 'exhausted: every database connection is in use and requests queue for one' }),
   uptimeSeconds: Type.Number(),
   eventsDelivered: Type.Integer({ description: 'outbox events (score-updated, squads-applied) this instance has emitted to rooms since it started' }),
   relaySeq: Type.Integer({ description: 'last outbox seq this instance has delivered' }),
@@ -52,16 +54,22 @@ export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     '/api/system/health',
     { schema: { tags: ['system'], summary: 'Health of the database and the outbox relay', response: { 200: HealthSchema, 503: HealthSchema } } },
     async (_request, reply) => {
-      const databaseUp = await deps.pool
-        .query('SELECT 1')
-        .then(() => true)
-        .catch(() => false);
+      // An exhausted pool is itself the answer: a probe would only queue behind the requests
+      // that exhausted it, and the database is reachable (something holds every connection).
+      const exhausted = isPoolExhausted(deps.pool);
+      const databaseUp =
+        exhausted ||
+        (await deps.pool
+          .query('SELECT 1')
+          .then(() => true)
+          .catch(() => false));
       const relay = deps.relay.status();
-      const healthy = databaseUp && relay.state === 'listening';
+      const healthy = databaseUp && !exhausted && relay.state === 'listening';
       return reply.status(healthy ? 200 : 503).send({
         status: healthy ? 'ok' : 'degraded',
         database: databaseUp ? 'up' : 'down',
         relay: relay.state,
+        pool: exhausted ? 'exhausted' : 'ok',
         uptimeSeconds: Math.round(process.uptime()),
         eventsDelivered: relay.delivered,
         relaySeq: relay.cursor,
