@@ -13,7 +13,7 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { t } from '../src/db/tables.js';
-import { notFound, StaleValueError } from '../src/domain/errors.js';
+import { notFound, StaleValueError, validationFailed } from '../src/domain/errors.js';
 import { sameStoredValue } from '../src/domain/stored-value.js';
 import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { appendScoreValueEvent, lockScoreRow, storeFinalScore } from './score-writes.js';
@@ -39,6 +39,9 @@ interface SaveTargetRow {
   discipline_found: boolean;
   participant_found: boolean;
   score_id: number | null;
+  /** The event of the competition, and the participant's own event (null when the legacy row has none). */
+  competition_event: number | null;
+  participant_event: number | null;
 }
 
 export async function selectSaveTarget(tx: TxClient, input: SaveScoreValueInput): Promise<SaveTargetRow> {
@@ -46,6 +49,8 @@ export async function selectSaveTarget(tx: TxClient, input: SaveScoreValueInput)
     `SELECT EXISTS (SELECT 1 FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $1) AS competition_found,
             EXISTS (SELECT 1 FROM ${t('disziplinen')} WHERE int_disziplinenid = $3) AS discipline_found,
             EXISTS (SELECT 1 FROM ${t('teilnehmer')} WHERE int_teilnehmerid = $2) AS participant_found,
+            (SELECT int_veranstaltungenid FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $1) AS competition_event,
+            (SELECT int_eventid FROM ${t('teilnehmer')} WHERE int_teilnehmerid = $2) AS participant_event,
             (SELECT int_wertungenid FROM ${t('wertungen')}
               WHERE int_wertungenid = $2 AND int_wettkaempfeid = $1 AND int_teilnehmerid IS NOT NULL) AS score_id`,
     [input.competitionId, input.participantId, input.disciplineId],
@@ -84,6 +89,12 @@ export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, l
   let scoreId = target.score_id;
   if (scoreId === null) {
     if (!target.participant_found) throw notFound(`No score row or participant with id ${input.participantId} in competition ${input.competitionId}`);
+    // A score row created here joins the participant to the competition: both must be of one event.
+    if (target.participant_event !== null && target.participant_event !== target.competition_event) {
+      throw validationFailed(
+        `participantId ${input.participantId} is a participant of event ${target.participant_event}, not of event ${target.competition_event} of competition ${input.competitionId}; nothing was saved`,
+      );
+    }
     await lockParticipantScoreCreation(tx, input.competitionId, input.participantId);
     scoreId = await findOrCreateParticipantScoreRow(tx, input.competitionId, input.participantId);
   }
