@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -22,6 +22,21 @@ function buildAjv(options: AjvOptions): Ajv {
   return ajv;
 }
 
+/**
+ * Fastify's per-request lines ("incoming request", "request completed") at debug: at info, every
+ * save and poll of a competition day would fill the terminal. Failed requests keep their level.
+ */
+class RequestLinesAtDebug extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -36,12 +51,9 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
     requestTimeout: deps.config.timeouts.requestMs,
     // Node checks the two timeouts only this often (30 s by default), which would double them.
     http: { connectionsCheckingInterval: Math.min(1_000, deps.config.timeouts.headersMs) },
-    // Logged at debug below: at info, every save and poll of a competition day would fill the terminal.
-    disableRequestLogging: true,
+    logController: new RequestLinesAtDebug(),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = deps.config.timeouts.headersMs;
-  app.addHook('onRequest', async (request) => request.log.debug({ req: request }, 'incoming request'));
-  app.addHook('onResponse', async (request, reply) => request.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed'));
 
   // Query strings and path params are text and need coercion; JSON bodies must not be coerced,
   // or `true` would silently become the score 1.
