@@ -12,6 +12,8 @@ import { t } from '../../src/db/tables.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { boardRows, noHorizontalOverflow, participantButton, waitForAck } from './support/portal.js';
+import { signIn } from './support/office.js';
+import { adminToken } from '../support/tokens.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -296,6 +298,32 @@ describe('scoreboard on competition day', () => {
     const box = await last.boundingBox();
     expect(box!.y + box!.height).toBeLessThanOrEqual(LAPTOP.height);
     await saveScreenshot(board.page, 'competition-day-board-paged-1366x768');
+  });
+});
+
+describe('office on competition day', () => {
+  it('keeps group members in the service: a second browser shows what the first added', async () => {
+    const group = demo.groups[0]!;
+    const first = await open(`/office/?view=groups&eventId=${demo.event.id}&groupId=${group.id}`, LAPTOP);
+    await first.page.click('#sign-in');
+    await first.page.locator('.sign-in-dialog[open] #token-cancel').waitFor();
+    // The dialog's buttons are readable: dark text on a light button, light text on the primary one.
+    const colours = await first.page.$eval('#token-cancel', (button) => [getComputedStyle(button).color, getComputedStyle(button).backgroundColor]);
+    expect(colours[0]).not.toBe(colours[1]);
+    await saveScreenshot(first.page, 'competition-day-office-sign-in-1366x768');
+    await first.page.click('#token-cancel');
+    await signIn(first.page, adminToken);
+    await first.page.locator('#members-storage', { hasText: 'stored by the service' }).waitFor();
+    const add = first.page.locator('button[data-add]').first();
+    const memberId = await add.getAttribute('data-add');
+    await add.click();
+    await first.page.locator(`#members [data-member-id="${memberId}"]`).waitFor();
+    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t('svc_group_members')} WHERE group_id = $1 AND participant_id = $2`, [group.id, Number(memberId)])).rowCount === 1, { message: 'member stored' });
+
+    const second = await open(`/office/?view=groups&eventId=${demo.event.id}&groupId=${group.id}`, LAPTOP);
+    await signIn(second.page, adminToken);
+    await second.page.locator(`#members [data-member-id="${memberId}"]`).waitFor();
+    expect(await second.page.locator(`button[data-add="${memberId}"]`).count()).toBe(0);
   });
 });
 

@@ -70,7 +70,7 @@ describe('blur normalisation by the input mask', () => {
     expect(await typeThenBlur(portal.page, '#field-A', '5.5')).toBe('5,50');
     expect(await typeThenBlur(portal.page, '#field-B', '8,5')).toBe('8,50');
     expect(await typeThenBlur(portal.page, '#field-C', '0,75')).toBe('0,75');
-    expect(await portal.page.locator('#final-score').textContent()).toBe('13,25');
+    expect(await portal.page.locator('#final-score').textContent()).toBe('13.25');
     await portal.page.keyboard.press('Enter');
     // Messages show numbers with the page language's separator (English here), inputs keep the mask's.
     await waitForAck(portal.page, 'saved', '13.25');

@@ -11,7 +11,61 @@ import { countOf, personName } from './people.js';
 export function groupsView(context: ViewContext): OfficeView {
   const { api } = context;
   const event = context.event!;
-  const store = new GroupMemberStore();
+  const local = new GroupMemberStore();
+  /**
+   * Signed in as admin, the members are the service's (GET/PUT /api/groups/:groupId/members), the
+   * same in every browser; otherwise this browser's list as before, with a hint to sign in.
+   */
+  const remote = new Map<number, GroupMember[]>();
+  const shared = () => context.session.isAdmin;
+  const store = {
+    members: (groupId: number): GroupMember[] => (shared() ? (remote.get(groupId) ?? []) : local.members(groupId)),
+    add(groupId: number, member: GroupMember): void {
+      if (!shared()) return local.add(groupId, member);
+      const { id, firstName, lastName, startNumber, clubName } = member;
+      remote.set(groupId, [...store.members(groupId).filter((existing) => existing.id !== id), { id, firstName, lastName, startNumber, clubName }]);
+      void saveRemote(groupId);
+    },
+    remove(groupId: number, participantId: number): void {
+      if (!shared()) return local.remove(groupId, participantId);
+      remote.set(groupId, store.members(groupId).filter((member) => member.id !== participantId));
+      void saveRemote(groupId);
+    },
+  };
+  async function saveRemote(groupId: number): Promise<void> {
+    try {
+      const stored = await api.saveGroupMembers(groupId, store.members(groupId).map((member) => member.id));
+      remote.set(groupId, stored.members);
+    } catch (error) {
+      storageHint.textContent = `Could not store the members: ${(error as Error).message}`;
+    }
+    renderMembers();
+    renderCandidates();
+  }
+  async function loadRemote(groupId: number): Promise<void> {
+    if (!shared()) return;
+    try {
+      remote.set(groupId, (await api.groupMembers(groupId)).members);
+    } catch (error) {
+      storageHint.textContent = `Could not load the members: ${(error as Error).message}`;
+    }
+    if (group?.id === groupId) {
+      renderMembers();
+      renderCandidates();
+    }
+  }
+  const storageHint = h('p', { class: 'hint', id: 'members-storage' });
+  function renderStorageHint(): void {
+    storageHint.textContent = shared()
+      ? 'The member list is stored by the service: every office browser shows the same.'
+      : 'Not signed in as admin: the member list is kept in this browser only. Sign in as admin to store it in the service for every browser.';
+  }
+  const unsubscribe = context.session.onChange(() => {
+    renderStorageHint();
+    if (group) void loadRemote(group.id);
+    renderMembers();
+    renderCandidates();
+  });
   let groups: UnitSummary[] = [];
   let group: UnitSummary | null = null;
   let filters: CandidateFilters = { ...NO_FILTERS };
@@ -119,6 +173,7 @@ export function groupsView(context: ViewContext): OfficeView {
     candidates = [];
     renderFilters();
     renderMembers();
+    if (group) void loadRemote(group.id);
     void loadCandidates();
   }
 
@@ -165,7 +220,7 @@ export function groupsView(context: ViewContext): OfficeView {
     h('h3', {}, 'Members of the group'),
     memberMessage,
     memberList,
-    h('p', { class: 'hint' }, 'The member list is kept in this browser: the shared database has no table for group membership.'),
+    storageHint,
   );
 
   api.groups(event.id).then(
@@ -184,5 +239,6 @@ export function groupsView(context: ViewContext): OfficeView {
   );
   body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'Loading groups…'));
 
-  return { element };
+  renderStorageHint();
+  return { element, dispose: unsubscribe };
 }

@@ -10,10 +10,15 @@ import type { AllAroundResults, TeamResults } from '../../queries/results.js';
 import type { TeamScoresPage } from '../../queries/team-scores.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
-import { api, getJson, postJson, type RequestOptions } from '../shared/api.js';
+import { api, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { Session } from './session.js';
 
 export type { Candidate, CompetitionSummary, EventSquads, SquadCriteria, SquadProposal, UnitSummary };
+
+export interface GroupMembersReply {
+  groupId: number;
+  members: Array<{ id: number; firstName: string | null; lastName: string | null; startNumber: string | null; clubName: string | null }>;
+}
 
 export interface GenerateResponse {
   proposals: SquadProposal[];
@@ -90,6 +95,9 @@ export function officeApi(session: Session) {
       authed((options) => postJson<GenerateResponse>('/api/squad-management/auto-assign/generate', body, { ...options, timeoutMs: 30_000 })),
     applySquads: (body: { eventId: number; squads: Array<{ name: string; participantIds: number[] }>; clearExisting: boolean }) =>
       authed((options) => postJson<ApplyResponse>('/api/squad-management/auto-assign/apply', body, { ...options, timeoutMs: 30_000 })),
+    groupMembers: (groupId: number) => authed((options) => getJson<GroupMembersReply>(`/api/groups/${groupId}/members`, {}, options)),
+    saveGroupMembers: (groupId: number, participantIds: number[]) =>
+      authed((options) => putJson<GroupMembersReply>(`/api/groups/${groupId}/members`, { participantIds }, options)),
     candidates: (query: CandidateQuery) => getJson<{ results: Candidate[]; total: number }>('/api/groups/available-participants', { ...query }),
     teamScores: (query: { teamId: number; competitionId: number; disciplineId: number }) =>
       getJson<TeamScoresPage>('/api/scores/team', { ...query, limit: TEAM_SCORES_LIMIT }),

@@ -31,7 +31,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, options: RequestOptions): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body: unknown, options: RequestOptions): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -78,6 +78,10 @@ export function getJson<T>(path: string, query: Record<string, string | number |
 
 export function postJson<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
   return request<T>('POST', path, body, options);
+}
+
+export function putJson<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('PUT', path, body, options);
 }
 
 // Response shapes: spec "Individual scores and jury results" and contract section 6.

@@ -1,5 +1,5 @@
 import { h } from '../../shared/dom.js';
-import { t } from '../../shared/i18n.js';
+import { decimalSeparator, t } from '../../shared/i18n.js';
 import type { ScoreFormat } from '../../shared/score-format.js';
 import { computeFinal, formulaUsable, fullName, type FieldLayout, type ParticipantRow } from '../model.js';
 
@@ -99,7 +99,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       return result.ok ? result.value : null;
     });
     const final = computeFinal(formula, values);
-    finalOutput.textContent = final === null ? '—' : current.format(current.round(final));
+    finalOutput.textContent = final === null ? '—' : current.display(current.round(final), decimalSeparator);
     finalOutput.dataset.value = final === null ? '' : String(current.round(final));
   }
 
