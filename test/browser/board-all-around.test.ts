@@ -118,6 +118,36 @@ describe('board: live all-around ranking', () => {
     expect(board.errors).toEqual([]);
   });
 
+  it('pages a long ranking on a projector, as the device board does', async () => {
+    const long = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
+      int_veranstaltungenid: arena.eventId,
+      var_name: 'Viele',
+    });
+    for (let n = 0; n < 30; n++) {
+      const participantId = await insertParticipant(server.pool, arena, { lastName: `Turnerin${String(n).padStart(2, '0')}` });
+      const scoreId = await insertScore(server.pool, { ...arena, competitionId: long }, participantId);
+      await insertDetail(server.pool, scoreId, devices[0]!, 5 + n / 10);
+    }
+    const projector = await openPage(
+      browser,
+      `${server.url}/board/?eventId=${arena.eventId}&competitionId=${long}&view=all-around&pace=60`,
+      { width: 1280, height: 720 },
+    );
+    try {
+      await projector.page
+        .locator('.page-info')
+        .filter({ hasText: /Page 1 of [2-9]/ })
+        .waitFor({ timeout: 15_000 });
+      const visible = await projector.page.$$eval('#all-around tbody tr', (trs) => trs.filter((tr) => !(tr as HTMLElement).hidden).length);
+      expect(visible).toBeGreaterThan(2);
+      expect(visible).toBeLessThan(30);
+      await saveScreenshot(projector.page, 'board-all-around-paged-1280x720');
+      expect(projector.errors).toEqual([]);
+    } finally {
+      await projector.context.close();
+    }
+  });
+
   it('ignores events of another competition of the event', async () => {
     const other = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
       int_veranstaltungenid: arena.eventId,

@@ -10,21 +10,29 @@ import type { AllAroundResult, AllAroundResults } from '../../queries/results.js
 import { api, getJson, type DisciplineSummary, type ScoreUpdatedEvent } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h } from '../shared/dom.js';
+import { decimalSeparator, languageSwitch, t } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
-import { liveIndicator } from './live-indicator.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
+import { liveIndicator } from './live-indicator.js';
+import { paceFromUrl, RowPager } from './pager.js';
 
 const HIGHLIGHT_MS = 4_000;
 const RETRY_MS = 3_000;
 const DEFAULT_DECIMALS = 3;
 
 const ageClassTitle = (ageClass: string | null) =>
-  ageClass === null ? null : ageClass === 'other' ? 'Other ages' : ageClass === 'unknown' ? 'Age unknown' : `Age class ${ageClass}`;
+  ageClass === null
+    ? null
+    : ageClass === 'other'
+      ? t('board.ageOther')
+      : ageClass === 'unknown'
+        ? t('board.ageUnknown')
+        : t('board.ageClass', { range: ageClass });
 
 export class AllAroundBoard {
   private list: AllAroundResults | null = null;
   private formats = new Map<number, ScoreFormat>();
-  private totalDecimals = DEFAULT_DECIMALS;
+  private decimals = new Map<number, number>();
   private feed: LiveFeed | null = null;
   private following = false;
   private loading = false;
@@ -33,11 +41,19 @@ export class AllAroundBoard {
   private readonly highlighted = new Map<number, number>();
 
   private readonly live = liveIndicator();
-  private readonly title = h('h1', {}, 'All-around');
+  private readonly title = h('h1', {}, t('board.allAround'));
   private readonly subtitle = h('p', { class: 'subtitle' });
   private readonly message = h('p', { class: 'board-message', role: 'status' });
   private readonly tables = h('div', { class: 'all-around', id: 'all-around' });
   private readonly updated = h('p', { class: 'updated' });
+  private readonly pageInfo = h('p', { class: 'page-info', 'aria-live': 'off' });
+  // The device board's projector paging: as many rows as fit, a changed row's page held a while.
+  private readonly pager = new RowPager(this.tables, {
+    ...paceFromUrl(),
+    onPage: (page, pages) => {
+      this.pageInfo.textContent = pages > 1 ? t('board.page', { page, pages }) : '';
+    },
+  });
 
   constructor(
     private readonly root: HTMLElement,
@@ -47,11 +63,16 @@ export class AllAroundBoard {
   ) {}
 
   async start(): Promise<void> {
-    const header = h('header', { class: 'board-header' }, h('div', { class: 'titles' }, this.title, this.subtitle), this.live.element);
+    const header = h(
+      'header',
+      { class: 'board-header' },
+      h('div', { class: 'titles' }, this.title, this.subtitle),
+      h('div', { class: 'header-side' }, this.live.element, this.pageInfo),
+    );
     this.root.replaceChildren(
       header,
       h('main', {}, this.message, this.tables, this.updated),
-      h('footer', { class: 'board-footer' }, buildBadges(api.version)),
+      h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)),
     );
     this.feed = new LiveFeed({
       onEvent: (event) => this.liveEvent(event),
@@ -67,12 +88,7 @@ export class AllAroundBoard {
 
   private useCatalog(catalog: readonly DisciplineSummary[]): void {
     this.formats = new Map(catalog.map((discipline) => [discipline.id, scoreFormat(discipline)]));
-    const decimals = new Map(catalog.map((discipline) => [discipline.id, discipline.decimals ?? DEFAULT_DECIMALS]));
-    if (this.list)
-      this.totalDecimals = Math.max(
-        0,
-        ...this.list.disciplines.map((discipline) => decimals.get(discipline.disciplineId) ?? DEFAULT_DECIMALS),
-      );
+    this.decimals = new Map(catalog.map((discipline) => [discipline.id, discipline.decimals ?? DEFAULT_DECIMALS]));
     this.render();
   }
 
@@ -102,13 +118,13 @@ export class AllAroundBoard {
         this.following = true;
         this.feed?.follow(this.eventId, list.seq);
       }
-      this.title.textContent = list.competitionName ?? 'All-around';
-      this.subtitle.textContent = `${list.eventName} · All-around`;
+      this.title.textContent = list.competitionName ?? t('board.allAround');
+      this.subtitle.textContent = `${list.eventName} · ${t('board.allAround')}`;
       document.title = `${this.title.textContent} · ${list.eventName}`;
-      this.message.textContent = list.classes.every((group) => group.results.length === 0) ? 'No scores yet.' : '';
+      this.message.textContent = list.classes.every((group) => group.results.length === 0) ? t('board.noScores') : '';
       this.render();
     } catch (error) {
-      this.message.textContent = `Could not load the results: ${(error as Error).message}. Retrying…`;
+      this.message.textContent = t('board.loadFailed', { error: (error as Error).message });
       this.retryTimer ??= setTimeout(() => {
         this.retryTimer = null;
         void this.load();
@@ -136,7 +152,7 @@ export class AllAroundBoard {
       }
     }
     if (changed) {
-      this.updated.textContent = `Last update ${new Date().toLocaleTimeString()}`;
+      this.updated.textContent = t('board.lastUpdate', { time: new Date().toLocaleTimeString() });
       setTimeout(() => this.render(), HIGHLIGHT_MS + 50);
     }
   }
@@ -147,29 +163,39 @@ export class AllAroundBoard {
 
   private score(disciplineId: number, value: number | null): string {
     if (value === null) return '–';
-    return this.formats.get(disciplineId)?.format(value) ?? value.toFixed(DEFAULT_DECIMALS);
+    return this.formats.get(disciplineId)?.display(value, decimalSeparator) ?? this.number(value, DEFAULT_DECIMALS);
+  }
+
+  private number(value: number, decimals: number): string {
+    return value.toFixed(decimals).replace('.', decimalSeparator);
   }
 
   private render(): void {
     const list = this.list;
     if (!list) return;
     const now = Date.now();
+    // A time mask makes no sense for a sum: the total gets the most decimals any device shows.
+    const totalDecimals = Math.max(
+      0,
+      ...list.disciplines.map((discipline) => this.decimals.get(discipline.disciplineId) ?? DEFAULT_DECIMALS),
+    );
+    let changedRow: HTMLElement | null = null;
     const head = h(
       'tr',
       {},
-      h('th', { scope: 'col', class: 'rank' }, 'Rank'),
-      h('th', { scope: 'col' }, 'Name'),
-      h('th', { scope: 'col', class: 'club' }, 'Club'),
+      h('th', { scope: 'col', class: 'rank' }, t('board.rank')),
+      h('th', { scope: 'col' }, t('board.name')),
+      h('th', { scope: 'col', class: 'club' }, t('board.club')),
       ...list.disciplines.map((discipline) =>
         h('th', { scope: 'col', class: 'score device', title: discipline.name }, discipline.shortName || discipline.name),
       ),
-      h('th', { scope: 'col', class: 'score' }, 'Total'),
+      h('th', { scope: 'col', class: 'score' }, t('board.total')),
     );
     const sections = list.classes.map((group) => {
       const rows = group.results.map((result) => {
         const highlight = (this.highlighted.get(result.participantId) ?? 0) > now;
         if (!highlight) this.highlighted.delete(result.participantId);
-        return h(
+        const row = h(
           'tr',
           {
             'data-participant-id': result.participantId,
@@ -177,23 +203,28 @@ export class AllAroundBoard {
             'data-changed': highlight,
             class: result.complete ? null : 'incomplete',
           },
-          h('td', { class: 'rank' }, result.rank !== null ? `${result.rank}.` : result.outOfCompetition ? 'o.c.' : '–'),
+          h('td', { class: 'rank' }, result.rank !== null ? `${result.rank}.` : result.outOfCompetition ? t('board.oc') : '–'),
           h('td', { class: 'name' }, `${result.firstName ?? ''} ${result.lastName ?? ''}`.trim()),
           h('td', { class: 'club' }, result.clubName ?? ''),
           ...result.disciplines.map((discipline) =>
             h('td', { class: 'score device' }, this.score(discipline.disciplineId, discipline.score)),
           ),
-          h('td', { class: 'score total' }, result.total.toFixed(this.totalDecimals)),
+          h('td', { class: 'score total' }, this.number(result.total, totalDecimals)),
         );
+        if (highlight) changedRow = row;
+        return row;
       });
       const title = ageClassTitle(group.ageClass);
+      // A caption, so the pager hides it together with its table when none of its rows is on the page.
       return h(
-        'section',
-        { class: 'class-ranking' },
-        title ? h('h2', {}, title) : null,
-        h('table', { class: 'ranking' }, h('thead', {}, head.cloneNode(true)), h('tbody', {}, ...rows)),
+        'table',
+        { class: 'ranking' },
+        title ? h('caption', {}, title) : null,
+        h('thead', {}, head.cloneNode(true)),
+        h('tbody', {}, ...rows),
       );
     });
     this.tables.replaceChildren(...sections);
+    this.pager.refresh(changedRow);
   }
 }

@@ -220,6 +220,7 @@ export function resultsView(context: ViewContext): OfficeView {
   );
   const printButton = h('button', { type: 'button', class: 'primary', id: 'results-print' }, 'Print');
   const csvLink = h('a', { id: 'results-csv', class: 'button-link', download: '' }, 'CSV download');
+  const boardLink = h('a', { id: 'results-board', class: 'button-link', target: '_blank', rel: 'noopener' }, 'Live board');
   const message = h('p', { class: 'page-message', role: 'status' });
   const output = h('div', { class: 'print-output', id: 'results-output' });
   listSelect.value = state.list;
@@ -234,7 +235,7 @@ export function resultsView(context: ViewContext): OfficeView {
     h('div', { class: 'picker' }, h('label', { for: listSelect.id }, 'List'), listSelect),
     h('div', { class: 'picker' }, h('label', { for: sheetSelect.id }, 'Print'), sheetSelect),
     h('div', { class: 'picker checkbox-picker' }, h('label', { for: byAgeClass.id }, byAgeClass, ' One list per age class')),
-    h('div', { class: 'picker actions' }, printButton, csvLink),
+    h('div', { class: 'picker actions' }, printButton, csvLink, boardLink),
   );
   const element = h('section', { class: 'results-view' }, h('h2', { class: 'screen-only' }, 'Results'), toolbar, message, output);
 
@@ -265,6 +266,9 @@ export function resultsView(context: ViewContext): OfficeView {
       ...(grouped ? { groupBy: 'ageClass' } : {}),
     });
     csvLink.setAttribute('href', `/api/results${state.list === 'teams' ? '/teams' : ''}.csv?${csvQuery}`);
+    // The projector board shows the individual all-around only.
+    boardLink.hidden = state.list === 'teams';
+    boardLink.setAttribute('href', `/board/?${new URLSearchParams({ ...Object.fromEntries(csvQuery), view: 'all-around' })}`);
     message.textContent = 'Loading…';
     try {
       const list =
