@@ -85,10 +85,10 @@ describe('GET /api/groups/available-participants', () => {
 
   it('runs one statement, with the planned check only when hidePlanned is set', async () => {
     const participantStatements = (statements: string[]) => statements.filter((text) => text.includes(t('teilnehmer')));
-    const without = await captureStatements(() => candidates({ hideOtherClubs: true }));
+    const without = await captureStatements(server.pool, () => candidates({ hideOtherClubs: true }));
     expect(participantStatements(without.statements)).toHaveLength(1);
     expect(participantStatements(without.statements)[0]).not.toMatch(/NOT EXISTS/);
-    const withCheck = await captureStatements(() => candidates({ hidePlanned: true }));
+    const withCheck = await captureStatements(server.pool, () => candidates({ hidePlanned: true }));
     expect(participantStatements(withCheck.statements)).toHaveLength(1);
     expect(participantStatements(withCheck.statements)[0]).toMatch(new RegExp(`NOT EXISTS \\(SELECT 1 FROM ${t('wertungen')} `));
   });

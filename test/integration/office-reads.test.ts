@@ -108,8 +108,8 @@ describe('GET /api/events/:eventId/squads', () => {
     // Only the request's own statements: the outbox relay polls the same pool meanwhile.
     const eventStatements = (statements: string[]) => statements.filter((text) => text.includes(t('veranstaltungen')));
     for (const path of ['squads', 'competitions', 'groups', 'teams']) {
-      const small = await captureStatements(() => getJson(`${server.url}/api/events/${emptyEventId}/${path}`));
-      const large = await captureStatements(() => getJson(`${server.url}/api/events/${big.eventId}/${path}`));
+      const small = await captureStatements(server.pool, () => getJson(`${server.url}/api/events/${emptyEventId}/${path}`));
+      const large = await captureStatements(server.pool, () => getJson(`${server.url}/api/events/${big.eventId}/${path}`));
       expect(large.result.status).toBe(200);
       expect(eventStatements(small.statements)).toHaveLength(1);
       expect(eventStatements(large.statements)).toHaveLength(1);

@@ -246,7 +246,7 @@ describe('GET /api/results', () => {
 
   it('runs the same number of statements for 30 entries as for 4', async () => {
     const count = async (competitionId: number) => {
-      const { statements, result } = await captureStatements(() =>
+      const { statements, result } = await captureStatements(server.pool, () =>
         results(`eventId=${arena.eventId}&competitionId=${competitionId}&groupBy=ageClass`),
       );
       expect(result.status).toBe(200);

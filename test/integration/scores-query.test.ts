@@ -423,7 +423,7 @@ describe('Calculation rules on read', () => {
 describe('statements per page', () => {
   /** Statements the service sends for one GET, without those of the outbox relay and its LISTEN connection, which run on timers. */
   async function statementsFor(arena: Arena): Promise<string[]> {
-    const { result, statements } = await captureStatements(() => scores({ eventId: arena.eventId, limit: 1000 }));
+    const { result, statements } = await captureStatements(server.pool, () => scores({ eventId: arena.eventId, limit: 1000 }));
     expect(result.status).toBe(200);
     return statements.filter((text) => !/svc_outbox|pg_try_advisory_lock|idle_session_timeout|pg_backend_pid|LISTEN/i.test(text));
   }

@@ -304,7 +304,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
   });
 
   it('reads the participants in one statement', async () => {
-    const { statements } = await captureStatements(() => generate({ eventId: world.main.eventId }));
+    const { statements } = await captureStatements(server.pool, () => generate({ eventId: world.main.eventId }));
     expect(statements.filter((text) => text.includes(t('teilnehmer')))).toHaveLength(1);
   });
 
@@ -422,7 +422,7 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
 
   it('runs the same statements for one squad as for many', async () => {
     const count = async (squads: Array<{ name: string; participantIds: number[] }>) => {
-      const { result, statements } = await captureStatements(() => apply({ eventId: world.main.eventId, squads }));
+      const { result, statements } = await captureStatements(server.pool, () => apply({ eventId: world.main.eventId, squads }));
       expect(result.status).toBe(200);
       return statements.filter((text) => /wertungen|veranstaltungen|INSERT INTO \S*svc_outbox/.test(text)).length;
     };

@@ -14,7 +14,7 @@ describe('POST /api/scores/team', () => {
   it('creates the score row without naming the participant column, with start number and squad name from the team', async () => {
     const teamId = await newTeam('Team Ost');
     const { fields } = scoring.world;
-    const { result: response, statements } = await captureStatements(() =>
+    const { result: response, statements } = await captureStatements(scoring.server.pool, () =>
       saveTeam({
         teamId,
         competitionId: scoring.world.plainCompetitionId,
