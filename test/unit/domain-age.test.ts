@@ -64,6 +64,8 @@ describe('parseIsoDate', () => {
     expect(parseIsoDate('2023-1-01')).toBeNull();
     expect(parseIsoDate(' 2023-01-01')).toBeNull();
     expect(parseIsoDate('2023-01-01x')).toBeNull();
+    // Date.UTC maps the years 0-99 to 1900-1999: such a year is not the one written.
+    expect(parseIsoDate('0050-01-01')).toBeNull();
   });
 });
 

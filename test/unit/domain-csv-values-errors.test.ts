@@ -9,6 +9,7 @@ describe('toCsv', () => {
     expect(toCsv([['Name', 'Score'], ['Anna', 13.45], ['Ben', null]])).toBe(`${UTF8_BOM}Name;Score\r\nAnna;13,45\r\nBen;\r\n`);
     expect(toCsv([['a', 1.5]], ',')).toBe(`${UTF8_BOM}a,1.5\r\n`);
     expect(toCsv([['a', 1.5]], 'tab')).toBe(`${UTF8_BOM}a\t1,5\r\n`);
+    expect(toCsv([['v1.2', 'a.b.c']], ';')).toBe(`${UTF8_BOM}v1.2;a.b.c\r\n`);
     expect(csvCharacter('tab')).toBe('\t');
     expect(csvCharacter(';')).toBe(';');
     expect(csvDecimalMark(',')).toBe('.');
@@ -39,6 +40,7 @@ describe('parseCsv', () => {
       ['c', 'd'],
     ]);
     expect(parseCsv('a;\n')).toEqual([['a', '']]);
+    expect(parseCsv('a;')).toEqual([['a', '']]);
     expect(parseCsv('')).toEqual([]);
     expect(parseCsv('x\ry')).toEqual([['x\ry']]);
   });
@@ -52,6 +54,7 @@ describe('sameStoredValue', () => {
     expect(sameStoredValue(null, 0)).toBe(false);
     expect(sameStoredValue(0, null)).toBe(false);
     expect(sameStoredValue(1e-10, 0)).toBe(true);
+    expect(sameStoredValue(1e-9, -1e-9)).toBe(false);
     expect(sameStoredValue(1e300, 1e300 * (1 + 1e-15))).toBe(true);
   });
 });
