@@ -34,8 +34,13 @@ export const MAX_QUEUED_BYTES = 1024 * 1024;
 
 const byteLength = (data: unknown) => (typeof data === 'string' || Buffer.isBuffer(data) ? data.length : 0);
 
-/** Events one replay reads and sends before it waits for the client to take them. */
-export const REPLAY_BATCH = 200;
+/** Events one replay reads and sends at a time. */
+export const REPLAY_BATCH = 500;
+/**
+ * A replay reads its next batch at once while the websocket holds less than this unsent; above it,
+ * it waits until the client has taken what was sent. Below MAX_QUEUED_BYTES with a batch on top.
+ */
+export const REPLAY_HIGH_WATER_BYTES = 256 * 1024;
 /** Replays read through their own pool of this many connections, never the one saves use. */
 export const REPLAY_CONNECTIONS = 2;
 /** Joins waiting for a replay slot beyond this are told to retry. */
@@ -120,7 +125,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       const connection = socket.conn;
       // writeBuffer: engine.io's packets not yet handed to the transport.
       const pending = (connection as unknown as { writeBuffer: unknown[] }).writeBuffer.length;
-      if (pending === 0 && connection.transport.writable) return;
+      // ws's bufferedAmount: bytes it holds that the kernel has not taken (polling has no such queue).
+      const unsent = (connection.transport as unknown as { socket?: { bufferedAmount?: number } }).socket?.bufferedAmount;
+      if (pending === 0 && (connection.transport.writable || (unsent !== undefined && unsent < REPLAY_HIGH_WATER_BYTES))) return;
       if (Date.now() > deadline) throw new JoinRefused('the client did not take the replay in time; join again', { retryAfterMs: 1_000 });
       // The transport says "ready" when it can write again, engine.io "drain" when it flushed; the
       // short timer only guards against a transport swapped under us (polling upgraded to websocket).
