@@ -1,7 +1,8 @@
-/** src/domain/csv.ts, stored-value.ts and errors.ts without a database. */
+/** src/domain/csv.ts, stored-value.ts, errors.ts and an all-around edge case, without a database. */
 import { describe, expect, it } from 'vitest';
 import { csvCharacter, csvDecimalMark, parseCsv, toCsv, UTF8_BOM } from '../../src/domain/csv.js';
 import { conflict, DomainError, notFound, StaleValueError, unavailable, validationFailed } from '../../src/domain/errors.js';
+import { rankAllAround } from '../../src/domain/all-around.js';
 import { sameStoredValue } from '../../src/domain/stored-value.js';
 
 describe('toCsv', () => {
@@ -74,5 +75,13 @@ describe('domain errors', () => {
     const stale = new StaleValueError('changed meanwhile', 12.5);
     expect(stale).toBeInstanceOf(DomainError);
     expect(stale).toMatchObject({ kind: 'conflict', current: 12.5, message: 'changed meanwhile' });
+  });
+});
+
+describe('all-around completeness', () => {
+  // A surviving mutant of the measured run (docs/testing.md): an entry without any discipline
+  // counted as complete.
+  it('counts an entry without any scores as incomplete', () => {
+    expect(rankAllAround([{ scores: [], outOfCompetition: false }], 'none')[0]).toMatchObject({ complete: false, total: 0 });
   });
 });
