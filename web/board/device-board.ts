@@ -19,6 +19,8 @@ export interface DeviceBoardTarget {
   disciplineId: number;
   /** Null: every competition of the event, each ranked on its own. */
   competitionId: number | null;
+  /** `&released=only`: only scores the head judge has released; otherwise unreleased ones are marked provisional. */
+  releasedOnly?: boolean;
 }
 
 export class DeviceBoard {
@@ -67,6 +69,8 @@ export class DeviceBoard {
       onEvent: (event) => this.liveEvent(event),
       onStatus: (status) => this.statusChanged(status),
       onResync: () => void this.load(),
+      // A release or reopen changes which scores are final (or shown at all): take the server's view.
+      onReleaseChanged: () => this.scheduleReload(100),
     });
     await this.describe();
     await this.load();
@@ -105,7 +109,7 @@ export class DeviceBoard {
     const generation = ++this.loadGeneration;
     this.eventsDuringLoad = [];
     try {
-      const snapshot = await fetchLiveResults(this.target.eventId, this.target.disciplineId, this.target.competitionId);
+      const snapshot = await fetchLiveResults(this.target.eventId, this.target.disciplineId, this.target.competitionId, this.target.releasedOnly === true);
       if (generation !== this.loadGeneration) return;
       this.entries = snapshot.entries;
       this.order = snapshot.order;
@@ -153,6 +157,7 @@ export class DeviceBoard {
     if (this.target.competitionId !== null && typeof event.competitionId === 'number' && event.competitionId !== this.target.competitionId) return;
     const score = eventScore(event);
     if (score === null) return;
+    if (this.target.releasedOnly && event.released === false) return;
     const entry = applyLiveScore(this.entries, { participantId: event.participantId ?? undefined, scoreId: event.scoreId, score });
     if (!entry) {
       // Somebody the snapshot did not have: only the server knows their club and squad.
@@ -162,6 +167,7 @@ export class DeviceBoard {
       }
       return;
     }
+    if (typeof event.released === 'boolean') entry.released = event.released;
     if (mode !== 'replay') {
       this.highlighted.set(entry.key, Date.now() + this.pace.holdMs);
       this.lastUpdate = new Date();
@@ -195,7 +201,11 @@ export class DeviceBoard {
           h('td', { class: 'name' }, entry.name),
           h('td', { class: 'club' }, entry.club),
           h('td', { class: 'squad' }, entry.squad),
-          h('td', { class: 'score' }, entry.score === null ? '–' : this.show(entry.score)),
+          h(
+            'td',
+            { class: 'score', 'data-provisional': String(!this.target.releasedOnly && entry.released === false), title: !this.target.releasedOnly && entry.released === false ? 'provisional' : null },
+            entry.score === null ? '–' : this.show(entry.score),
+          ),
         );
         if (highlight && entry.key === changedKey) changedRow = row;
         return row;

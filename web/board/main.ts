@@ -90,7 +90,7 @@ if (root) {
   if (search.get('view') === 'all-around' && eventId !== null && competitionId !== null) {
     void new AllAroundBoard(root, eventId, competitionId, search.get('groupBy') === 'ageClass').start();
   } else if (rotation.length > 0) rotate(root, rotation);
-  else if (eventId !== null && disciplineId !== null) void new DeviceBoard(root, { eventId, disciplineId, competitionId }).start();
+  else if (eventId !== null && disciplineId !== null) void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly: search.get('released') === 'only' }).start();
   else void renderPicker(root);
   registerOfflineShell();
 }

@@ -13,6 +13,8 @@ export interface BoardEntry {
   score: number | null;
   /** Out of competition (bol_ak): shown, but takes no rank from anybody. */
   outOfCompetition: boolean;
+  /** Released by the head judge; false marks the score provisional. Absent: not known. */
+  released?: boolean;
 }
 
 export interface RankedEntry extends BoardEntry {

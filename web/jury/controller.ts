@@ -1,5 +1,6 @@
 import { api, eventScore, HttpError, type CompetitionSummary, type DisciplineField, type DisciplineSummary, type EventSummary, type ScoreEntry, type ScoreUpdatedEvent } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
+import { judgeNameControl } from './judge-name-control.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { decimalSeparator, languageSwitch, t } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
@@ -590,7 +591,7 @@ export class JuryController {
 
   private renderShell(): void {
     document.title = t('jury.title');
-    const header = h('header', { class: 'topbar' }, h('h1', {}, t('jury.title')), this.status.pill, languageSwitch(), buildBadges(api.version));
+    const header = h('header', { class: 'topbar' }, h('h1', {}, t('jury.title')), this.status.pill, judgeNameControl(), languageSwitch(), buildBadges(api.version));
     this.root.replaceChildren(header, h('main', {}, this.pickers.element, this.status.banner, h('div', { class: 'layout' }, this.list.element, this.scoring.element)));
     this.renderPanel();
   }

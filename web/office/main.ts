@@ -3,6 +3,7 @@ import './office.css';
 import type { EventSummary } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
+import { consoleView } from './console-view.js';
 import { groupsView } from './groups-view.js';
 import { networkView } from './network-view.js';
 import { officeApi, type OfficeApi } from './office-api.js';
@@ -36,6 +37,7 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'groups', label: 'Group members', needsEvent: true, create: groupsView },
   { key: 'teams', label: 'Team scores', needsEvent: true, create: teamsView },
   { key: 'results', label: 'Results', needsEvent: true, create: resultsView },
+  { key: 'console', label: 'Head judge', needsEvent: true, create: consoleView },
   { key: 'network', label: 'Network access', needsEvent: false, create: networkView },
 ];
 

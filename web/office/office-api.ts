@@ -8,12 +8,15 @@ import type { CompetitionSummary, UnitSummary } from '../../queries/office-event
 import type { EventSquads } from '../../queries/office-squads.js';
 import type { AllAroundResults, TeamResults } from '../../queries/results.js';
 import type { TeamScoresPage } from '../../queries/team-scores.js';
+import type { Completeness } from '../../queries/completeness.js';
+import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
+import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
-import { api, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
+import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { Session } from './session.js';
 
-export type { Candidate, CompetitionSummary, EventSquads, SquadCriteria, SquadProposal, UnitSummary };
+export type { AuditPage, Candidate, CompetitionSummary, Completeness, EventSquads, ReleaseScope, ScoreHistory, SquadCriteria, SquadProposal, UnitSummary };
 
 export interface GroupMembersReply {
   groupId: number;
@@ -108,5 +111,11 @@ export function officeApi(session: Session) {
     networkInfo: () => getJson<NetworkInfo>('/api/firewall/network-info'),
     results: (query: { eventId: number; competitionId: number; groupBy?: 'ageClass' | undefined }) => getJson<AllAroundResults>('/api/results', query),
     teamResults: (query: { eventId: number; competitionId: number }) => getJson<TeamResults>('/api/results/teams', query),
+    completeness: (query: { eventId: number; competitionId: number }) => getJson<Completeness>('/api/completeness', query),
+    audit: (query: { eventId: number; competitionId?: number | undefined; disciplineId?: number | undefined; since?: string | undefined; limit: number }) =>
+      getJson<AuditPage>('/api/audit', query),
+    history: (scoreId: number) => getJson<ScoreHistory>(`/api/scores/${scoreId}/history`),
+    release: (scope: ReleaseScope) => authed((options) => postJson<ReleaseState>('/api/releases', scope, options)),
+    reopen: (scope: ReleaseScope) => authed((options) => deleteJson<ReleaseState>('/api/releases', scope, options)),
   };
 }

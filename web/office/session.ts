@@ -8,7 +8,7 @@ import { h } from '../shared/dom.js';
 
 export interface SessionClaims {
   sub: string;
-  role: 'admin' | 'jury';
+  role: 'admin' | 'head' | 'jury';
   expiresAt: string | null;
 }
 
@@ -51,6 +51,11 @@ export class Session {
 
   get isAdmin(): boolean {
     return this.current?.role === 'admin';
+  }
+
+  /** Head judge or admin: may release and reopen, and write into a released scope. */
+  get isHead(): boolean {
+    return this.current?.role === 'head' || this.current?.role === 'admin';
   }
 
   /** Headers for a call that needs (or, in AUTH_MODE=strict, may need) the token. */

@@ -31,7 +31,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'PUT', path: string, body: unknown, options: RequestOptions): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, options: RequestOptions): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -84,6 +84,10 @@ export function putJson<T>(path: string, body: unknown, options: RequestOptions 
   return request<T>('PUT', path, body, options);
 }
 
+export function deleteJson<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('DELETE', path, body, options);
+}
+
 // Response shapes: spec "Individual scores and jury results" and contract section 6.
 
 // The shapes the server's query handlers return; type-only imports add nothing to the bundle.
@@ -92,6 +96,7 @@ import type { DisciplineField } from '../../queries/list-discipline-fields.js';
 import type { ScoreEntry } from '../../queries/list-scores.js';
 import type { JuryResultEntry } from '../../src/model/scoring-context.js';
 import type { ScoreUpdatedFields } from '../../outbox/events.js';
+import { judgeNameHeaders } from './judge-name.js';
 import type { CompetitionSummary } from '../../queries/office-event-lists.js';
 export type { DisciplineField, DisciplineSummary, EventSummary, JuryResultEntry, ScoreEntry };
 export type { CompetitionSummary };
@@ -167,7 +172,7 @@ export const api = {
   competitions: (eventId: number) => getJson<CompetitionSummary[]>(`/api/events/${eventId}/competitions`),
   squads: (eventId: number) => getJson<{ squads: Array<{ name: string; participants: Array<{ id: number }> }> }>(`/api/events/${eventId}/squads`),
   saveValue: (body: { competitionId: number; participantId: number; disciplineId: number; score: number; expectedScore?: number | null }) =>
-    postJson<SaveValueResponse>('/api/scores/save-value', body),
+    postJson<SaveValueResponse>('/api/scores/save-value', body, { headers: judgeNameHeaders() }),
   saveJuryResult: (body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1; expectedPerformance?: number | null }) =>
-    postJson<JuryResultSaveResponse>('/api/jury-results', body),
+    postJson<JuryResultSaveResponse>('/api/jury-results', body, { headers: judgeNameHeaders() }),
 };

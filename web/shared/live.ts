@@ -11,6 +11,8 @@ export interface LiveFeedOptions {
    * was seen): events before the join are not replayed, so the page reloads its data over HTTP.
    */
   onResync(): void;
+  /** A head judge released or reopened a device or squad of the followed event. */
+  onReleaseChanged?(event: { eventId: number; seq?: number }): void;
 }
 
 interface JoinAck {
@@ -39,7 +41,8 @@ export class LiveFeed {
     this.socket.on('connect', () => this.join());
     this.socket.on('disconnect', () => this.options.onStatus('offline'));
     this.socket.on('connect_error', () => this.options.onStatus('offline'));
-    this.socket.on('score-updated', (event: ScoreUpdatedEvent) => this.receive(event));
+    this.socket.on('score-updated', (event: ScoreUpdatedEvent) => this.receive(event, () => this.options.onEvent(event)));
+    this.socket.on('release-changed', (event: { eventId: number; seq?: number }) => this.receive(event, () => this.options.onReleaseChanged?.(event)));
     this.options.onStatus('connecting');
   }
 
@@ -94,12 +97,13 @@ export class LiveFeed {
     });
   }
 
-  private receive(event: ScoreUpdatedEvent): void {
+  /** Every topic shares the outbox's seq, so one mark drops replayed duplicates of any of them. */
+  private receive(event: { eventId: number; seq?: number }, deliver: () => void): void {
     if (event.eventId !== this.eventId) return;
     if (typeof event.seq === 'number') {
       if (this.lastSeq !== null && event.seq <= this.lastSeq) return;
       this.lastSeq = event.seq;
     }
-    this.options.onEvent(event);
+    deliver();
   }
 }

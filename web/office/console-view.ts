@@ -1,0 +1,294 @@
+/**
+ * Head judge console (`?view=console&eventId=&competitionId=`): what is still missing per device
+ * and squad, release and reopen, and the corrections log with each score's history one click away.
+ * Live: every score-updated or release-changed message of the event reloads what it touches.
+ */
+import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { LiveFeed } from '../shared/live.js';
+import type { OfficeView, ViewContext } from './main.js';
+import type { AuditPage, CompetitionSummary, Completeness, ReleaseScope } from './office-api.js';
+
+type Device = Completeness['devices'][number];
+type Change = AuditPage['changes'][number];
+
+const LOG_LIMIT = 200;
+const RELOAD_DELAY_MS = 150;
+
+const formatValue = (value: number | null) => (value === null ? '–' : String(Math.round(value * 1000) / 1000));
+const formatTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+export function consoleView(context: ViewContext): OfficeView {
+  const { api, session } = context;
+  const event = context.event!;
+  const competitionSelect = h('select', { id: 'console-competition', name: 'competitionId' });
+  const deviceFilter = h('select', { id: 'log-device', name: 'disciplineId' }, h('option', { value: '' }, 'All devices'));
+  const sinceFilter = h('input', { id: 'log-since', name: 'since', type: 'time', step: 60 });
+  const liveBadge = h('span', { class: 'live-state', id: 'console-live', 'data-state': 'connecting' }, 'connecting');
+  const message = h('p', { class: 'view-message', role: 'status', id: 'console-message' });
+  const accessHint = h('p', { class: 'hint', id: 'console-hint' });
+  const devicesArea = h('div', { class: 'console-devices', id: 'completeness' });
+  const logBody = h('tbody', {});
+  const logTable = h(
+    'table',
+    { class: 'data-table corrections', id: 'corrections-log' },
+    h('thead', {}, h('tr', {}, ...['Time', 'Who', 'Device', 'Field', 'Attempt', 'From', 'To', 'By', 'Source', ''].map((label) => h('th', { scope: 'col' }, label)))),
+    logBody,
+  );
+  const historyDialog = h('dialog', { class: 'history-dialog', id: 'score-history', 'aria-labelledby': 'history-title' });
+  let competitions: CompetitionSummary[] = [];
+  let competitionId: number | null = null;
+  let completeness: Completeness | null = null;
+  let generation = 0;
+  let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function scheduleReload(): void {
+    if (reloadTimer !== null) clearTimeout(reloadTimer);
+    reloadTimer = setTimeout(() => {
+      reloadTimer = null;
+      void load();
+    }, RELOAD_DELAY_MS);
+  }
+
+  const live = new LiveFeed({
+    onEvent: scheduleReload,
+    onReleaseChanged: scheduleReload,
+    onResync: scheduleReload,
+    onStatus(status) {
+      liveBadge.dataset.state = status;
+      liveBadge.textContent = status;
+    },
+  });
+
+  async function changeRelease(scope: ReleaseScope, release: boolean): Promise<void> {
+    message.textContent = release ? 'Releasing…' : 'Reopening…';
+    try {
+      await (release ? api.release(scope) : api.reopen(scope));
+      message.textContent = '';
+    } catch (error) {
+      message.textContent = `${release ? 'Release' : 'Reopen'} failed: ${(error as Error).message}`;
+    }
+    await load();
+  }
+
+  function releaseButton(scope: ReleaseScope, released: boolean, label: string): HTMLButtonElement {
+    const button = h(
+      'button',
+      { type: 'button', class: released ? 'reopen' : 'release', 'data-action': released ? 'reopen' : 'release', disabled: !session.isHead },
+      `${released ? 'Reopen' : 'Release'} ${label}`,
+    );
+    button.addEventListener('click', () => void changeRelease(scope, !released));
+    return button;
+  }
+
+  function renderDevice(device: Device): HTMLElement {
+    const scope = { competitionId: competitionId!, disciplineId: device.disciplineId };
+    const name = device.disciplineName ?? `Device ${device.disciplineId}`;
+    return h(
+      'article',
+      { class: 'console-device', 'data-discipline-id': device.disciplineId, 'data-released': String(device.release !== null) },
+      h(
+        'header',
+        { class: 'device-head' },
+        h('h3', {}, name, h('span', { class: 'count' }, ` · ${device.scored}/${device.expected} scored`)),
+        device.release ? h('span', { class: 'released-badge' }, `released by ${device.release.releasedBy}`) : null,
+        releaseButton(scope, device.release !== null, 'device'),
+      ),
+      h(
+        'table',
+        { class: 'data-table squads' },
+        h('thead', {}, h('tr', {}, ...['Squad', 'Scored', 'Missing', 'State', ''].map((label) => h('th', { scope: 'col' }, label)))),
+        h(
+          'tbody',
+          {},
+          ...device.squads.map((squad) =>
+            h(
+              'tr',
+              { 'data-squad': squad.squadName, 'data-complete': String(squad.missing.length === 0), 'data-released': String(squad.release !== null) },
+              h('th', { scope: 'row' }, squad.squadName || '(none)'),
+              h('td', { class: 'number' }, `${squad.scored}/${squad.expected}`, squad.didNotStart > 0 ? ` (+${squad.didNotStart} DNS)` : ''),
+              h('td', { class: 'missing' }, squad.missing.length === 0 ? 'complete' : squad.missing.map((entry) => entry.name ?? `#${entry.scoreId}`).join(', ')),
+              h('td', {}, squad.release ? `released (${squad.release.releasedBy})` : 'open'),
+              h(
+                'td',
+                { class: 'actions-cell' },
+                // A squad inside a released device is reopened with the device.
+                device.release === null && squad.squadName !== '' ? releaseButton({ ...scope, squadName: squad.squadName }, squad.release !== null, `squad ${squad.squadName}`) : null,
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  async function showHistory(change: Change): Promise<void> {
+    historyDialog.replaceChildren(h('p', {}, 'Loading…'));
+    if (!historyDialog.open) historyDialog.showModal();
+    try {
+      const history = await api.history(change.scoreId);
+      const close = h('button', { type: 'button', id: 'history-close' }, 'Close');
+      close.addEventListener('click', () => historyDialog.close());
+      historyDialog.replaceChildren(
+        h('h3', { id: 'history-title' }, `History · ${change.name ?? `score ${change.scoreId}`}`),
+        h(
+          'table',
+          { class: 'data-table' },
+          h('thead', {}, h('tr', {}, ...['Time', 'Device', 'Field', 'From', 'To', 'By', 'Source'].map((label) => h('th', { scope: 'col' }, label)))),
+          h(
+            'tbody',
+            {},
+            ...history.changes.map((entry) =>
+              h(
+                'tr',
+                { class: entry.afterRelease ? 'after-release' : '' },
+                h('td', {}, formatTime(entry.at)),
+                h('td', {}, deviceName(entry.disciplineId)),
+                h('td', {}, entry.fieldId === null ? 'final' : String(entry.fieldId)),
+                h('td', { class: 'number' }, formatValue(entry.from)),
+                h('td', { class: 'number' }, formatValue(entry.to)),
+                h('td', {}, entry.actor),
+                h('td', {}, entry.source),
+              ),
+            ),
+          ),
+        ),
+        close,
+      );
+    } catch (error) {
+      historyDialog.replaceChildren(h('p', {}, `Could not load the history: ${(error as Error).message}`));
+    }
+  }
+
+  function deviceName(disciplineId: number): string {
+    return completeness?.devices.find((device) => device.disciplineId === disciplineId)?.disciplineName ?? `Device ${disciplineId}`;
+  }
+
+  function renderLog(page: AuditPage): void {
+    logBody.replaceChildren(
+      ...page.changes.map((change) => {
+        const button = h('button', { type: 'button', class: 'history-open', 'data-score-id': change.scoreId }, 'History');
+        button.addEventListener('click', () => void showHistory(change));
+        return h(
+          'tr',
+          { class: change.afterRelease ? 'after-release' : '', 'data-change-id': change.id, 'data-score-id': change.scoreId },
+          h('td', {}, formatTime(change.at)),
+          h('td', {}, change.name ?? `#${change.scoreId}`, change.squadName ? h('span', { class: 'squad' }, ` · ${change.squadName}`) : null),
+          h('td', {}, change.disciplineName ?? String(change.disciplineId)),
+          h('td', {}, change.fieldId === null ? 'final' : (change.fieldName ?? String(change.fieldId))),
+          h('td', { class: 'number' }, change.attempt ?? ''),
+          h('td', { class: 'number' }, formatValue(change.from)),
+          h('td', { class: 'number' }, formatValue(change.to)),
+          h('td', {}, change.actor),
+          h('td', {}, change.source, change.afterRelease ? h('strong', { class: 'after-release-mark' }, ' after release') : null),
+          h('td', { class: 'actions-cell' }, button),
+        );
+      }),
+    );
+    if (page.changes.length === 0) logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, 'No corrections recorded for this selection.')));
+  }
+
+  /** `since` from the time filter: today at that local time. */
+  function sinceValue(): string | undefined {
+    if (!sinceFilter.value) return undefined;
+    const [hours, minutes] = sinceFilter.value.split(':').map(Number);
+    const since = new Date();
+    since.setHours(hours ?? 0, minutes ?? 0, 0, 0);
+    return since.toISOString();
+  }
+
+  async function load(): Promise<void> {
+    if (competitionId === null) return;
+    const mine = ++generation;
+    const disciplineId = Number(deviceFilter.value) || undefined;
+    try {
+      const [found, log] = await Promise.all([
+        api.completeness({ eventId: event.id, competitionId }),
+        api.audit({ eventId: event.id, competitionId, disciplineId, since: sinceValue(), limit: LOG_LIMIT }),
+      ]);
+      if (mine !== generation) return;
+      completeness = found;
+      devicesArea.replaceChildren(...(found.devices.length === 0 ? [h('p', {}, 'No device holds a score of this competition yet.')] : found.devices.map(renderDevice)));
+      const chosen = deviceFilter.value;
+      deviceFilter.replaceChildren(
+        h('option', { value: '' }, 'All devices'),
+        ...found.devices.map((device) => h('option', { value: device.disciplineId }, device.disciplineName ?? `Device ${device.disciplineId}`)),
+      );
+      deviceFilter.value = chosen;
+      renderLog(log);
+      if (message.textContent?.startsWith('Could not')) message.textContent = '';
+    } catch (error) {
+      if (mine === generation) message.textContent = `Could not load the console: ${(error as Error).message}`;
+    }
+  }
+
+  function chooseCompetition(id: number | null): void {
+    competitionId = id;
+    replaceQuery({ competitionId: id });
+    void load();
+  }
+
+  async function start(): Promise<void> {
+    try {
+      competitions = await api.competitions(event.id);
+    } catch (error) {
+      message.textContent = `Could not load the competitions: ${(error as Error).message}`;
+      return;
+    }
+    competitionSelect.replaceChildren(...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `Competition ${competition.id}`)));
+    const wanted = queryInteger('competitionId');
+    const initial = competitions.find((competition) => competition.id === wanted)?.id ?? competitions[0]?.id ?? null;
+    if (initial === null) {
+      message.textContent = 'This event has no competitions.';
+      return;
+    }
+    competitionSelect.value = String(initial);
+    chooseCompetition(initial);
+    live.follow(event.id);
+  }
+
+  competitionSelect.addEventListener('change', () => chooseCompetition(Number(competitionSelect.value) || null));
+  deviceFilter.addEventListener('change', () => void load());
+  sinceFilter.addEventListener('change', () => void load());
+
+  const renderAccess = () => {
+    accessHint.hidden = session.isHead;
+    accessHint.textContent = 'Releasing and reopening need a head judge or admin token (npm run token -- --sub NAME --role head).';
+    devicesArea.querySelectorAll<HTMLButtonElement>('button[data-action]').forEach((button) => {
+      button.disabled = !session.isHead;
+    });
+  };
+  const unsubscribe = session.onChange(renderAccess);
+  renderAccess();
+  void start();
+
+  const element = h(
+    'section',
+    { class: 'panel console', 'aria-labelledby': 'console-title' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'console-title' }, `Head judge console · ${event.name}`), liveBadge),
+    h('div', { class: 'pickers' }, h('div', { class: 'picker' }, h('label', { for: 'console-competition' }, 'Competition'), competitionSelect)),
+    accessHint,
+    message,
+    h('h3', {}, 'Completeness and release'),
+    devicesArea,
+    h('h3', {}, 'Corrections log'),
+    h(
+      'div',
+      { class: 'pickers log-filters' },
+      h('div', { class: 'picker' }, h('label', { for: 'log-device' }, 'Device'), deviceFilter),
+      h('div', { class: 'picker' }, h('label', { for: 'log-since' }, 'Since (today)'), sinceFilter),
+    ),
+    h('p', { class: 'hint' }, 'Changes made while their device was released are highlighted.'),
+    h('div', { class: 'table-scroll' }, logTable),
+    historyDialog,
+  );
+  return {
+    element,
+    dispose() {
+      if (reloadTimer !== null) clearTimeout(reloadTimer);
+      generation += 1;
+      unsubscribe();
+      live.close();
+      if (historyDialog.open) historyDialog.close();
+    },
+  };
+}
