@@ -24,9 +24,11 @@ async function main(): Promise<void> {
     server = await startServer(config, database.url, logger);
   } catch (error) {
     await database?.stop();
-    // A taken EMBEDDED_DB_PORT is a configuration problem like a bad value: one line, no stack.
+    // A taken EMBEDDED_DB_PORT or PORT is a configuration problem like a bad value: one line, no stack.
     if (error instanceof ConfigError) console.error(error.message);
-    else logger.fatal({ err: error }, 'start failed');
+    else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(new ConfigError('PORT', `${config.port} is already in use on ${config.host} (another instance?); stop it or set PORT to a free port`).message);
+    } else logger.fatal({ err: error }, 'start failed');
     process.exit(1);
   }
   const openedDatabase = database;

@@ -93,7 +93,7 @@ describe('the desktop program on the embedded server', () => {
     await again.end();
   }, 180_000);
 
-  it('refuses to start with one line naming EMBEDDED_DB_PORT when the port is taken', async () => {
+  it('refuses to start with one line naming EMBEDDED_DB_PORT, or PORT, when that port is taken', async () => {
     // The running service's embedded server holds the port: a second service on another data
     // directory must not stack-trace but say which variable to change.
     const other = mkdtempSync(path.join(os.tmpdir(), 'gym-desktop-other-'));
@@ -103,6 +103,13 @@ describe('the desktop program on the embedded server', () => {
       const result = await runScript('src/main.ts', [], { DATA_DIR: other, EMBEDDED_DB_PORT: takenPort, PORT: String(await freePort()) }, 60_000);
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(`Invalid configuration: EMBEDDED_DB_PORT ${takenPort} is already in use on 127.0.0.1 (another PostgreSQL?); set EMBEDDED_DB_PORT to a free port`);
+
+      // The same for the HTTP port: the running service holds its PORT.
+      const httpTaken = await runScript('src/main.ts', [], { DATA_DIR: other, HOST: '127.0.0.1', PORT: String(service!.port) }, 60_000);
+      expect(httpTaken.code).toBe(1);
+      // node-cron may warn on stderr about its missed ticks on a busy machine; the refusal is the last line, without a stack.
+      expect(httpTaken.stderr).not.toMatch(/^\s+at /m);
+      expect(httpTaken.stderr.trim().split('\n').at(-1)).toBe(`Invalid configuration: PORT ${service!.port} is already in use on 127.0.0.1 (another instance?); stop it or set PORT to a free port`);
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
