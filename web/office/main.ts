@@ -4,6 +4,7 @@ import type { EventSummary } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { consoleView } from './console-view.js';
+import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
 import { networkView } from './network-view.js';
 import { officeApi, type OfficeApi } from './office-api.js';
@@ -33,12 +34,12 @@ interface ViewEntry {
 }
 
 const VIEWS: readonly ViewEntry[] = [
-  { key: 'squads', label: 'Squads', needsEvent: true, create: squadsView },
-  { key: 'groups', label: 'Group members', needsEvent: true, create: groupsView },
-  { key: 'teams', label: 'Team scores', needsEvent: true, create: teamsView },
-  { key: 'results', label: 'Results', needsEvent: true, create: resultsView },
-  { key: 'console', label: 'Head judge', needsEvent: true, create: consoleView },
-  { key: 'network', label: 'Network access', needsEvent: false, create: networkView },
+  { key: 'squads', label: t('office.squads'), needsEvent: true, create: squadsView },
+  { key: 'groups', label: t('office.groups'), needsEvent: true, create: groupsView },
+  { key: 'teams', label: t('office.teams'), needsEvent: true, create: teamsView },
+  { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
+  { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
+  { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },
 ];
 
 const EVENT_STORAGE_KEY = 'gym.office.eventId.v1';
@@ -61,14 +62,14 @@ class OfficeApp {
   private view: OfficeView | null = null;
   private readonly nav = h('nav', { class: 'office-nav', 'aria-label': 'Office pages' });
   private readonly eventSelect = h('select', { id: 'event-select', name: 'eventId' });
-  private readonly eventPicker = h('div', { class: 'picker' }, h('label', { for: 'event-select' }, 'Event'), this.eventSelect);
+  private readonly eventPicker = h('div', { class: 'picker' }, h('label', { for: 'event-select' }, t('common.event')), this.eventSelect);
   private readonly message = h('p', { class: 'page-message', role: 'status' });
   private readonly outlet = h('div', { class: 'view-outlet' });
 
   constructor(private readonly root: HTMLElement) {}
 
   async start(): Promise<void> {
-    const header = h('header', { class: 'topbar' }, h('h1', {}, 'Competition office'), sessionControl(this.session), buildBadges(this.api.version));
+    const header = h('header', { class: 'topbar' }, h('h1', {}, t('office.title')), sessionControl(this.session), languageSwitch(), buildBadges(this.api.version));
     this.root.replaceChildren(header, this.nav, h('main', {}, h('div', { class: 'pickers' }, this.eventPicker), this.message, this.outlet));
     this.eventSelect.addEventListener('change', () => this.chooseEvent(Number(this.eventSelect.value) || null));
     window.addEventListener('popstate', () => {
@@ -131,12 +132,12 @@ class OfficeApp {
     this.view = null;
     this.entry = entry;
     this.renderNav(entry);
-    document.title = `${entry.label} · Competition office`;
+    document.title = `${entry.label} · ${t('office.title')}`;
     this.eventPicker.hidden = !entry.needsEvent;
     this.eventSelect.value = this.eventId === null ? '' : String(this.eventId);
     const event = this.events.find((candidate) => candidate.id === this.eventId) ?? null;
     if (entry.needsEvent && event === null) {
-      if (this.events.length === 0 && !this.message.textContent) this.message.textContent = 'There are no events in the database yet.';
+      if (this.events.length === 0 && !this.message.textContent) this.message.textContent = t('common.noEvents');
       this.outlet.replaceChildren();
       return;
     }

@@ -95,6 +95,8 @@ const EN = {
   'office.groupScores': 'Group scores',
   'office.teams': 'Team scores',
   'office.network': 'Network access',
+  'office.results': 'Results',
+  'office.console': 'Head judge',
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -185,6 +187,8 @@ const DE: Record<MessageKey, string> = {
   'office.groupScores': 'Gruppenwertungen',
   'office.teams': 'Mannschaftswertungen',
   'office.network': 'Netzwerkzugriff',
+  'office.results': 'Ergebnisse',
+  'office.console': 'Oberkampfrichter',
 };
 
 function detect(): Lang {
