@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type pg from 'pg';
-import { t } from '../src/db/tables.js';
+import type { WithTables } from '../src/db/pool.js';
 import type { DeliveryReport, SentRequests } from './delivery.js';
 import type { PortalTarget } from './portals.js';
 import type { Child } from './processes.js';
@@ -138,7 +138,7 @@ export function cpuPer(before: CpuMark, after: CpuMark, operations: number): Cpu
 // ---------------------------------------------------------------------------------------------
 
 export interface Context {
-  db: pg.Client;
+  db: pg.Client & WithTables;
   databaseUrl: string;
   pgDataDir: string;
   data: BenchData;
@@ -170,7 +170,7 @@ export async function board<T extends ScoreboardReply['type']>(context: Context,
 }
 
 export async function maxOutboxId(context: Context): Promise<number> {
-  const { rows } = await context.db.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM ${t('svc_outbox')}`);
+  const { rows } = await context.db.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM ${context.db.tables.svc_outbox}`);
   return rows[0]!.id;
 }
 
@@ -180,7 +180,7 @@ export async function sequencedSince(context: Context, afterId: number): Promise
   for (;;) {
     const { rows } = await context.db.query<{ pending: number; seqs: number[] | null }>(
       `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, array_agg(seq ORDER BY seq) FILTER (WHERE seq IS NOT NULL) AS seqs
-         FROM ${t('svc_outbox')} WHERE id > $1`,
+         FROM ${context.db.tables.svc_outbox} WHERE id > $1`,
       [afterId],
     );
     if (rows[0]!.pending === 0) return (rows[0]!.seqs ?? []).map(Number);
@@ -205,7 +205,7 @@ export const viaOutbox = (variant: Variant) => variant === 'service' || variant 
 export async function commitsSettled(context: Context, variant: Variant, outboxBefore: number): Promise<void> {
   const count = async () =>
     viaOutbox(variant)
-      ? (await context.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('svc_outbox')} WHERE id > $1`, [outboxBefore])).rows[0]!.count
+      ? (await context.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${context.db.tables.svc_outbox} WHERE id > $1`, [outboxBefore])).rows[0]!.count
       : variant === 'naive'
         ? (await stats(context)).naiveEmitted
         : (await stats(context)).ceilingUpserts;

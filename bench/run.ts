@@ -16,7 +16,8 @@ import path from 'node:path';
 import { createSigner } from 'fast-jwt';
 import pg from 'pg';
 import pino from 'pino';
-import { setTablePrefix } from '../src/db/tables.js';
+import { withTables } from '../src/db/pool.js';
+import { createTables } from '../src/db/tables.js';
 import { board, type Context } from './harness.js';
 import { forkChild, installSignalHandlers, onStop, stopAll, stopChild, type Child } from './processes.js';
 import { checksOf, integrityOf, summary, type Results } from './report.js';
@@ -55,10 +56,11 @@ async function main(): Promise<void> {
   const url = new URL(database.url);
   url.pathname = '/bench';
   const databaseUrl = url.toString();
-  setTablePrefix('app_');
-  await migrateDatabase(databaseUrl, 'app_', quiet);
+  // The service's default prefix: the forked server (bench/server-entry.ts) runs with the default config.
+  const tables = createTables('app_');
+  await migrateDatabase(databaseUrl, tables, quiet);
 
-  const db = new pg.Client({ connectionString: databaseUrl, application_name: 'bench-runner' });
+  const db = withTables(new pg.Client({ connectionString: databaseUrl, application_name: 'bench-runner' }), tables);
   db.on('error', (error) => progress(`runner database connection: ${error.message}`));
   await db.connect();
   onStop('runner database connection', () => db.end());

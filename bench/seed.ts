@@ -5,8 +5,8 @@
  * that would reach the scoreboards in the middle of a measurement.
  */
 import type pg from 'pg';
+import type { WithTables } from '../src/db/pool.js';
 import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
-import { t } from '../src/db/tables.js';
 
 export interface BenchDiscipline {
   id: number;
@@ -45,7 +45,7 @@ export interface SeedSizes {
 
 const CLUB_COUNT = 24;
 
-async function inTransaction<T>(client: pg.Client, work: () => Promise<T>): Promise<T> {
+async function inTransaction<T>(client: pg.Client & WithTables, work: () => Promise<T>): Promise<T> {
   await client.query(`BEGIN; SET LOCAL ${ORIGIN_SETTING} = '${API_ORIGIN}'`);
   try {
     const result = await work();
@@ -57,23 +57,23 @@ async function inTransaction<T>(client: pg.Client, work: () => Promise<T>): Prom
   }
 }
 
-async function insertClubs(client: pg.Client): Promise<number[]> {
+async function insertClubs(client: pg.Client & WithTables): Promise<number[]> {
   const { rows } = await client.query<{ id: number }>(
-    `INSERT INTO ${t('vereine')} (var_name) SELECT 'Bench-Verein ' || n FROM generate_series(1, $1::int) AS n RETURNING int_vereineid AS id`,
+    `INSERT INTO ${client.tables.vereine} (var_name) SELECT 'Bench-Verein ' || n FROM generate_series(1, $1::int) AS n RETURNING int_vereineid AS id`,
     [CLUB_COUNT],
   );
   return rows.map((row) => row.id);
 }
 
 /** `count` disciplines, each with fields A (sort 1), B (2), C (3) and the final field (4). */
-async function insertDisciplines(client: pg.Client, count: number): Promise<BenchDiscipline[]> {
+async function insertDisciplines(client: pg.Client & WithTables, count: number): Promise<BenchDiscipline[]> {
   const { rows } = await client.query<{ discipline_id: number; field_ids: number[] }>(
     `WITH d AS (
-       INSERT INTO ${t('disziplinen')} (var_name, var_kurzname, var_formel, var_eingabemaske)
+       INSERT INTO ${client.tables.disziplinen} (var_name, var_kurzname, var_formel, var_eingabemaske)
        SELECT 'Bench-Gerät ' || n, 'BG' || n, 'A + B - C', '00.000' FROM generate_series(1, $1::int) AS n
        RETURNING int_disziplinenid
      ), f AS (
-       INSERT INTO ${t('disziplinen_felder')} (int_disziplinenid, var_name, var_kurzname, int_sortierung, bol_endwert, bol_ausgangswert)
+       INSERT INTO ${client.tables.disziplinen_felder} (int_disziplinenid, var_name, var_kurzname, int_sortierung, bol_endwert, bol_ausgangswert)
        SELECT d.int_disziplinenid, x.name, x.short, x.sort, x.final, x.starting
          FROM d CROSS JOIN (VALUES ('Ausgangswert', 'D', 1, false, true), ('Ausführung', 'E', 2, false, false),
                                    ('AbzugAusf.', 'Abz', 3, false, false), ('Endwert', 'End', 4, true, false))
@@ -94,22 +94,22 @@ async function insertDisciplines(client: pg.Client, count: number): Promise<Benc
  * An event with one competition and `count` participants with one score row each: clubs round
  * robin, genders alternating, ages 6 to 18 on the event's start date.
  */
-async function insertEvent(client: pg.Client, name: string, count: number, clubIds: readonly number[]): Promise<BenchEvent> {
+async function insertEvent(client: pg.Client & WithTables, name: string, count: number, clubIds: readonly number[]): Promise<BenchEvent> {
   const { rows } = await client.query<{ event_id: number; competition_id: number; score_ids: number[] }>(
     `WITH e AS (
-       INSERT INTO ${t('veranstaltungen')} (var_name, dat_von, dat_bis) VALUES ($1, DATE '2025-05-17', DATE '2025-05-18')
+       INSERT INTO ${client.tables.veranstaltungen} (var_name, dat_von, dat_bis) VALUES ($1, DATE '2025-05-17', DATE '2025-05-18')
        RETURNING int_veranstaltungenid
      ), c AS (
-       INSERT INTO ${t('wettkaempfe')} (int_veranstaltungenid, var_name) SELECT int_veranstaltungenid, $1 || ' WK' FROM e
+       INSERT INTO ${client.tables.wettkaempfe} (int_veranstaltungenid, var_name) SELECT int_veranstaltungenid, $1 || ' WK' FROM e
        RETURNING int_wettkaempfeid, int_veranstaltungenid
      ), p AS (
-       INSERT INTO ${t('teilnehmer')} (var_vorname, var_nachname, var_startnummer, int_vereineid, int_eventid, var_typ, int_geschlecht, dat_geburtstag)
+       INSERT INTO ${client.tables.teilnehmer} (var_vorname, var_nachname, var_startnummer, int_vereineid, int_eventid, var_typ, int_geschlecht, dat_geburtstag)
        SELECT 'Vorname' || n, 'Turner ' || n, n::text, ($3::int[])[1 + n % array_length($3::int[], 1)], e.int_veranstaltungenid,
               'Einzel', 1 + n % 2, DATE '2025-05-17' - ((6 + n % 13) * 365 + n % 300)
          FROM e CROSS JOIN generate_series(1, $2::int) AS n
        RETURNING int_teilnehmerid
      ), w AS (
-       INSERT INTO ${t('wertungen')} (int_wettkaempfeid, int_teilnehmerid, int_statusid)
+       INSERT INTO ${client.tables.wertungen} (int_wettkaempfeid, int_teilnehmerid, int_statusid)
        SELECT c.int_wettkaempfeid, p.int_teilnehmerid, 1 FROM c CROSS JOIN p ORDER BY p.int_teilnehmerid
        RETURNING int_wertungenid
      )
@@ -122,23 +122,23 @@ async function insertEvent(client: pg.Client, name: string, count: number, clubI
 }
 
 /** Detail rows (value NULL: nothing final yet) and jury results A, B, C for every score × discipline. */
-async function insertScoringRows(client: pg.Client, scoreIds: readonly number[], disciplines: readonly BenchDiscipline[], fields: 'ABC' | 'BC'): Promise<void> {
+async function insertScoringRows(client: pg.Client & WithTables, scoreIds: readonly number[], disciplines: readonly BenchDiscipline[], fields: 'ABC' | 'BC'): Promise<void> {
   const disciplineIds = disciplines.map((discipline) => discipline.id);
   await client.query(
-    `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+    `INSERT INTO ${client.tables.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
      SELECT s, d, 1, 0, NULL FROM unnest($1::int[]) AS s CROSS JOIN unnest($2::int[]) AS d`,
     [scoreIds, disciplineIds],
   );
   const fieldIds = disciplines.flatMap((discipline) => (fields === 'ABC' ? [discipline.fields.A] : []).concat(discipline.fields.B, discipline.fields.C));
   // Values a judge could type (0.0 to 9.9), varied per row so the page is not one repeated value.
   await client.query(
-    `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+    `INSERT INTO ${client.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
      SELECT s, f, ((s * 7 + f * 3) % 100) / 10.0, 1, 0 FROM unnest($1::int[]) AS s CROSS JOIN unnest($2::int[]) AS f`,
     [scoreIds, fieldIds],
   );
 }
 
-export async function seedBenchData(client: pg.Client, sizes: SeedSizes): Promise<BenchData> {
+export async function seedBenchData(client: pg.Client & WithTables, sizes: SeedSizes): Promise<BenchData> {
   const data = await inTransaction(client, async () => {
     const clubIds = await insertClubs(client);
     const disciplines = await insertDisciplines(client, sizes.readDisciplines);
@@ -163,12 +163,12 @@ export async function seedBenchData(client: pg.Client, sizes: SeedSizes): Promis
  * Puts the read event back to "nothing calculated yet" so the next read is cold again: the final
  * fields' jury results go, the detail values become NULL.
  */
-export async function resetReadEvent(client: pg.Client, read: BenchEvent, disciplines: readonly BenchDiscipline[]): Promise<void> {
+export async function resetReadEvent(client: pg.Client & WithTables, read: BenchEvent, disciplines: readonly BenchDiscipline[]): Promise<void> {
   await inTransaction(client, async () => {
     await client.query(
-      `DELETE FROM ${t('jury_results')} WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinen_felderid = ANY($2::int[])`,
+      `DELETE FROM ${client.tables.jury_results} WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinen_felderid = ANY($2::int[])`,
       [read.scoreIds, disciplines.map((discipline) => discipline.fields.final)],
     );
-    await client.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = NULL WHERE int_wertungenid = ANY($1::int[]) AND rel_leistung IS NOT NULL`, [read.scoreIds]);
+    await client.query(`UPDATE ${client.tables.wertungen_details} SET rel_leistung = NULL WHERE int_wertungenid = ANY($1::int[]) AND rel_leistung IS NOT NULL`, [read.scoreIds]);
   });
 }

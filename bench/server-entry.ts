@@ -14,7 +14,6 @@ import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { t } from '../src/db/tables.js';
 import { generateSquadProposals, resolveSquadCriteria } from '../src/domain/squad-planner.js';
 import { DEFAULT_AGE_RULE } from '../src/domain/age.js';
 import { SaveJuryResultBody } from '../src/http/schemas/scoring.js';
@@ -51,6 +50,7 @@ const config = { ...loadConfig({ ...process.env, HOST: '127.0.0.1', DATA_DIR: pr
 const logger = createLogger(config.logLevel, false);
 const running = await startServer(config, databaseUrl, logger);
 const io = running.gateway.io;
+const tables = running.pool.tables;
 
 const bare = Fastify({ logger: false });
 let naiveEmitted = 0;
@@ -70,7 +70,7 @@ bare.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } }, async
     type: body.type === 1 ? (1 as const) : (0 as const),
   };
   let event: { eventId: number; payload: Record<string, unknown> } | null = null;
-  const outboxInsert = `INSERT INTO ${t('svc_outbox')}`;
+  const outboxInsert = `INSERT INTO ${tables.svc_outbox}`;
   const reply = await runCommand(running.pool, (tx) => {
     const direct = new Proxy(tx, {
       get(target, property, receiver) {
@@ -134,14 +134,14 @@ bare.post('/naive/squads/generate', async (request) => {
 
 const ceilingPool = new pg.Pool({ connectionString: databaseUrl, max: 20, application_name: 'gym-competition-service', options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}` });
 let ceilingUpserts = 0;
-const ceilingUpsertSql = `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+const ceilingUpsertSql = `INSERT INTO ${tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
   VALUES ($1, $2, $3, 1, 0)
   ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch) DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung
   RETURNING int_juryresultsid AS id, rel_leistung AS value`;
-const ceilingLockSql = `SELECT c.int_veranstaltungenid AS event_id FROM ${t('wertungen')} w
-  JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+const ceilingLockSql = `SELECT c.int_veranstaltungenid AS event_id FROM ${tables.wertungen} w
+  JOIN ${tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
   WHERE w.int_wertungenid = $1 FOR NO KEY UPDATE OF w`;
-const ceilingOutboxSql = `INSERT INTO ${t('svc_outbox')} (topic, event_id, source, payload) VALUES ('score-updated', $1, 'api', $2) RETURNING id`;
+const ceilingOutboxSql = `INSERT INTO ${tables.svc_outbox} (topic, event_id, source, payload) VALUES ('score-updated', $1, 'api', $2) RETURNING id`;
 type CeilingBody = { participantId: number; disciplineFieldId: number; performance: number };
 
 const ceiling = await buildApp({ config, pool: running.pool, logger, relay: running.relay });

@@ -6,7 +6,6 @@
  * already told about.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import type { PendingCorrection, WrittenCorrection } from '../src/model/scoring-context.js';
 
 /**
@@ -32,7 +31,7 @@ export async function selectStoredFinals(tx: TxClient, corrections: readonly Pen
     `SELECT 'calculate' AS kind, j.int_juryresultsid AS result_id, j.int_wertungenid AS score_id,
             j.int_disziplinen_felderid AS field_id, j.rel_leistung AS value
        FROM unnest($1::int[], $2::int[]) AS i(score_id, field_id)
-       JOIN ${t('jury_results')} j ON j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id AND j.int_versuch = 1
+       JOIN ${tx.tables.jury_results} j ON j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id AND j.int_versuch = 1
       WHERE j.rel_leistung IS NOT NULL`,
     [corrections.map((item) => item.scoreId), corrections.map((item) => item.correction.fieldId)],
   );
@@ -46,20 +45,20 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[])
                   WITH ORDINALITY AS i(kind, score_id, discipline_id, field_id, value, ord)
      ), calculated AS (
-       INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+       INSERT INTO ${tx.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
        SELECT score_id, field_id, value, 1, 0 FROM input WHERE kind = 'calculate' ORDER BY ord
        ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch) DO NOTHING
        RETURNING int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung
      ), calculated_detail AS (
-       UPDATE ${t('wertungen_details')} d SET rel_leistung = c.rel_leistung
+       UPDATE ${tx.tables.wertungen_details} d SET rel_leistung = c.rel_leistung
          FROM calculated c
          JOIN input i ON i.kind = 'calculate' AND i.score_id = c.int_wertungenid AND i.field_id = c.int_disziplinen_felderid
         WHERE d.int_wertungenid = i.score_id AND d.int_disziplinenid = i.discipline_id AND d.int_versuch = 1 AND d.int_kp = 0
        RETURNING d.int_wertungenid
      ), synced AS (
-       UPDATE ${t('jury_results')} j SET rel_leistung = d.rel_leistung
+       UPDATE ${tx.tables.jury_results} j SET rel_leistung = d.rel_leistung
          FROM input i
-         JOIN ${t('wertungen_details')} d
+         JOIN ${tx.tables.wertungen_details} d
            ON d.int_wertungenid = i.score_id AND d.int_disziplinenid = i.discipline_id AND d.int_versuch = 1 AND d.int_kp = 0
         WHERE i.kind = 'sync' AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
           AND j.int_versuch = 1 AND d.rel_leistung IS NOT NULL AND j.rel_leistung IS DISTINCT FROM d.rel_leistung

@@ -1,5 +1,4 @@
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { notFound, validationFailed } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { squadsApplied } from '../outbox/events.js';
@@ -66,11 +65,11 @@ export async function lockEventAndFindForeignParticipants(tx: TxClient, eventId:
     `SELECT ARRAY(
               SELECT listed.id FROM unnest($2::int[]) AS listed(id)
                WHERE NOT EXISTS (
-                       SELECT 1 FROM ${t('wertungen')} w
-                         JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+                       SELECT 1 FROM ${tx.tables.wertungen} w
+                         JOIN ${tx.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
                         WHERE w.int_teilnehmerid = listed.id AND c.int_veranstaltungenid = e.int_veranstaltungenid)
                ORDER BY listed.id) AS "foreignIds"
-       FROM ${t('veranstaltungen')} e
+       FROM ${tx.tables.veranstaltungen} e
       WHERE e.int_veranstaltungenid = $1
         FOR NO KEY UPDATE OF e`,
     [eventId, participantIds],
@@ -81,8 +80,8 @@ export async function lockEventAndFindForeignParticipants(tx: TxClient, eventId:
 /** Every score row of every competition of the event, group and team rows included (spec rule). */
 export async function clearEventSquadNames(tx: TxClient, eventId: number): Promise<void> {
   await tx.query(
-    `UPDATE ${t('wertungen')} w SET var_riege = NULL
-       FROM ${t('wettkaempfe')} c
+    `UPDATE ${tx.tables.wertungen} w SET var_riege = NULL
+       FROM ${tx.tables.wettkaempfe} c
       WHERE c.int_wettkaempfeid = w.int_wettkaempfeid AND c.int_veranstaltungenid = $1 AND w.var_riege IS NOT NULL`,
     [eventId],
   );
@@ -91,8 +90,8 @@ export async function clearEventSquadNames(tx: TxClient, eventId: number): Promi
 /** All squads in one statement: the pairs travel as two parallel arrays. */
 export async function setSquadNames(tx: TxClient, eventId: number, participantIds: readonly number[], names: readonly string[]): Promise<void> {
   await tx.query(
-    `UPDATE ${t('wertungen')} w SET var_riege = a.name
-       FROM unnest($2::int[], $3::text[]) AS a(participant_id, name), ${t('wettkaempfe')} c
+    `UPDATE ${tx.tables.wertungen} w SET var_riege = a.name
+       FROM unnest($2::int[], $3::text[]) AS a(participant_id, name), ${tx.tables.wettkaempfe} c
       WHERE w.int_teilnehmerid = a.participant_id
         AND c.int_wettkaempfeid = w.int_wettkaempfeid AND c.int_veranstaltungenid = $1`,
     [eventId, participantIds, names],

@@ -1,5 +1,4 @@
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { evaluate, variablesInOrder } from '../src/domain/formula.js';
 import { notFound, validationFailed } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
@@ -84,7 +83,7 @@ export async function lockUnit(tx: TxClient, kind: CollectiveKind, unitId: numbe
   const { rows } = await tx.query<UnitRow>(
     `SELECT ${kind.idColumn} AS id, var_name AS name, int_veranstaltungenid AS "eventId",
             int_startnummer AS "startNumber", var_riege AS "squadName"
-       FROM ${t(kind.table)}
+       FROM ${tx.tables[kind.table]}
       WHERE ${kind.idColumn} = $1
       FOR NO KEY UPDATE`,
     [unitId],
@@ -96,8 +95,8 @@ export async function selectCompetition(tx: TxClient, competitionId: number, sta
   const { rows } = await tx.query<CompetitionRow>(
     `SELECT c.int_wettkaempfeid AS id, c.int_veranstaltungenid AS "eventId",
             COALESCE(c.bol_gruppe, false) AS "isGroupCompetition", COALESCE(c.int_versuche, 1) AS attempts,
-            EXISTS (SELECT 1 FROM ${t('status')} s WHERE s.int_statusid = $2::int) AS "statusExists"
-       FROM ${t('wettkaempfe')} c
+            EXISTS (SELECT 1 FROM ${tx.tables.status} s WHERE s.int_statusid = $2::int) AS "statusExists"
+       FROM ${tx.tables.wettkaempfe} c
       WHERE c.int_wettkaempfeid = $1`,
     [competitionId, statusId],
   );
@@ -211,19 +210,19 @@ export async function upsertScoreRow(tx: TxClient, prepared: PreparedScore): Pro
   const { kind, input, unit } = prepared;
   const { rows } = await tx.query<{ scoreId: number; squadName: string | null }>(
     `WITH existing AS (
-       SELECT int_wertungenid FROM ${t('wertungen')}
+       SELECT int_wertungenid FROM ${tx.tables.wertungen}
         WHERE ${kind.idColumn} = $1::int AND int_wettkaempfeid = $2::int
         ORDER BY int_wertungenid
         LIMIT 1
      ), updated AS (
-       UPDATE ${t('wertungen')} w
+       UPDATE ${tx.tables.wertungen} w
           SET int_statusid = COALESCE($3::int, w.int_statusid),
               int_startnummer = COALESCE($4::int, w.int_startnummer),
               var_riege = COALESCE($5::varchar, w.var_riege)
         WHERE w.int_wertungenid = (SELECT int_wertungenid FROM existing)
         RETURNING w.int_wertungenid, w.var_riege
      ), inserted AS (
-       INSERT INTO ${t('wertungen')} (int_wettkaempfeid, ${kind.idColumn}, int_statusid, int_runde, int_startnummer, var_riege)
+       INSERT INTO ${tx.tables.wertungen} (int_wettkaempfeid, ${kind.idColumn}, int_statusid, int_runde, int_startnummer, var_riege)
        SELECT $2, $1, COALESCE($3, 1), 1, $4, $5
         WHERE NOT EXISTS (SELECT 1 FROM existing)
        RETURNING int_wertungenid, var_riege
@@ -240,7 +239,7 @@ export async function upsertScoreRow(tx: TxClient, prepared: PreparedScore): Pro
 export async function upsertDetailRows(tx: TxClient, prepared: PreparedScore, scoreId: number): Promise<StoredDetail[]> {
   const { input, details } = prepared;
   const { rows } = await tx.query<StoredDetail>(
-    `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+    `INSERT INTO ${tx.tables.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
      SELECT $1::int, $2::int, $3::int, v.field_id, v.value
        FROM unnest($4::int[], $5::float8[]) AS v (field_id, value)
      ON CONFLICT (int_wertungenid, int_disziplinenid, int_versuch, int_kp)

@@ -5,7 +5,6 @@
  * stored and flagged. A `release-changed` event tells consoles and scoreboards.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { notFound } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { releaseChanged } from '../outbox/events.js';
@@ -34,8 +33,8 @@ interface ScopeRow {
 
 export async function selectReleaseScope(tx: TxClient, scope: ReleaseScope): Promise<ScopeRow> {
   const { rows } = await tx.query<ScopeRow>(
-    `SELECT (SELECT int_veranstaltungenid FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $1) AS event_id,
-            EXISTS (SELECT 1 FROM ${t('disziplinen')} WHERE int_disziplinenid = $2) AS discipline_found`,
+    `SELECT (SELECT int_veranstaltungenid FROM ${tx.tables.wettkaempfe} WHERE int_wettkaempfeid = $1) AS event_id,
+            EXISTS (SELECT 1 FROM ${tx.tables.disziplinen} WHERE int_disziplinenid = $2) AS discipline_found`,
     [scope.competitionId, scope.disciplineId],
   );
   return rows[0]!;
@@ -43,14 +42,14 @@ export async function selectReleaseScope(tx: TxClient, scope: ReleaseScope): Pro
 
 export async function insertRelease(tx: TxClient, scope: ReleaseScope, actor: string): Promise<void> {
   await tx.query(
-    `INSERT INTO ${t('svc_releases')} (competition_id, discipline_id, squad_name, released_by) VALUES ($1, $2, $3, $4)
+    `INSERT INTO ${tx.tables.svc_releases} (competition_id, discipline_id, squad_name, released_by) VALUES ($1, $2, $3, $4)
      ON CONFLICT (competition_id, discipline_id, squad_name) DO NOTHING`,
     [scope.competitionId, scope.disciplineId, scope.squadName ?? '', actor],
   );
 }
 
 export async function deleteRelease(tx: TxClient, scope: ReleaseScope): Promise<void> {
-  await tx.query(`DELETE FROM ${t('svc_releases')} WHERE competition_id = $1 AND discipline_id = $2 AND squad_name = $3`, [
+  await tx.query(`DELETE FROM ${tx.tables.svc_releases} WHERE competition_id = $1 AND discipline_id = $2 AND squad_name = $3`, [
     scope.competitionId,
     scope.disciplineId,
     scope.squadName ?? '',
@@ -61,7 +60,7 @@ export async function deleteRelease(tx: TxClient, scope: ReleaseScope): Promise<
 export async function selectReleaseState(tx: TxClient, scope: ReleaseScope): Promise<ReleaseState> {
   const { rows } = await tx.query<{ released_at: string | null; released_by: string | null }>(
     `SELECT to_char(r.released_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS released_at, r.released_by
-       FROM ${t('svc_releases')} r
+       FROM ${tx.tables.svc_releases} r
       WHERE r.competition_id = $1 AND r.discipline_id = $2 AND r.squad_name IN ('', $3)
       ORDER BY r.squad_name DESC LIMIT 1`,
     [scope.competitionId, scope.disciplineId, scope.squadName ?? ''],

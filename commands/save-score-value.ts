@@ -12,7 +12,6 @@
  * existing row is left alone: a score 0 sent only to create the row is not a captured score.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { notFound, StaleValueError, validationFailed } from '../src/domain/errors.js';
 import { sameStoredValue } from '../src/domain/stored-value.js';
 import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
@@ -46,12 +45,12 @@ interface SaveTargetRow {
 
 export async function selectSaveTarget(tx: TxClient, input: SaveScoreValueInput): Promise<SaveTargetRow> {
   const { rows } = await tx.query<SaveTargetRow>(
-    `SELECT EXISTS (SELECT 1 FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $1) AS competition_found,
-            EXISTS (SELECT 1 FROM ${t('disziplinen')} WHERE int_disziplinenid = $3) AS discipline_found,
-            EXISTS (SELECT 1 FROM ${t('teilnehmer')} WHERE int_teilnehmerid = $2) AS participant_found,
-            (SELECT int_veranstaltungenid FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $1) AS competition_event,
-            (SELECT int_eventid FROM ${t('teilnehmer')} WHERE int_teilnehmerid = $2) AS participant_event,
-            (SELECT int_wertungenid FROM ${t('wertungen')}
+    `SELECT EXISTS (SELECT 1 FROM ${tx.tables.wettkaempfe} WHERE int_wettkaempfeid = $1) AS competition_found,
+            EXISTS (SELECT 1 FROM ${tx.tables.disziplinen} WHERE int_disziplinenid = $3) AS discipline_found,
+            EXISTS (SELECT 1 FROM ${tx.tables.teilnehmer} WHERE int_teilnehmerid = $2) AS participant_found,
+            (SELECT int_veranstaltungenid FROM ${tx.tables.wettkaempfe} WHERE int_wettkaempfeid = $1) AS competition_event,
+            (SELECT int_eventid FROM ${tx.tables.teilnehmer} WHERE int_teilnehmerid = $2) AS participant_event,
+            (SELECT int_wertungenid FROM ${tx.tables.wertungen}
               WHERE int_wertungenid = $2 AND int_wettkaempfeid = $1 AND int_teilnehmerid IS NOT NULL) AS score_id`,
     [input.competitionId, input.participantId, input.disciplineId],
   );
@@ -59,20 +58,20 @@ export async function selectSaveTarget(tx: TxClient, input: SaveScoreValueInput)
 }
 
 export async function lockParticipantScoreCreation(tx: TxClient, competitionId: number, participantId: number): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${t('wertungen')}:individual:${competitionId}:${participantId}`]);
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${tx.tables.wertungen}:individual:${competitionId}:${participantId}`]);
 }
 
 /** Must run after the advisory lock, as its own statement, so it sees a row committed meanwhile. */
 export async function findOrCreateParticipantScoreRow(tx: TxClient, competitionId: number, participantId: number): Promise<number> {
   const { rows } = await tx.query<{ score_id: number }>(
     `WITH found AS (
-       SELECT int_wertungenid FROM ${t('wertungen')}
+       SELECT int_wertungenid FROM ${tx.tables.wertungen}
         WHERE int_wettkaempfeid = $1 AND int_teilnehmerid = $2
         ORDER BY int_wertungenid LIMIT 1
      ), created AS (
-       INSERT INTO ${t('wertungen')} (int_wettkaempfeid, int_teilnehmerid, int_statusid, int_runde, int_startnummer)
+       INSERT INTO ${tx.tables.wertungen} (int_wettkaempfeid, int_teilnehmerid, int_statusid, int_runde, int_startnummer)
        SELECT $1, p.int_teilnehmerid, 1, 1, CASE WHEN p.var_startnummer ~ '^[0-9]{1,9}$' THEN p.var_startnummer::int END
-         FROM ${t('teilnehmer')} p
+         FROM ${tx.tables.teilnehmer} p
         WHERE p.int_teilnehmerid = $2 AND NOT EXISTS (SELECT 1 FROM found)
        RETURNING int_wertungenid
      )

@@ -1,5 +1,4 @@
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import {
   appendCollectiveScoreEvent,
   prepareCollectiveScore,
@@ -17,7 +16,7 @@ export interface SaveTeamScoreResult {
 
 export async function deleteTeamDetailRows(tx: TxClient, scoreId: number, disciplineId: number, attempt: number): Promise<void> {
   await tx.query(
-    `DELETE FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = $3`,
+    `DELETE FROM ${tx.tables.wertungen_details} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = $3`,
     [scoreId, disciplineId, attempt],
   );
 }

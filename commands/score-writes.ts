@@ -5,7 +5,6 @@
  * results the command sees, and two commands never lock jury and detail rows in opposite order.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { scoreValueUpdated } from '../outbox/events.js';
 import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../src/model/scoring-context.js';
@@ -13,7 +12,7 @@ import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../s
 /** False when the score row does not exist. */
 export async function lockScoreRow(tx: TxClient, scoreId: number): Promise<boolean> {
   // NO KEY UPDATE leaves inserts that only reference the row (FK checks) unblocked.
-  const { rowCount } = await tx.query(`SELECT 1 FROM ${t('wertungen')} WHERE int_wertungenid = $1 FOR NO KEY UPDATE`, [scoreId]);
+  const { rowCount } = await tx.query(`SELECT 1 FROM ${tx.tables.wertungen} WHERE int_wertungenid = $1 FOR NO KEY UPDATE`, [scoreId]);
   return rowCount === 1;
 }
 
@@ -21,7 +20,7 @@ export async function lockScoreRow(tx: TxClient, scoreId: number): Promise<boole
 export async function selectFieldDisciplines(tx: TxClient, fieldIds: readonly number[]): Promise<Map<number, number>> {
   const { rows } = await tx.query<{ field_id: number; discipline_id: number }>(
     `SELECT int_disziplinen_felderid AS field_id, int_disziplinenid AS discipline_id
-       FROM ${t('disziplinen_felder')} WHERE int_disziplinen_felderid = ANY($1::int[])`,
+       FROM ${tx.tables.disziplinen_felder} WHERE int_disziplinen_felderid = ANY($1::int[])`,
     [fieldIds],
   );
   return new Map(rows.map((row) => [row.field_id, row.discipline_id]));
@@ -44,12 +43,12 @@ export async function upsertJuryResults(
   kind: 0 | 1 | null,
 ): Promise<Array<{ id: number; fieldId: number; value: number }>> {
   const { rows } = await tx.query<{ id: number; fieldId: number; value: number }>(
-    `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+    `INSERT INTO ${tx.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
      SELECT $1, v.field_id, v.value, 1, COALESCE($4::int, 0)
        FROM unnest($2::int[], $3::float8[]) AS v(field_id, value)
       ORDER BY v.field_id
      ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch)
-     DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, ${t('jury_results')}.int_kp)
+     DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, ${tx.tables.jury_results}.int_kp)
      RETURNING int_juryresultsid AS id, int_disziplinen_felderid AS "fieldId", rel_leistung AS value`,
     [scoreId, values.map((item) => item.fieldId), values.map((item) => item.value), kind],
   );
@@ -59,7 +58,7 @@ export async function upsertJuryResults(
 /** The attempt-1 detail row is created when missing; returns the value as stored. */
 export async function upsertDetailValue(tx: TxClient, scoreId: number, disciplineId: number, value: number): Promise<number> {
   const { rows } = await tx.query<{ value: number }>(
-    `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+    `INSERT INTO ${tx.tables.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
      VALUES ($1, $2, 1, 0, $3)
      ON CONFLICT (int_wertungenid, int_disziplinenid, int_versuch, int_kp) DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung
      RETURNING rel_leistung AS value`,

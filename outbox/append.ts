@@ -1,5 +1,4 @@
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import type { OutboxEvent } from './events.js';
 
 /**
@@ -8,7 +7,7 @@ import type { OutboxEvent } from './events.js';
  */
 export async function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
   const { rows } = await tx.query<{ id: number }>(
-    `INSERT INTO ${t('svc_outbox')} (topic, event_id, source, payload) VALUES ($1, $2, 'api', $3) RETURNING id`,
+    `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload) VALUES ($1, $2, 'api', $3) RETURNING id`,
     [event.topic, event.eventId, JSON.stringify(event.payload)],
   );
   return rows[0]!.id;

@@ -1,7 +1,6 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Pool, Queryable } from '../src/db/pool.js';
-import { outboxChannel, t, tablePrefix } from '../src/db/tables.js';
 import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
 import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js';
@@ -37,13 +36,13 @@ interface OutboxRow {
 }
 
 export async function selectMaxSeq(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ seq: number }>(`SELECT COALESCE(max(seq), 0) AS seq FROM ${t('svc_outbox')}`);
+  const { rows } = await db.query<{ seq: number }>(`SELECT COALESCE(max(seq), 0) AS seq FROM ${db.tables.svc_outbox}`);
   return rows[0]?.seq ?? 0;
 }
 
 export async function selectSequencedAfter(db: Queryable, after: number, limit: number): Promise<OutboxRow[]> {
   const { rows } = await db.query<OutboxRow>(
-    `SELECT seq, topic, event_id, source, payload FROM ${t('svc_outbox')} WHERE seq > $1 ORDER BY seq LIMIT $2`,
+    `SELECT seq, topic, event_id, source, payload FROM ${db.tables.svc_outbox} WHERE seq > $1 ORDER BY seq LIMIT $2`,
     [after, limit],
   );
   return rows;
@@ -51,7 +50,7 @@ export async function selectSequencedAfter(db: Queryable, after: number, limit: 
 
 export async function selectEventRange(db: Queryable, eventId: number, after: number, upTo: number, limit: number): Promise<OutboxRow[]> {
   const { rows } = await db.query<OutboxRow>(
-    `SELECT seq, topic, event_id, source, payload FROM ${t('svc_outbox')}
+    `SELECT seq, topic, event_id, source, payload FROM ${db.tables.svc_outbox}
      WHERE event_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4`,
     [eventId, after, upTo, limit],
   );
@@ -61,7 +60,7 @@ export async function selectEventRange(db: Queryable, eventId: number, after: nu
 /** How many events of `eventId` lie in `(after, upTo]`, counted up to `cap` (enough to say "more than"). */
 export async function countEventRange(db: Queryable, eventId: number, after: number, upTo: number, cap: number): Promise<number> {
   const { rows } = await db.query<{ count: number }>(
-    `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${t('svc_outbox')} WHERE event_id = $1 AND seq > $2 AND seq <= $3 LIMIT $4) AS capped`,
+    `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${db.tables.svc_outbox} WHERE event_id = $1 AND seq > $2 AND seq <= $3 LIMIT $4) AS capped`,
     [eventId, after, upTo, cap],
   );
   return rows[0]?.count ?? 0;
@@ -111,10 +110,10 @@ export class OutboxRelay {
   private stopped = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
-    this.sequencer = new OutboxSequencer(options.connectionString, options.logger);
+    this.sequencer = new OutboxSequencer(options.connectionString, options.pool.tables, options.logger);
     this.listener = new OutboxListener({
       connectionString: options.connectionString,
-      channel: outboxChannel(tablePrefix()),
+      channel: options.pool.tables.outboxChannel,
       logger: options.logger,
       onWake: (reason) => {
         if (reason === 'connected') this.reportCatchUp = true;

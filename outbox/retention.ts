@@ -1,7 +1,6 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import { withTransaction, type Pool, type Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 
 /** Transaction-level lock: held by one instance's clean-up at a time, released by its commit. */
 export const RETENTION_LOCK_KEY = 7_310_482_613;
@@ -17,7 +16,7 @@ export async function tryRetentionLock(db: Queryable): Promise<boolean> {
  */
 export async function deleteExpiredOutboxRows(db: Queryable, retentionHours: number): Promise<number> {
   const { rowCount } = await db.query(
-    `DELETE FROM ${t('svc_outbox')} WHERE seq IS NOT NULL AND sequenced_at < now() - make_interval(secs => $1)`,
+    `DELETE FROM ${db.tables.svc_outbox} WHERE seq IS NOT NULL AND sequenced_at < now() - make_interval(secs => $1)`,
     [retentionHours * 3600],
   );
   return rowCount ?? 0;

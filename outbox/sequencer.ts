@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
+import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
+import type { Tables } from '../src/db/tables.js';
 
 // Same for every instance on a database; only the holder of this session lock numbers rows.
 export const SEQUENCER_LOCK_KEY = 7_310_482_612;
@@ -12,15 +12,15 @@ const ACQUIRE_INTERVAL_MS = 900;
 export const SEQUENCER_APPLICATION_NAME = 'gym-competition-service:sequencer';
 
 export async function selectUnsequencedIds(db: Queryable, limit: number): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${t('svc_outbox')} WHERE seq IS NULL ORDER BY id LIMIT $1`, [limit]);
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${db.tables.svc_outbox} WHERE seq IS NULL ORDER BY id LIMIT $1`, [limit]);
   return rows.map((row) => row.id);
 }
 
 /** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
 export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
   await db.query(
-    `UPDATE ${t('svc_outbox')} AS o SET seq = n.seq, sequenced_at = now()
-     FROM (SELECT id, nextval('${t('svc_outbox_seq')}') AS seq FROM unnest($1::bigint[]) AS id) AS n
+    `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
+     FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
      WHERE o.id = n.id AND o.seq IS NULL`,
     [ids],
   );
@@ -35,12 +35,13 @@ export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
  * only its own row. If this connection dies, its lock goes with it and another instance takes over.
  */
 export class OutboxSequencer {
-  private client: pg.Client | null = null;
+  private client: (pg.Client & WithTables) | null = null;
   private holding = false;
   private lastAttempt = 0;
 
   constructor(
     private readonly connectionString: string,
+    private readonly tables: Tables,
     private readonly logger: Logger,
   ) {}
 
@@ -82,7 +83,7 @@ export class OutboxSequencer {
     return this.holding;
   }
 
-  private async connect(): Promise<pg.Client> {
+  private async connect(): Promise<pg.Client & WithTables> {
     const client = new pg.Client({
       connectionString: this.connectionString,
       application_name: SEQUENCER_APPLICATION_NAME,
@@ -96,7 +97,7 @@ export class OutboxSequencer {
     // If this process vanishes without closing the socket, the server ends the session (and frees the
     // lock) once it has been idle this long; a live sequencer runs a statement every second.
     await client.query(`SET idle_session_timeout = '30s'`).catch(() => undefined);
-    return client;
+    return withTables(client, this.tables);
   }
 
   private drop(error: unknown): void {

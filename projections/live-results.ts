@@ -10,7 +10,6 @@
  * worst one it already reflects (applying a score twice is harmless), never a gap.
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { notFound } from '../src/domain/errors.js';
 import { maskClass } from '../src/domain/input-mask.js';
 
@@ -65,9 +64,9 @@ interface ScopeRow {
 
 export async function selectLiveResultsScope(db: Queryable, query: LiveResultsQuery): Promise<ScopeRow> {
   const { rows } = await db.query<ScopeRow>(
-    `SELECT EXISTS (SELECT 1 FROM ${t('veranstaltungen')} WHERE int_veranstaltungenid = $1) AS event_found,
-            (SELECT var_name FROM ${t('disziplinen')} WHERE int_disziplinenid = $2) AS discipline_name,
-            (SELECT var_eingabemaske FROM ${t('disziplinen')} WHERE int_disziplinenid = $2) AS input_mask`,
+    `SELECT EXISTS (SELECT 1 FROM ${db.tables.veranstaltungen} WHERE int_veranstaltungenid = $1) AS event_found,
+            (SELECT var_name FROM ${db.tables.disziplinen} WHERE int_disziplinenid = $2) AS discipline_name,
+            (SELECT var_eingabemaske FROM ${db.tables.disziplinen} WHERE int_disziplinenid = $2) AS input_mask`,
     [query.eventId, query.disciplineId],
   );
   return rows[0]!;
@@ -87,14 +86,14 @@ export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, 
               w.int_wertungenid, w.int_wettkaempfeid, w.int_teilnehmerid, w.int_gruppenid, w.int_mannschaftenid, w.var_riege,
               COALESCE(w.bol_ak, false) AS out_of_competition, d.rel_leistung, d.int_versuch,
               CASE WHEN $4 THEN d.rel_leistung ELSE -d.rel_leistung END AS order_value,
-              ${t('svc_scope_released')}(w.int_wettkaempfeid, $2, w.var_riege) AS released
-         FROM ${t('wertungen')} w
-         JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
-         JOIN ${t('wertungen_details')} d
+              ${db.tables.svc_scope_released}(w.int_wettkaempfeid, $2, w.var_riege) AS released
+         FROM ${db.tables.wertungen} w
+         JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+         JOIN ${db.tables.wertungen_details} d
            ON d.int_wertungenid = w.int_wertungenid AND d.int_disziplinenid = $2 AND d.rel_leistung IS NOT NULL
           AND CASE WHEN w.int_teilnehmerid IS NOT NULL THEN COALESCE(d.int_kp, 0) = 0
                    -- group and team rows keep each field in int_kp; the final is the final field's row
-                   ELSE d.int_kp IN (SELECT f.int_disziplinen_felderid FROM ${t('disziplinen_felder')} f
+                   ELSE d.int_kp IN (SELECT f.int_disziplinen_felderid FROM ${db.tables.disziplinen_felder} f
                                       WHERE f.int_disziplinenid = $2 AND COALESCE(f.bol_endwert, false)) END
         WHERE c.int_veranstaltungenid = $1
           AND ($3::int IS NULL OR w.int_wettkaempfeid = $3)
@@ -113,10 +112,10 @@ export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, 
             v.var_name AS "clubName", l.var_riege AS "squadName", l.rel_leistung AS score, l.int_versuch AS attempt,
             l.out_of_competition AS "outOfCompetition", l.released
        FROM shown l
-       LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = l.int_teilnehmerid
-       LEFT JOIN ${t('gruppen')} g ON g.int_gruppenid = l.int_gruppenid AND l.int_teilnehmerid IS NULL
-       LEFT JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = l.int_mannschaftenid AND l.int_teilnehmerid IS NULL AND l.int_gruppenid IS NULL
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = COALESCE(p.int_vereineid, g.int_vereineid, m.int_vereineid)
+       LEFT JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = l.int_teilnehmerid
+       LEFT JOIN ${db.tables.gruppen} g ON g.int_gruppenid = l.int_gruppenid AND l.int_teilnehmerid IS NULL
+       LEFT JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = l.int_mannschaftenid AND l.int_teilnehmerid IS NULL AND l.int_gruppenid IS NULL
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = COALESCE(p.int_vereineid, g.int_vereineid, m.int_vereineid)
       ORDER BY l.out_of_competition, l.order_value, 7, 6, l.int_wertungenid`,
     [query.eventId, query.disciplineId, query.competitionId ?? null, ascending, query.releasedOnly ?? false],
   );

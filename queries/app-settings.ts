@@ -1,5 +1,4 @@
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { DEFAULT_AGE_RULE, isAgeRule, type AgeRule } from '../src/domain/age.js';
 import { DEFAULT_TIE_BREAK, isTieBreakRule, type TieBreakRule } from '../src/domain/all-around.js';
 import { SQUAD_CRITERIA_DEFAULTS, type SquadCriteria } from '../src/domain/squad-planner.js';
@@ -75,11 +74,11 @@ export async function readAppSetting<K extends AppSettingKey>(db: Queryable, key
   const defaults = APP_SETTING_DEFAULTS[key];
   const { rows } = await db.query<{ value: Partial<AppSettings[K]> }>(
     `WITH seeded AS (
-       INSERT INTO ${t('svc_settings')} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value
+       INSERT INTO ${db.tables.svc_settings} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value
      )
      SELECT value FROM seeded
       UNION ALL
-     SELECT value FROM ${t('svc_settings')} WHERE key = $1`,
+     SELECT value FROM ${db.tables.svc_settings} WHERE key = $1`,
     [key, JSON.stringify(defaults)],
   );
   // No row only when a concurrent first read inserted after this statement's snapshot was taken.

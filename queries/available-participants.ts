@@ -1,5 +1,4 @@
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { genderFromCode } from '../src/domain/final-score.js';
 import type { Gender } from '../src/domain/squad-planner.js';
 
@@ -32,14 +31,14 @@ export const GROUP_PARTICIPANT_TYPE = 'Gruppe';
 export async function selectCandidates(db: Queryable, filter: CandidateFilter): Promise<Candidate[]> {
   const clubCondition = filter.hideOtherClubs ? 'AND p.int_vereineid = $3' : '';
   const plannedCondition = filter.hidePlanned
-    ? `AND NOT EXISTS (SELECT 1 FROM ${t('wertungen')} w WHERE w.int_teilnehmerid = p.int_teilnehmerid)`
+    ? `AND NOT EXISTS (SELECT 1 FROM ${db.tables.wertungen} w WHERE w.int_teilnehmerid = p.int_teilnehmerid)`
     : '';
   const { rows } = await db.query<Omit<Candidate, 'gender'> & { genderCode: number | null }>(
     `SELECT p.int_teilnehmerid AS id, p.var_vorname AS "firstName", p.var_nachname AS "lastName",
             p.var_startnummer AS "startNumber", p.int_vereineid AS "clubId", v.var_name AS "clubName",
             p.int_geschlecht AS "genderCode", p.dat_geburtstag AS "birthDate"
-       FROM ${t('teilnehmer')} p
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid
+       FROM ${db.tables.teilnehmer} p
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
       WHERE p.int_eventid = $1 AND p.var_typ = $2 ${clubCondition} ${plannedCondition}
       ORDER BY p.var_nachname, p.var_vorname, p.int_teilnehmerid`,
     filter.hideOtherClubs ? [filter.eventId, GROUP_PARTICIPANT_TYPE, filter.clubId] : [filter.eventId, GROUP_PARTICIPANT_TYPE],

@@ -7,7 +7,6 @@
  * or of the final field for group and team rows) holds a value.
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { notFound } from '../src/domain/errors.js';
 
 export interface CompletenessQuery {
@@ -63,11 +62,11 @@ interface ScopeRow {
 
 export async function selectCompletenessScope(db: Queryable, query: CompletenessQuery): Promise<ScopeRow> {
   const { rows } = await db.query<ScopeRow>(
-    `SELECT EXISTS (SELECT 1 FROM ${t('wettkaempfe')} WHERE int_wettkaempfeid = $2 AND int_veranstaltungenid = $1) AS competition_found,
-            ($3::int IS NULL OR EXISTS (SELECT 1 FROM ${t('disziplinen')} WHERE int_disziplinenid = $3)) AS discipline_found,
+    `SELECT EXISTS (SELECT 1 FROM ${db.tables.wettkaempfe} WHERE int_wettkaempfeid = $2 AND int_veranstaltungenid = $1) AS competition_found,
+            ($3::int IS NULL OR EXISTS (SELECT 1 FROM ${db.tables.disziplinen} WHERE int_disziplinenid = $3)) AS discipline_found,
             COALESCE((SELECT json_agg(json_build_object('disciplineId', r.discipline_id, 'squadName', r.squad_name,
                                'releasedAt', to_char(r.released_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'releasedBy', r.released_by))
-                        FROM ${t('svc_releases')} r WHERE r.competition_id = $2), '[]'::json) AS releases`,
+                        FROM ${db.tables.svc_releases} r WHERE r.competition_id = $2), '[]'::json) AS releases`,
     [query.eventId, query.competitionId, query.disciplineId ?? null],
   );
   return rows[0]!;
@@ -91,30 +90,30 @@ export async function selectCompletenessRows(db: Queryable, query: CompletenessQ
               COALESCE(w.bol_startet_nicht, false) AS did_not_start,
               COALESCE(NULLIF(concat_ws(' ', p.var_vorname, p.var_nachname), ''), g.var_name, m.var_name) AS name,
               COALESCE(p.var_startnummer, w.int_startnummer::text) AS start_number
-         FROM ${t('wertungen')} w
-         LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
-         LEFT JOIN ${t('gruppen')} g ON g.int_gruppenid = w.int_gruppenid
-         LEFT JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = w.int_mannschaftenid
+         FROM ${db.tables.wertungen} w
+         LEFT JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = w.int_teilnehmerid
+         LEFT JOIN ${db.tables.gruppen} g ON g.int_gruppenid = w.int_gruppenid
+         LEFT JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = w.int_mannschaftenid
         WHERE w.int_wettkaempfeid = $1 AND ($3::text IS NULL OR COALESCE(btrim(w.var_riege), '') = $3::text)
      ), devices AS (
        SELECT $2::int AS id WHERE $2::int IS NOT NULL
        UNION
-       SELECT det.int_disziplinenid FROM ${t('wertungen_details')} det JOIN ${t('wertungen')} w ON w.int_wertungenid = det.int_wertungenid
+       SELECT det.int_disziplinenid FROM ${db.tables.wertungen_details} det JOIN ${db.tables.wertungen} w ON w.int_wertungenid = det.int_wertungenid
         WHERE $2::int IS NULL AND w.int_wettkaempfeid = $1
        UNION
-       SELECT f.int_disziplinenid FROM ${t('jury_results')} j
-         JOIN ${t('wertungen')} w ON w.int_wertungenid = j.int_wertungenid
-         JOIN ${t('disziplinen_felder')} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
+       SELECT f.int_disziplinenid FROM ${db.tables.jury_results} j
+         JOIN ${db.tables.wertungen} w ON w.int_wertungenid = j.int_wertungenid
+         JOIN ${db.tables.disziplinen_felder} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
         WHERE $2::int IS NULL AND w.int_wettkaempfeid = $1
        UNION
-       SELECT r.discipline_id FROM ${t('svc_releases')} r WHERE $2::int IS NULL AND r.competition_id = $1
+       SELECT r.discipline_id FROM ${db.tables.svc_releases} r WHERE $2::int IS NULL AND r.competition_id = $1
      )
      SELECT dev.id AS discipline_id, d.var_name AS discipline_name, e.squad, e.score_id, e.name, e.start_number, e.did_not_start,
-            EXISTS (SELECT 1 FROM ${t('wertungen_details')} det
+            EXISTS (SELECT 1 FROM ${db.tables.wertungen_details} det
                      WHERE det.int_wertungenid = e.score_id AND det.int_disziplinenid = dev.id AND det.rel_leistung IS NOT NULL
-                       AND ${t('svc_audit_detail_field')}(dev.id, det.int_kp) IS NULL) AS scored
+                       AND ${db.tables.svc_audit_detail_field}(dev.id, det.int_kp) IS NULL) AS scored
        FROM devices dev
-       LEFT JOIN ${t('disziplinen')} d ON d.int_disziplinenid = dev.id
+       LEFT JOIN ${db.tables.disziplinen} d ON d.int_disziplinenid = dev.id
        LEFT JOIN entries e ON true
       ORDER BY d.var_name, dev.id, e.squad, e.name, e.score_id`,
     [query.competitionId, query.disciplineId ?? null, query.squadName ?? null],

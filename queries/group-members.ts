@@ -1,6 +1,5 @@
 /** GET /api/groups/:groupId/members: the members the office stored for a group, in its order. */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 
 export interface GroupMember {
   id: number;
@@ -15,10 +14,10 @@ export async function selectGroupMembers(db: Queryable, groupId: number): Promis
   const { rows } = await db.query<GroupMember & { group_found: boolean }>(
     `SELECT g.found AS group_found, p.int_teilnehmerid AS id, p.var_vorname AS "firstName", p.var_nachname AS "lastName",
             p.var_startnummer AS "startNumber", v.var_name AS "clubName"
-       FROM (SELECT EXISTS (SELECT 1 FROM ${t('gruppen')} WHERE int_gruppenid = $1) AS found) g
-       LEFT JOIN ${t('svc_group_members')} m ON m.group_id = $1
-       LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = m.participant_id
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid
+       FROM (SELECT EXISTS (SELECT 1 FROM ${db.tables.gruppen} WHERE int_gruppenid = $1) AS found) g
+       LEFT JOIN ${db.tables.svc_group_members} m ON m.group_id = $1
+       LEFT JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = m.participant_id
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
       ORDER BY m.position, m.participant_id`,
     [groupId],
   );

@@ -1,5 +1,4 @@
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { fieldSortOrder } from '../src/model/scoring-context.js';
 
 export interface GroupHeader {
@@ -33,7 +32,7 @@ export interface GroupScoresFilter {
 
 export async function selectGroupHeader(db: Queryable, groupId: number): Promise<GroupHeader | null> {
   const { rows } = await db.query<GroupHeader>(
-    `SELECT int_gruppenid AS id, var_name AS name, int_startnummer AS "startNumber" FROM ${t('gruppen')} WHERE int_gruppenid = $1`,
+    `SELECT int_gruppenid AS id, var_name AS name, int_startnummer AS "startNumber" FROM ${db.tables.gruppen} WHERE int_gruppenid = $1`,
     [groupId],
   );
   return rows[0] ?? null;
@@ -53,10 +52,10 @@ export async function selectGroupScoreEntries(db: Queryable, groupId: number, fi
                        ORDER BY ${fieldSortOrder('f')} NULLS LAST, d.int_kp)
                 FILTER (WHERE f.int_disziplinen_felderid IS NOT NULL AND NOT COALESCE(f.bol_endwert, false)),
               '[]'::json) AS components
-       FROM ${t('wertungen')} w
-       JOIN ${t('wertungen_details')} d ON d.int_wertungenid = w.int_wertungenid
-       JOIN ${t('disziplinen')} dz ON dz.int_disziplinenid = d.int_disziplinenid
-       LEFT JOIN ${t('disziplinen_felder')} f
+       FROM ${db.tables.wertungen} w
+       JOIN ${db.tables.wertungen_details} d ON d.int_wertungenid = w.int_wertungenid
+       JOIN ${db.tables.disziplinen} dz ON dz.int_disziplinenid = d.int_disziplinenid
+       LEFT JOIN ${db.tables.disziplinen_felder} f
               ON f.int_disziplinen_felderid = d.int_kp AND f.int_disziplinenid = d.int_disziplinenid
       WHERE w.int_gruppenid = $1
         AND ($2::int IS NULL OR w.int_wettkaempfeid = $2)

@@ -3,7 +3,6 @@
  * scores (the spec names no such list; the jury portal and the scoreboard need one).
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { compileFormula } from '../src/domain/final-score.js';
 import { usableDecimals, usableMask } from '../src/domain/input-mask.js';
 
@@ -31,7 +30,7 @@ export interface DisciplineSummary {
 export async function selectEvents(db: Queryable): Promise<EventSummary[]> {
   const { rows } = await db.query<EventSummary>(
     `SELECT int_veranstaltungenid AS id, var_name AS name, dat_von AS "dateFrom", dat_bis AS "dateTo"
-       FROM ${t('veranstaltungen')}
+       FROM ${db.tables.veranstaltungen}
       ORDER BY dat_von DESC NULLS LAST, var_name, int_veranstaltungenid`,
   );
   return rows;
@@ -47,10 +46,10 @@ export async function selectDisciplines(db: Queryable): Promise<DisciplineSummar
     `SELECT d.int_disziplinenid AS id, d.var_name AS name, d.var_anzeigename AS "displayName", d.var_kurzname AS "shortName",
             d.var_eingabemaske AS "inputMask", d.int_berechnung AS decimals,
             f.var_formel AS "recordFormula", d.var_formel AS "disciplineFormula",
-            (SELECT count(*) FROM ${t('disziplinen_felder')} x
+            (SELECT count(*) FROM ${db.tables.disziplinen_felder} x
               WHERE x.int_disziplinenid = d.int_disziplinenid AND COALESCE(x.bol_enabled, true))::int AS "enabledFieldCount"
-       FROM ${t('disziplinen')} d
-       LEFT JOIN ${t('formeln')} f ON f.int_formelid = d.int_formelid
+       FROM ${db.tables.disziplinen} d
+       LEFT JOIN ${db.tables.formeln} f ON f.int_formelid = d.int_formelid
       ORDER BY COALESCE(d.var_anzeigename, d.var_name), d.int_disziplinenid`,
   );
   return rows.map(({ recordFormula, disciplineFormula, inputMask, decimals, ...discipline }) => {

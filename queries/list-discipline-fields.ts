@@ -1,6 +1,5 @@
 /** GET /api/discipline-fields: a bare array (spec), optionally one discipline's fields. */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { fieldOrdering, fieldSortOrder } from '../src/model/scoring-context.js';
 
 export interface DisciplineField {
@@ -22,7 +21,7 @@ export async function selectDisciplineFields(db: Queryable, disciplineId: number
             f.var_kurzname AS "shortName", ${fieldSortOrder('f')} AS "sortOrder",
             COALESCE(f.bol_endwert, false) AS "isFinalScore", COALESCE(f.bol_ausgangswert, false) AS "isStartingScore",
             COALESCE(f.bol_enabled, true) AS enabled, f.int_gruppe AS "group"
-       FROM ${t('disziplinen_felder')} f
+       FROM ${db.tables.disziplinen_felder} f
       WHERE $1::int IS NULL OR f.int_disziplinenid = $1
       ORDER BY f.int_disziplinenid, ${fieldOrdering('f')}`,
     [disciplineId],

@@ -11,7 +11,6 @@
  * results, so the portal lists the participant as pending and can save against its wertungenId.
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import {
   juryResultEntries,
   loadScoringStates,
@@ -66,9 +65,9 @@ export async function selectScorePageKeys(db: Queryable, input: ListScoresInput)
   const { rows } = await db.query<PageKeysRow>(
     `WITH entries AS (
        SELECT w.int_wertungenid AS score_id, d.int_disziplinenid AS discipline_id
-         FROM ${t('wertungen')} w
-         JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
-         LEFT JOIN ${t('wertungen_details')} d
+         FROM ${db.tables.wertungen} w
+         JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+         LEFT JOIN ${db.tables.wertungen_details} d
                 ON d.int_wertungenid = w.int_wertungenid AND d.int_versuch = 1 AND d.int_kp = 0
         WHERE w.int_teilnehmerid IS NOT NULL
           AND ($1::int IS NULL OR c.int_veranstaltungenid = $1)

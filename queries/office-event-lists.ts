@@ -5,7 +5,6 @@
  * 404 for the first without a second round trip.
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 
 export interface CompetitionSummary {
   id: number;
@@ -44,8 +43,8 @@ export async function selectEventCompetitions(db: Queryable, eventId: number): P
   const { rows } = await db.query<Entry<CompetitionSummary>>(
     `SELECT c.int_wettkaempfeid AS id, c.var_name AS name,
             COALESCE(c.bol_gruppe, false) AS "isGroupCompetition", COALESCE(c.int_versuche, 1) AS attempts
-       FROM ${t('veranstaltungen')} e
-       LEFT JOIN ${t('wettkaempfe')} c ON c.int_veranstaltungenid = e.int_veranstaltungenid
+       FROM ${db.tables.veranstaltungen} e
+       LEFT JOIN ${db.tables.wettkaempfe} c ON c.int_veranstaltungenid = e.int_veranstaltungenid
       WHERE e.int_veranstaltungenid = $1
       ORDER BY c.int_wettkaempfeid`,
     [eventId],
@@ -58,9 +57,9 @@ export async function selectEventUnits(db: Queryable, kind: UnitKind, eventId: n
   const { rows } = await db.query<Entry<UnitSummary>>(
     `SELECT u.${idColumn} AS id, u.var_name AS name, u.int_startnummer AS "startNumber",
             u.int_vereineid AS "clubId", v.var_name AS "clubName", u.var_riege AS "squadName"
-       FROM ${t('veranstaltungen')} e
-       LEFT JOIN ${t(table)} u ON u.int_veranstaltungenid = e.int_veranstaltungenid
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = u.int_vereineid
+       FROM ${db.tables.veranstaltungen} e
+       LEFT JOIN ${db.tables[table]} u ON u.int_veranstaltungenid = e.int_veranstaltungenid
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = u.int_vereineid
       WHERE e.int_veranstaltungenid = $1
       ORDER BY u.int_startnummer NULLS LAST, u.var_name, u.${idColumn}`,
     [eventId],

@@ -3,7 +3,6 @@
  * the legacy layout keeps no squad table, so a squad exists exactly while a score row names it.
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { genderFromCode } from '../src/domain/final-score.js';
 import type { Gender } from '../src/domain/squad-planner.js';
 
@@ -41,15 +40,15 @@ interface SquadRow extends Omit<SquadParticipant, 'gender' | 'id'> {
 export async function selectEventSquads(db: Queryable, eventId: number): Promise<EventSquads | null> {
   const { rows } = await db.query<SquadRow>(
     `SELECT s.squad, s.id, s."firstName", s."lastName", s."clubName", s."genderCode"
-       FROM ${t('veranstaltungen')} e
+       FROM ${db.tables.veranstaltungen} e
        LEFT JOIN LATERAL (
          SELECT DISTINCT NULLIF(btrim(w.var_riege), '') AS squad, p.int_teilnehmerid AS id,
                 p.var_vorname AS "firstName", p.var_nachname AS "lastName", v.var_name AS "clubName",
                 p.int_geschlecht AS "genderCode"
-           FROM ${t('wertungen')} w
-           JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
-           JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
-           LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid
+           FROM ${db.tables.wertungen} w
+           JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+           JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = w.int_teilnehmerid
+           LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
           WHERE c.int_veranstaltungenid = e.int_veranstaltungenid
        ) s ON true
       WHERE e.int_veranstaltungenid = $1

@@ -13,7 +13,7 @@
  * many rows: the per-discipline scores arrive aggregated as JSON per entry.
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
+import type { Tables } from '../src/db/tables.js';
 import {
   ageByRule,
   ageCategoryOf,
@@ -119,8 +119,8 @@ export async function selectResultsScope(db: Queryable, eventId: number, competi
   const { rows } = await db.query<ScopeRow>(
     `SELECT e.var_name AS event_name, e.dat_von AS date_from, e.dat_bis AS date_to,
             c.int_wettkaempfeid IS NOT NULL AS competition_found, c.var_name AS competition_name
-       FROM ${t('veranstaltungen')} e
-       LEFT JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = $2 AND c.int_veranstaltungenid = e.int_veranstaltungenid
+       FROM ${db.tables.veranstaltungen} e
+       LEFT JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = $2 AND c.int_veranstaltungenid = e.int_veranstaltungenid
       WHERE e.int_veranstaltungenid = $1`,
     [eventId, competitionId],
   );
@@ -130,9 +130,9 @@ export async function selectResultsScope(db: Queryable, eventId: number, competi
 export async function selectCompetitionDisciplines(db: Queryable, competitionId: number, kind: EntryKind): Promise<ResultDiscipline[]> {
   const { rows } = await db.query<ResultDiscipline>(
     `SELECT dz.int_disziplinenid AS "disciplineId", COALESCE(NULLIF(dz.var_anzeigename, ''), dz.var_name) AS name, dz.var_kurzname AS "shortName"
-       FROM ${t('wertungen')} w
-       JOIN ${t('wertungen_details')} d ON d.int_wertungenid = w.int_wertungenid
-       JOIN ${t('disziplinen')} dz ON dz.int_disziplinenid = d.int_disziplinenid
+       FROM ${db.tables.wertungen} w
+       JOIN ${db.tables.wertungen_details} d ON d.int_wertungenid = w.int_wertungenid
+       JOIN ${db.tables.disziplinen} dz ON dz.int_disziplinenid = d.int_disziplinenid
       WHERE w.int_wettkaempfeid = $1 AND w.${KIND_COLUMN[kind]} IS NOT NULL
       GROUP BY dz.int_disziplinenid
       ORDER BY min(d.int_wertungen_detailsid)`,
@@ -168,17 +168,17 @@ export interface TeamRow extends EntryRow {
  * desktop program wrote for it; its lowest score row id is `scoreId`) with their best final value
  * per discipline.
  */
-function entriesSql(kind: EntryKind, details: string): string {
+function entriesSql(tables: Tables, kind: EntryKind, details: string): string {
   const column = KIND_COLUMN[kind];
   // Individuals keep their final value under int_kp 0; team rows under the final field's id.
   const finalRow =
     kind === 'individual'
       ? 'COALESCE(d.int_kp, 0) = 0'
-      : `EXISTS (SELECT 1 FROM ${t('disziplinen_felder')} f
+      : `EXISTS (SELECT 1 FROM ${tables.disziplinen_felder} f
                   WHERE f.int_disziplinen_felderid = d.int_kp AND f.int_disziplinenid = d.int_disziplinenid AND f.bol_endwert)`;
   return `WITH rows AS (
        SELECT w.int_wertungenid, w.${column} AS entry_id, COALESCE(w.bol_ak, false) AS out_of_competition
-         FROM ${t('wertungen')} w
+         FROM ${tables.wertungen} w
         WHERE w.int_wettkaempfeid = $1 AND w.${column} IS NOT NULL AND NOT COALESCE(w.bol_startet_nicht, false)
      ), entries AS (
        SELECT entry_id, min(int_wertungenid) AS score_id, bool_or(out_of_competition) AS out_of_competition
@@ -186,7 +186,7 @@ function entriesSql(kind: EntryKind, details: string): string {
      ), best AS (
        SELECT r.entry_id, d.int_disziplinenid AS discipline_id, max(d.rel_leistung) AS score
          FROM rows r
-         JOIN ${t('wertungen_details')} d ON d.int_wertungenid = r.int_wertungenid
+         JOIN ${tables.wertungen_details} d ON d.int_wertungenid = r.int_wertungenid
         WHERE d.rel_leistung IS NOT NULL AND ${finalRow}
         GROUP BY r.entry_id, d.int_disziplinenid
      ), scores AS (
@@ -200,9 +200,9 @@ function entriesSql(kind: EntryKind, details: string): string {
 
 export async function selectParticipantEntries(db: Queryable, competitionId: number): Promise<ParticipantRow[]> {
   const { rows } = await db.query<ParticipantRow>(
-    `${entriesSql('individual', `p.var_vorname AS "firstName", p.var_nachname AS "lastName", p.var_startnummer AS "startNumber", v.var_name AS "clubName", p.dat_geburtstag AS "birthDate"`)}
-       JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = e.entry_id
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid`,
+    `${entriesSql(db.tables, 'individual', `p.var_vorname AS "firstName", p.var_nachname AS "lastName", p.var_startnummer AS "startNumber", v.var_name AS "clubName", p.dat_geburtstag AS "birthDate"`)}
+       JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = e.entry_id
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid`,
     [competitionId],
   );
   return rows;
@@ -210,9 +210,9 @@ export async function selectParticipantEntries(db: Queryable, competitionId: num
 
 export async function selectTeamEntries(db: Queryable, competitionId: number): Promise<TeamRow[]> {
   const { rows } = await db.query<TeamRow>(
-    `${entriesSql('team', `m.var_name AS name, m.int_startnummer AS "startNumber", v.var_name AS "clubName"`)}
-       JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = e.entry_id
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = m.int_vereineid`,
+    `${entriesSql(db.tables, 'team', `m.var_name AS name, m.int_startnummer AS "startNumber", v.var_name AS "clubName"`)}
+       JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = e.entry_id
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = m.int_vereineid`,
     [competitionId],
   );
   return rows;

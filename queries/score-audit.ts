@@ -4,7 +4,6 @@
  * Names are joined at read time and may be null when the row they came from was deleted since.
  */
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { notFound } from '../src/domain/errors.js';
 
 export interface ScoreChange {
@@ -30,10 +29,10 @@ const CHANGE_COLUMNS = `a.id, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH2
   a.after_release AS "afterRelease"`;
 
 export async function selectScoreHistory(db: Queryable, scoreId: number): Promise<ScoreHistory> {
-  const { rows } = await db.query<ScoreChange>(`SELECT ${CHANGE_COLUMNS} FROM ${t('svc_score_audit')} a WHERE a.score_id = $1 ORDER BY a.id`, [scoreId]);
+  const { rows } = await db.query<ScoreChange>(`SELECT ${CHANGE_COLUMNS} FROM ${db.tables.svc_score_audit} a WHERE a.score_id = $1 ORDER BY a.id`, [scoreId]);
   if (rows.length === 0) {
     // A score without changes has an empty history; only an id that never was a score is unknown.
-    const found = await db.query(`SELECT 1 FROM ${t('wertungen')} WHERE int_wertungenid = $1`, [scoreId]);
+    const found = await db.query(`SELECT 1 FROM ${db.tables.wertungen} WHERE int_wertungenid = $1`, [scoreId]);
     if (found.rowCount === 0) throw notFound(`No score ${scoreId} and no recorded change of it`);
   }
   return { scoreId, changes: rows };
@@ -74,13 +73,13 @@ export async function selectAuditPage(db: Queryable, query: AuditQuery): Promise
             d.var_name AS "disciplineName", f.var_name AS "fieldName",
             COALESCE(NULLIF(concat_ws(' ', p.var_vorname, p.var_nachname), ''), g.var_name, m.var_name) AS name,
             w.var_riege AS "squadName"
-       FROM ${t('svc_score_audit')} a
-       LEFT JOIN ${t('disziplinen')} d ON d.int_disziplinenid = a.discipline_id
-       LEFT JOIN ${t('disziplinen_felder')} f ON f.int_disziplinen_felderid = a.field_id
-       LEFT JOIN ${t('wertungen')} w ON w.int_wertungenid = a.score_id
-       LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
-       LEFT JOIN ${t('gruppen')} g ON g.int_gruppenid = w.int_gruppenid
-       LEFT JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = w.int_mannschaftenid
+       FROM ${db.tables.svc_score_audit} a
+       LEFT JOIN ${db.tables.disziplinen} d ON d.int_disziplinenid = a.discipline_id
+       LEFT JOIN ${db.tables.disziplinen_felder} f ON f.int_disziplinen_felderid = a.field_id
+       LEFT JOIN ${db.tables.wertungen} w ON w.int_wertungenid = a.score_id
+       LEFT JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = w.int_teilnehmerid
+       LEFT JOIN ${db.tables.gruppen} g ON g.int_gruppenid = w.int_gruppenid
+       LEFT JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = w.int_mannschaftenid
       WHERE a.event_id = $1
         AND ($2::timestamptz IS NULL OR a.at >= $2::timestamptz)
         AND ($3::bigint IS NULL OR a.id < $3::bigint)

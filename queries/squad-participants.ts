@@ -1,5 +1,4 @@
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 import { genderFromCode } from '../src/domain/final-score.js';
 import type { PlannerParticipant } from '../src/domain/squad-planner.js';
 
@@ -32,13 +31,13 @@ export async function selectSquadPlanningInput(db: Queryable, eventId: number): 
     `SELECT p.int_teilnehmerid AS id, p.var_vorname AS firstname, p.var_nachname AS lastname,
             p.int_vereineid AS "clubId", v.var_name AS club, p.int_geschlecht AS "genderCode",
             p.dat_geburtstag AS "birthDate", e.dat_von AS "eventStart"
-       FROM ${t('teilnehmer')} p
-       JOIN ${t('veranstaltungen')} e ON e.int_veranstaltungenid = $1
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid
+       FROM ${db.tables.teilnehmer} p
+       JOIN ${db.tables.veranstaltungen} e ON e.int_veranstaltungenid = $1
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
       WHERE p.int_teilnehmerid IN (
               SELECT w.int_teilnehmerid
-                FROM ${t('wertungen')} w
-                JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+                FROM ${db.tables.wertungen} w
+                JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
                WHERE c.int_veranstaltungenid = $1)
       ORDER BY p.int_teilnehmerid`,
     [eventId],

@@ -1,5 +1,4 @@
 import type { Queryable } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
 
 export interface TeamScoreComponent {
   fieldId: number;
@@ -37,7 +36,7 @@ export interface TeamScoresPage {
 type TeamScoreRow = { total: number; id: number | null } & Omit<TeamScoreEntry, 'id'>;
 
 export async function selectTeamExists(db: Queryable, teamId: number): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM ${t('mannschaften')} WHERE int_mannschaftenid = $1`, [teamId]);
+  const { rows } = await db.query(`SELECT 1 FROM ${db.tables.mannschaften} WHERE int_mannschaftenid = $1`, [teamId]);
   return rows.length > 0;
 }
 
@@ -50,8 +49,8 @@ export async function selectTeamScorePage(db: Queryable, filter: TeamScoresFilte
   const { rows } = await db.query<TeamScoreRow>(
     `WITH entries AS (
        SELECT w.int_wertungenid AS id, d.int_disziplinenid AS discipline_id, d.int_versuch AS attempt
-         FROM ${t('wertungen')} w
-         JOIN ${t('wertungen_details')} d ON d.int_wertungenid = w.int_wertungenid
+         FROM ${db.tables.wertungen} w
+         JOIN ${db.tables.wertungen_details} d ON d.int_wertungenid = w.int_wertungenid
         WHERE w.int_mannschaftenid IS NOT NULL
           AND ($1::int IS NULL OR w.int_mannschaftenid = $1)
           AND ($2::int IS NULL OR w.int_wettkaempfeid = $2)
@@ -69,16 +68,16 @@ export async function selectTeamScorePage(db: Queryable, filter: TeamScoresFilte
             cs.components, cs."finalScore"
        FROM total
        LEFT JOIN page p ON true
-       LEFT JOIN ${t('wertungen')} w ON w.int_wertungenid = p.id
-       LEFT JOIN ${t('mannschaften')} m ON m.int_mannschaftenid = w.int_mannschaftenid
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = m.int_vereineid
-       LEFT JOIN ${t('disziplinen')} dz ON dz.int_disziplinenid = p.discipline_id
+       LEFT JOIN ${db.tables.wertungen} w ON w.int_wertungenid = p.id
+       LEFT JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = w.int_mannschaftenid
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = m.int_vereineid
+       LEFT JOIN ${db.tables.disziplinen} dz ON dz.int_disziplinenid = p.discipline_id
        LEFT JOIN LATERAL (
          SELECT COALESCE(json_agg(json_build_object('fieldId', d.int_kp, 'fieldName', f.var_name, 'value', d.rel_leistung)
                                   ORDER BY d.int_kp), '[]'::json) AS components,
                 (array_agg(d.rel_leistung ORDER BY d.int_kp) FILTER (WHERE f.bol_endwert))[1] AS "finalScore"
-           FROM ${t('wertungen_details')} d
-           JOIN ${t('disziplinen_felder')} f
+           FROM ${db.tables.wertungen_details} d
+           JOIN ${db.tables.disziplinen_felder} f
              ON f.int_disziplinen_felderid = d.int_kp AND f.int_disziplinenid = d.int_disziplinenid
           WHERE d.int_wertungenid = p.id AND d.int_disziplinenid = p.discipline_id AND d.int_versuch = p.attempt
        ) cs ON p.id IS NOT NULL

@@ -7,7 +7,7 @@
 import { bindLettersToResults, evaluate, parse, type Expr } from '../src/domain/formula.js';
 import { mulberry32, splitIntoEvenBlocks, SQUAD_COLORS, type RandomSource } from '../src/domain/squad-planner.js';
 import type { TxClient } from '../src/db/pool.js';
-import { t } from '../src/db/tables.js';
+import type { TableName } from '../src/db/tables.js';
 
 const SEED = 20250517;
 const STATUS_PENDING = 1;
@@ -376,7 +376,7 @@ type SqlType = 'int' | 'text' | 'bool' | 'date' | 'real';
  */
 async function insertRows<R extends object>(
   tx: TxClient,
-  table: string,
+  table: TableName,
   columns: Record<string, [SqlType, unknown[]]>,
   returning: string,
 ): Promise<R[]> {
@@ -384,7 +384,7 @@ async function insertRows<R extends object>(
   const arrays = Object.values(columns);
   const unnest = arrays.map(([type], index) => `$${index + 1}::${type}[]`).join(', ');
   const { rows } = await tx.query<R>(
-    `INSERT INTO ${t(table)} (${names.join(', ')}) SELECT * FROM unnest(${unnest}) RETURNING ${returning}`,
+    `INSERT INTO ${tx.tables[table]} (${names.join(', ')}) SELECT * FROM unnest(${unnest}) RETURNING ${returning}`,
     arrays.map(([, values]) => values),
   );
   return rows;
@@ -454,8 +454,8 @@ export interface DemoSummary {
  */
 export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}): Promise<DemoSummary> {
   // Two seeds started together must not both see an empty table.
-  await tx.query(`LOCK TABLE ${t('veranstaltungen')} IN SHARE ROW EXCLUSIVE MODE`);
-  const { rows: existing } = await tx.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('veranstaltungen')}`);
+  await tx.query(`LOCK TABLE ${tx.tables.veranstaltungen} IN SHARE ROW EXCLUSIVE MODE`);
+  const { rows: existing } = await tx.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${tx.tables.veranstaltungen}`);
   const existingEvents = existing[0]?.count ?? 0;
   if (existingEvents > 0 && !options.force) throw new DemoSeedRefused(existingEvents);
 

@@ -6,10 +6,10 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { migrateDatabase, openDatabase } from '../src/db/database.js';
 import { DemoSeedRefused, seedDemo, type DemoSummary } from './demo-seed.js';
 import { createPool, endPool } from '../src/db/pool.js';
-import { setTablePrefix, t } from '../src/db/tables.js';
+import { createTables, type Tables } from '../src/db/tables.js';
 import { createLogger } from '../src/logger.js';
 
-function formatSummary(summary: DemoSummary, baseUrl: string): string {
+function formatSummary(summary: DemoSummary, tables: Tables, baseUrl: string): string {
   const { event, scores } = summary;
   const lines = [
     `Demo event ${event.id}: ${event.name} (${event.from} to ${event.to})`,
@@ -21,7 +21,7 @@ function formatSummary(summary: DemoSummary, baseUrl: string): string {
       (c) => `  ${c.id} ${c.name} [${c.kind}${c.attempts > 1 ? `, ${c.attempts} attempts` : ''}]: disciplines ${c.disciplineIds.join(', ')}; ${c.scoreRows} score rows; squads ${c.squads.join(', ')}`,
     ),
     '',
-    `Formula records (${t('formeln')}): ${summary.formulas.map((f) => `${f.id} "${f.name}" = ${f.formula}`).join('; ')}`,
+    `Formula records (${tables.formeln}): ${summary.formulas.map((f) => `${f.id} "${f.name}" = ${f.formula}`).join('; ')}`,
     'Disciplines (field ids in sort order; [A] = formula letter, * = final field):',
     ...summary.disciplines.flatMap((d) => {
       const source = d.formulaId !== null ? `record ${d.formulaId}${d.ownFormula ? `, overriding var_formel "${d.ownFormula}"` : ''}` : 'var_formel';
@@ -62,16 +62,16 @@ try {
   const config = loadConfig();
   // The summary is the output; routine log lines would bury it (LOG_LEVEL still turns them on).
   const logger = createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn');
-  setTablePrefix(config.tablePrefix);
   const database = await openDatabase(config, logger);
   try {
-    await migrateDatabase(database.url, config.tablePrefix, logger);
-    const pool = createPool({ connectionString: database.url, max: 1, applicationName: 'seed-demo' }, logger);
+    const tables = createTables(config.tablePrefix);
+    await migrateDatabase(database.url, tables, logger);
+    const pool = createPool({ connectionString: database.url, tables, max: 1, applicationName: 'seed-demo' }, logger);
     try {
       // Marked like a service command: the legacy-write triggers must not announce demo rows as live scores.
       const summary = await runCommand(pool, (tx) => seedDemo(tx, { force: flags.force }));
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-      console.log(flags.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, `http://${host}:${config.port}`));
+      console.log(flags.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, tables, `http://${host}:${config.port}`));
     } finally {
       await endPool(pool);
     }

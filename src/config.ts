@@ -3,6 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isValidRulePrefix } from './firewall/services.js';
+// The prefix is spliced into SQL identifiers (it cannot be a bind parameter), so only a plain
+// lowercase identifier is accepted.
+import { TABLE_PREFIX_PATTERN } from './db/tables.js';
 
 export type AuthMode = 'lan' | 'strict';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -47,9 +50,6 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-// The prefix is spliced into SQL identifiers (it cannot be a bind parameter), so only a plain
-// lowercase identifier is accepted.
-const TABLE_PREFIX_PATTERN = /^[a-z][a-z0-9_]{0,19}$/;
 
 function readPort(env: Env, name: string, fallback: number): number {
   const raw = env[name];

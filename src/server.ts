@@ -4,7 +4,7 @@ import type { AppDeps, TypedApp } from './http/app-types.js';
 import type { Config } from './config.js';
 import { migrateDatabase } from './db/database.js';
 import { createPool, endPool, type Pool } from './db/pool.js';
-import { setTablePrefix } from './db/tables.js';
+import { createTables } from './db/tables.js';
 import { createRealtimeGateway, REPLAY_CONNECTIONS, type RealtimeGateway } from './realtime/gateway.js';
 import { corsOriginPolicy, hostPolicy, requestOriginPolicy } from './http/security.js';
 import { OutboxRelay } from '../outbox/relay.js';
@@ -33,13 +33,13 @@ export async function startServer(
   logger: Logger,
   overrides: Pick<AppDeps, 'firewall'> = {},
 ): Promise<RunningServer> {
-  setTablePrefix(config.tablePrefix);
-  await migrateDatabase(databaseUrl, config.tablePrefix, logger);
-  const pool = createPool({ connectionString: databaseUrl }, logger);
+  const tables = createTables(config.tablePrefix);
+  await migrateDatabase(databaseUrl, tables, logger);
+  const pool = createPool({ connectionString: databaseUrl, tables }, logger);
   const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger });
   const app = await buildApp({ config, pool, logger, relay, ...overrides });
   // Replays read through their own small pool: a flood of joins must not take the connections saves need.
-  const replayPool = createPool({ connectionString: databaseUrl, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay' }, logger);
+  const replayPool = createPool({ connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay' }, logger);
   const gateway = createRealtimeGateway(app.server, logger, relay, {
     allowHost: hostPolicy(config),
     allowOrigin: corsOriginPolicy(config),

@@ -11,7 +11,6 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { API_ORIGIN, ORIGIN_SETTING } from '../../src/db/origin.js';
-import { t } from '../../src/db/tables.js';
 import { maxOutboxId, postgresCpuMs, sequencedSince, type Context } from '../harness.js';
 import { progress, settings } from '../settings.js';
 import { ratio } from '../stats.js';
@@ -42,7 +41,7 @@ async function series(context: Context, marked: boolean, round: number): Promise
     const scoreIds = context.data.throughput.scoreIds;
     const fieldB = context.data.disciplines[0]!.fields.B;
     // Parse and plan once so the first write does not carry the session's catalogue warm-up.
-    await client.query(`UPDATE ${t('jury_results')} SET rel_leistung = rel_leistung WHERE int_wertungenid = ${scoreIds[0]} AND int_disziplinen_felderid = ${fieldB}`);
+    await client.query(`UPDATE ${context.db.tables.jury_results} SET rel_leistung = rel_leistung WHERE int_wertungenid = ${scoreIds[0]} AND int_disziplinen_felderid = ${fieldB}`);
     const outboxBefore = await maxOutboxId(context);
     const writerBefore = backendCpuMs(pid);
     const serverBefore = postgresCpuMs(context.pgDataDir);
@@ -51,7 +50,7 @@ async function series(context: Context, marked: boolean, round: number): Promise
       const scoreId = scoreIds[n % scoreIds.length]!;
       // A value no earlier series wrote to this row, so every write changes it and makes one event.
       const value = ((n * 7 + round * 31) % 900) / 100 + 0.005;
-      await client.query(`UPDATE ${t('jury_results')} SET rel_leistung = ${value} WHERE int_wertungenid = ${scoreId} AND int_disziplinen_felderid = ${fieldB} AND int_versuch = 1`);
+      await client.query(`UPDATE ${context.db.tables.jury_results} SET rel_leistung = ${value} WHERE int_wertungenid = ${scoreId} AND int_disziplinen_felderid = ${fieldB} AND int_versuch = 1`);
     }
     const wallMs = performance.now() - started;
     const writerCpu = backendCpuMs(pid) - writerBefore;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { readOrCreateSecret, startEmbeddedDatabase } from './embedded.js';
 import { migrate } from './migrate.js';
+import type { Tables } from './tables.js';
 
 export interface DatabaseHandle {
   url: string;
@@ -95,12 +96,12 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   return { url: url.toString(), embedded: true, stop: () => server.stop() };
 }
 
-export async function migrateDatabase(url: string, prefix: string, logger: Logger): Promise<string[]> {
+export async function migrateDatabase(url: string, tables: Tables, logger: Logger): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', (error) => logger.warn({ err: error }, 'migration connection error'));
   await client.connect();
   try {
-    return await migrate(client, prefix, logger);
+    return await migrate(client, tables, logger);
   } finally {
     await client.end();
   }

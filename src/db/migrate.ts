@@ -4,7 +4,7 @@ import { PROJECT_ROOT } from '../system/project-root.js';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
-import { outboxChannel } from './tables.js';
+import type { Tables } from './tables.js';
 
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 
@@ -33,10 +33,10 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
  * table prefix, and the outbox channel, origin marker and actor/role settings, which have their
  * single spelling in `tables.ts` and `origin.ts`.
  */
-export function migrationPlaceholders(prefix: string): Record<string, string> {
+export function migrationPlaceholders(tables: Tables): Record<string, string> {
   return {
-    prefix,
-    outbox_channel: outboxChannel(prefix),
+    prefix: tables.prefix,
+    outbox_channel: tables.outboxChannel,
     origin_setting: ORIGIN_SETTING,
     api_origin: API_ORIGIN,
     actor_setting: ACTOR_SETTING,
@@ -60,9 +60,9 @@ const MIGRATION_LOCK_KEY = 7_310_482_611;
  * Applies pending migrations, each in its own transaction, under an advisory lock so two
  * instances starting together do not race. Returns the names applied by this call.
  */
-export async function migrate(client: pg.ClientBase, prefix: string, logger?: Logger): Promise<string[]> {
-  const bookkeeping = `${prefix}svc_migrations`;
-  const placeholders = migrationPlaceholders(prefix);
+export async function migrate(client: pg.ClientBase, tables: Tables, logger?: Logger): Promise<string[]> {
+  const bookkeeping = tables.svc_migrations;
+  const placeholders = migrationPlaceholders(tables);
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
     await client.query(

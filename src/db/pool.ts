@@ -1,12 +1,24 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { currentRequestSignal } from './request-signal.js';
+import type { Tables } from './tables.js';
 
-export type Pool = pg.Pool;
+/** The installation's table names travel with every connection (`db.tables.wertungen`). */
+export interface WithTables {
+  readonly tables: Tables;
+}
+
 /** A connection inside a transaction: what every command and write-path statement receives. */
-export type TxClient = pg.PoolClient;
+export type TxClient = pg.PoolClient & WithTables;
+/** The pool's connections carry its table names too. */
+export type Pool = Omit<pg.Pool, 'connect'> & WithTables & { connect(): Promise<TxClient> };
 /** Anything that can run one statement: the pool for plain reads, a transaction client otherwise. */
-export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+export type Queryable = (Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>) & WithTables;
+
+/** Gives a connection opened outside a pool (a session of its own) the table names. */
+export function withTables<C extends pg.ClientBase>(client: C, tables: Tables): C & WithTables {
+  return Object.assign(client, { tables });
+}
 
 // Scores are float4 (`real`) in the legacy layout; pg returns them as JS numbers already.
 // COUNT(*) and bigserial ids arrive as int8 strings: parse them, they stay far below 2^53.
@@ -16,6 +28,7 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 export interface PoolOptions {
   connectionString: string;
+  tables: Tables;
   max?: number;
   applicationName?: string;
 }
@@ -24,7 +37,7 @@ export interface PoolOptions {
 const openClients = new WeakMap<Pool, Set<pg.PoolClient>>();
 
 export function createPool(options: PoolOptions, logger: Logger): Pool {
-  const pool = new pg.Pool({
+  const pgPool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'gym-competition-service',
@@ -36,9 +49,11 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
   });
   // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
   // pg attaches the whole client to this error; logging it would dump the connection state.
-  pool.on('error', (error: Error & { code?: string }) => logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'));
+  pgPool.on('error', (error: Error & { code?: string }) => logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'));
   const clients = new Set<pg.PoolClient>();
-  pool.on('connect', (client) => {
+  pgPool.on('connect', (client) => {
+    // Before the client is handed out: whoever checks it out gets the names with it.
+    Object.assign(client, { tables: options.tables });
     // pg-pool listens for errors only on idle clients. A checked-out one whose session the server
     // ends between two statements (a restart, pg_terminate_backend) emits 'error' with nobody
     // listening, and Node exits. With this listener its next statement fails instead (503), and
@@ -47,6 +62,7 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
     clients.add(client);
     client.once('end', () => clients.delete(client));
   });
+  const pool = Object.assign(pgPool, { tables: options.tables }) as unknown as Pool;
   openClients.set(pool, clients);
   return pool;
 }

@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/pool.js';
-import { t } from '../db/tables.js';
 import { compileFormula, type DisciplineFormula } from '../domain/final-score.js';
 import { fieldJsonPairs, fieldOrdering, type ScoringField } from './scoring-context.js';
 
@@ -33,11 +32,11 @@ export async function selectDisciplineContexts(db: Queryable, disciplineIds: rea
     `SELECT d.int_disziplinenid AS id, d.var_name AS name, fo.var_formel AS "recordFormula", d.var_formel AS "disciplineFormula",
             COALESCE((
               SELECT json_agg(json_build_object(${fieldJsonPairs('f')}) ORDER BY ${fieldOrdering('f')})
-                FROM ${t('disziplinen_felder')} f
+                FROM ${db.tables.disziplinen_felder} f
                WHERE f.int_disziplinenid = d.int_disziplinenid
             ), '[]'::json) AS fields
-       FROM ${t('disziplinen')} d
-       LEFT JOIN ${t('formeln')} fo ON fo.int_formelid = d.int_formelid
+       FROM ${db.tables.disziplinen} d
+       LEFT JOIN ${db.tables.formeln} fo ON fo.int_formelid = d.int_formelid
       WHERE d.int_disziplinenid = ANY($1::int[])`,
     [disciplineIds],
   );

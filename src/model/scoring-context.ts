@@ -5,7 +5,6 @@
  */
 import type { BaseLogger } from 'pino';
 import type { Queryable } from '../db/pool.js';
-import { t } from '../db/tables.js';
 import { calculateFinalScore, compareFields, compileFormula, finalCorrection, finalFieldOf, type DisciplineFormula, type FieldResult, type FinalCorrection } from '../domain/final-score.js';
 
 export type WarnLogger = Pick<BaseLogger, 'warn'>;
@@ -99,14 +98,14 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
     `WITH field_defs AS (
        SELECT f.int_disziplinenid AS discipline_id,
               json_agg(json_build_object(${fieldJsonPairs('f')}, 'resultId', NULL, 'value', NULL) ORDER BY ${fieldOrdering('f')})::text AS fields
-         FROM ${t('disziplinen_felder')} f
+         FROM ${db.tables.disziplinen_felder} f
         WHERE f.int_disziplinenid = ANY($2::int[])
         GROUP BY f.int_disziplinenid
      ), results AS (
        SELECT j.int_wertungenid AS score_id, f.int_disziplinenid AS discipline_id,
               array_agg(j.int_disziplinen_felderid) AS field_ids, array_agg(j.int_juryresultsid) AS ids, array_agg(j.rel_leistung) AS vals
-         FROM ${t('jury_results')} j
-         JOIN ${t('disziplinen_felder')} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
+         FROM ${db.tables.jury_results} j
+         JOIN ${db.tables.disziplinen_felder} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
         WHERE j.int_wertungenid = ANY($1::int[]) AND j.int_versuch = 1
         GROUP BY j.int_wertungenid, f.int_disziplinenid
      )
@@ -120,13 +119,13 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
             CASE WHEN row_number() OVER (PARTITION BY dz.int_disziplinenid ORDER BY k.ord) = 1 THEN fd.fields END AS field_defs,
             r.field_ids AS result_field_ids, r.ids AS result_ids, r.vals AS result_values
        FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
-       JOIN ${t('wertungen')} w ON w.int_wertungenid = k.score_id
-       JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
-       LEFT JOIN ${t('teilnehmer')} p ON p.int_teilnehmerid = w.int_teilnehmerid
-       LEFT JOIN ${t('vereine')} v ON v.int_vereineid = p.int_vereineid
-       LEFT JOIN ${t('disziplinen')} dz ON dz.int_disziplinenid = k.discipline_id
-       LEFT JOIN ${t('formeln')} fo ON fo.int_formelid = dz.int_formelid
-       LEFT JOIN ${t('wertungen_details')} det
+       JOIN ${db.tables.wertungen} w ON w.int_wertungenid = k.score_id
+       JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+       LEFT JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = w.int_teilnehmerid
+       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
+       LEFT JOIN ${db.tables.disziplinen} dz ON dz.int_disziplinenid = k.discipline_id
+       LEFT JOIN ${db.tables.formeln} fo ON fo.int_formelid = dz.int_formelid
+       LEFT JOIN ${db.tables.wertungen_details} det
               ON det.int_wertungenid = w.int_wertungenid AND det.int_disziplinenid = dz.int_disziplinenid
              AND det.int_versuch = 1 AND det.int_kp = 0
        LEFT JOIN field_defs fd ON fd.discipline_id = dz.int_disziplinenid

@@ -7,7 +7,7 @@
  */
 import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { insertRow, postJson } from '../support/group-team-fixtures.js';
 import { createArena, insertDetail, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
   arena = await createArena(server.pool, 'Gauturnfest', '2025-05-17');
-  await server.pool.query(`UPDATE ${t('wettkaempfe')} SET var_name = 'Mehrkampf weiblich' WHERE int_wettkaempfeid = $1`, [
+  await server.pool.query(`UPDATE ${t.wettkaempfe} SET var_name = 'Mehrkampf weiblich' WHERE int_wettkaempfeid = $1`, [
     arena.competitionId,
   ]);
   for (const [name, shortName] of [

@@ -4,7 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { detailRows } from '../support/scoring-fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { launchBrowser, openPage, type OpenedPage } from './support/browser.js';
@@ -100,7 +100,7 @@ describe('client setting useJuryResults', () => {
   it('off: the portal takes the final score only and saves it as the single detail value', async () => {
     // Runs last in this file: the setting is global to the database.
     await server.pool.query(
-      `INSERT INTO ${t('svc_settings')} (key, value) VALUES ('scoreCapture', '{"useJuryResults": false}') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+      `INSERT INTO ${t.svc_settings} (key, value) VALUES ('scoreCapture', '{"useJuryResults": false}') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     );
     await portal.page.reload();
     await showDeviceFinalOnly(portal.page, devices.decimal);
@@ -112,7 +112,7 @@ describe('client setting useJuryResults', () => {
     const detail = (await detailRows(server.pool, judge.scoreId)).find((row) => row.disciplineId === devices.decimal.id);
     expect(detail!.value).toBeCloseTo(9.5, 5);
     const fieldIds = Object.values(devices.decimal.fields);
-    const { rows } = await server.pool.query(`SELECT 1 FROM ${t('jury_results')} WHERE int_wertungenid = $1 AND int_disziplinen_felderid <> $2 AND int_disziplinen_felderid = ANY($3::int[])`, [
+    const { rows } = await server.pool.query(`SELECT 1 FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid <> $2 AND int_disziplinen_felderid = ANY($3::int[])`, [
       judge.scoreId,
       devices.decimal.fields.final,
       fieldIds,

@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { detailRows, juryRows } from '../support/scoring-fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { PHONE, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
@@ -118,7 +118,7 @@ describe('jury portal and scoreboard', () => {
       expect(details[0]!.disciplineId).toBe(floor.id);
       expect(details[0]!.value).toBeCloseTo(final!, 5);
     }
-    const { rows } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('wertungen')} WHERE int_teilnehmerid = ANY($1::int[])`, [people.map((person) => person.participantId)]);
+    const { rows } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_teilnehmerid = ANY($1::int[])`, [people.map((person) => person.participantId)]);
     expect(rows[0]!.count).toBe(3);
   });
 
@@ -252,6 +252,6 @@ describe('jury portal and scoreboard', () => {
 });
 
 async function competitionOf(scoreId: number): Promise<number> {
-  const { rows } = await server.pool.query<{ id: number }>(`SELECT int_wettkaempfeid AS id FROM ${t('wertungen')} WHERE int_wertungenid = $1`, [scoreId]);
+  const { rows } = await server.pool.query<{ id: number }>(`SELECT int_wettkaempfeid AS id FROM ${t.wertungen} WHERE int_wertungenid = $1`, [scoreId]);
   return rows[0]!.id;
 }

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { insertRow } from '../support/group-team-fixtures.js';
 import { createArena, insertDetail, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -96,8 +96,8 @@ beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
   arena = await createArena(server.pool, EVENT_NAME, '2025-05-17');
-  await server.pool.query(`UPDATE ${t('veranstaltungen')} SET dat_bis = '2025-05-18' WHERE int_veranstaltungenid = $1`, [arena.eventId]);
-  await server.pool.query(`UPDATE ${t('wettkaempfe')} SET var_name = 'Kür weiblich AK 9-12' WHERE int_wettkaempfeid = $1`, [
+  await server.pool.query(`UPDATE ${t.veranstaltungen} SET dat_bis = '2025-05-18' WHERE int_veranstaltungenid = $1`, [arena.eventId]);
+  await server.pool.query(`UPDATE ${t.wettkaempfe} SET var_name = 'Kür weiblich AK 9-12' WHERE int_wettkaempfeid = $1`, [
     arena.competitionId,
   ]);
   const otherClub = await insertRow(server.pool, 'vereine', 'int_vereineid', { var_name: 'Turnerschaft Waldkirchen 1861 e. V.' });

@@ -6,7 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { createScoringWorld, detailRowsOf, type ScoringWorld } from '../support/group-team-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { juryToken } from '../support/tokens.js';
@@ -34,7 +34,7 @@ async function typeAndLeave(selector: string, text: string): Promise<void> {
 
 async function teamScoreId(competitionId: number): Promise<number> {
   const { rows } = await server.pool.query<{ id: number }>(
-    `SELECT int_wertungenid AS id FROM ${t('wertungen')} WHERE int_mannschaftenid = $1 AND int_wettkaempfeid = $2`,
+    `SELECT int_wertungenid AS id FROM ${t.wertungen} WHERE int_mannschaftenid = $1 AND int_wettkaempfeid = $2`,
     [world.teamId, competitionId],
   );
   expect(rows).toHaveLength(1);
@@ -45,7 +45,7 @@ beforeAll(async () => {
   server = await startTestServer({ env: { AUTH_MODE: 'strict' } });
   browser = await launchBrowser();
   world = await createScoringWorld(server.pool);
-  await server.pool.query(`UPDATE ${t('disziplinen')} SET var_eingabemaske = '00.000' WHERE int_disziplinenid = $1`, [world.disciplineId]);
+  await server.pool.query(`UPDATE ${t.disziplinen} SET var_eingabemaske = '00.000' WHERE int_disziplinenid = $1`, [world.disciplineId]);
   office = await openPage(browser, 'about:blank');
   office.page.on('request', (request) => {
     if (request.method() === 'POST' && request.url().endsWith('/api/scores/team')) posted.push(request.postDataJSON() as Record<string, unknown>);

@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { juryRows } from '../support/scoring-fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { freePort, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
@@ -78,7 +78,7 @@ async function goOffline(scene: Scene): Promise<void> {
 /** The outbox seqs of one score's events: the order in which the server took its writes. */
 async function seqsOfScore(scoreId: number): Promise<number[]> {
   const { rows } = await server.pool.query<{ seq: number }>(
-    `SELECT seq FROM ${t('svc_outbox')} WHERE (payload->>'scoreId')::int = $1 AND seq IS NOT NULL ORDER BY seq`,
+    `SELECT seq FROM ${t.svc_outbox} WHERE (payload->>'scoreId')::int = $1 AND seq IS NOT NULL ORDER BY seq`,
     [scoreId],
   );
   return rows.map((row) => row.seq);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
 import { getJson } from '../support/group-team-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 async function stored(key: string): Promise<unknown> {
-  const { rows } = await server.pool.query<{ value: unknown }>(`SELECT value FROM ${t('svc_settings')} WHERE key = $1`, [key]);
+  const { rows } = await server.pool.query<{ value: unknown }>(`SELECT value FROM ${t.svc_settings} WHERE key = $1`, [key]);
   return rows[0]?.value;
 }
 
@@ -35,7 +35,7 @@ describe('GET /api/app-settings/:key', () => {
 
   it('answers with the stored value, completed by the defaults for keys it lacks', async () => {
     await server.pool.query(
-      `INSERT INTO ${t('svc_settings')} (key, value) VALUES ('squadAutoAssign', $1), ('scoreCapture', $2)
+      `INSERT INTO ${t.svc_settings} (key, value) VALUES ('squadAutoAssign', $1), ('scoreCapture', $2)
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
       [JSON.stringify({ description: 'Gau', maxParticipantsPerSquad: 8 }), JSON.stringify({ useJuryResults: false })],
     );

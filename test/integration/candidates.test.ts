@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { captureStatements, getJson, insertRow } from '../support/group-team-fixtures.js';
 
@@ -84,13 +84,13 @@ describe('GET /api/groups/available-participants', () => {
   });
 
   it('runs one statement, with the planned check only when hidePlanned is set', async () => {
-    const participantStatements = (statements: string[]) => statements.filter((text) => text.includes(t('teilnehmer')));
+    const participantStatements = (statements: string[]) => statements.filter((text) => text.includes(t.teilnehmer));
     const without = await captureStatements(server.pool, () => candidates({ hideOtherClubs: true }));
     expect(participantStatements(without.statements)).toHaveLength(1);
     expect(participantStatements(without.statements)[0]).not.toMatch(/NOT EXISTS/);
     const withCheck = await captureStatements(server.pool, () => candidates({ hidePlanned: true }));
     expect(participantStatements(withCheck.statements)).toHaveLength(1);
-    expect(participantStatements(withCheck.statements)[0]).toMatch(new RegExp(`NOT EXISTS \\(SELECT 1 FROM ${t('wertungen')} `));
+    expect(participantStatements(withCheck.statements)[0]).toMatch(new RegExp(`NOT EXISTS \\(SELECT 1 FROM ${t.wertungen} `));
   });
 
   it('refuses requests without the required parameters or with non-boolean flags', async () => {

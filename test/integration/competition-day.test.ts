@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { adminToken, bearer, juryToken } from '../support/tokens.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -27,14 +27,14 @@ const discipline = (name: string) => demo.disciplines.find((candidate) => candid
 
 async function storedFinal(scoreId: number, disciplineId: number): Promise<number | null> {
   const { rows } = await server.pool.query<{ value: number | null }>(
-    `SELECT rel_leistung AS value FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = 1 AND int_kp = 0`,
+    `SELECT rel_leistung AS value FROM ${t.wertungen_details} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = 1 AND int_kp = 0`,
     [scoreId, disciplineId],
   );
   return rows[0]?.value ?? null;
 }
 
 async function outboxCount(): Promise<number> {
-  const { rows } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('svc_outbox')}`);
+  const { rows } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.svc_outbox}`);
   return rows[0]!.count;
 }
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoreValueUpdated } from '../../outbox/events.js';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { calculatedScoreOf, loadDisciplineState } from '../../src/model/scoring-context.js';
 import { createArena, insertDiscipline, insertJuryResults, insertParticipantScore, type Arena } from '../support/scoring-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -30,7 +30,7 @@ const shapeOf = (payload: object) => Object.fromEntries(Object.entries(JSON.pars
 
 async function legacyPayloads(scoreId: number): Promise<Array<Record<string, unknown>>> {
   const { rows } = await server.pool.query<{ payload: Record<string, unknown> }>(
-    `SELECT payload FROM ${t('svc_outbox')} WHERE source = 'legacy' AND (payload->>'scoreId')::int = $1 ORDER BY id`,
+    `SELECT payload FROM ${t.svc_outbox} WHERE source = 'legacy' AND (payload->>'scoreId')::int = $1 ORDER BY id`,
     [scoreId],
   );
   return rows.map((row) => row.payload);
@@ -58,7 +58,7 @@ describe('the legacy triggers and the TypeScript builder', () => {
     const discipline = await insertDiscipline(server.pool, { name: 'Reck', formula: 'A + B - C' });
     const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Altprogramm', squadName: 'R2' });
     await server.pool.query(
-      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 12.5)`,
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 12.5)`,
       [scoreId, discipline.id],
     );
     const [legacy] = await legacyPayloads(scoreId);

@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { createFaultRig, type FaultRig } from '../support/fault-rig.js';
 import { isContractErrorBody, saveViolations, sendSave } from '../support/portal-load.js';
 import { exited } from '../support/process.js';
@@ -55,7 +55,7 @@ it('finishes the saves in flight on SIGTERM, exits 0, and resuming scoreboards m
   const heldScores = await insertParticipantScores(rig.pool, rig.targets.arena, 5, 'R2');
   const blocker = await rig.pool.connect();
   await blocker.query('BEGIN');
-  await blocker.query(`SELECT 1 FROM ${t('wertungen')} WHERE int_wertungenid = ANY($1::int[]) FOR UPDATE`, [heldScores]);
+  await blocker.query(`SELECT 1 FROM ${t.wertungen} WHERE int_wertungenid = ANY($1::int[]) FOR UPDATE`, [heldScores]);
   const heldSaves = Promise.all(heldScores.map((scoreId) => sendSave(first.url, rig.targets, scoreId, 'value', { timeoutMs: 30_000 })));
   try {
     await waitFor(async () => (await sessionsWaitingForLock(rig.database.name)) >= heldScores.length, { message: 'the held saves waiting inside the service' });

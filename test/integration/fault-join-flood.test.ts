@@ -7,7 +7,7 @@
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { createPortalTargets, finalValueOf, sendSave, type PortalTargets } from '../support/portal-load.js';
 import { openScoreboard, waitForEvent, type Scoreboard } from '../support/realtime.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -30,14 +30,14 @@ beforeAll(async () => {
   server = await startTestServer();
   targets = await createPortalTargets(server.pool, 1, 2 * PROBES);
   await server.pool.query(
-    `INSERT INTO ${t('svc_outbox')} (topic, event_id, source, payload)
+    `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload)
      SELECT 'score-updated', $1::int, 'api', jsonb_build_object('eventId', $1::int, 'scoreId', n, 'padding', repeat('x', 300))
        FROM generate_series(1, $2::int) AS n`,
     [FLOOD_EVENT, FLOOD_ROOM_EVENTS],
   );
-  await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t('svc_outbox')} WHERE seq IS NULL LIMIT 1`)).rowCount === 0, { timeoutMs: 20_000, message: 'flood room numbered' });
+  await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL LIMIT 1`)).rowCount === 0, { timeoutMs: 20_000, message: 'flood room numbered' });
   await waitFor(async () => {
-    const { rows } = await server.pool.query<{ last: number }>(`SELECT max(seq) AS last FROM ${t('svc_outbox')}`);
+    const { rows } = await server.pool.query<{ last: number }>(`SELECT max(seq) AS last FROM ${t.svc_outbox}`);
     return server.relay.status().cursor >= rows[0]!.last;
   });
   observer = await openScoreboard(server.url, targets.arena.eventId);

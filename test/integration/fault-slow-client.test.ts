@@ -10,7 +10,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { MAX_QUEUED_BYTES, roomOf } from '../../src/realtime/gateway.js';
 import { committedScoreEvents, joinCompetition, openScoreboard, seqsOf, waitUntilBoardsCaughtUp, type Scoreboard } from '../support/realtime.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -67,7 +67,7 @@ afterAll(async () => {
 async function commitBurst(): Promise<number> {
   const before = (await committedScoreEvents(server.pool, EVENT_ID)).length;
   await server.pool.query(
-    `INSERT INTO ${t('svc_outbox')} (topic, event_id, source, payload)
+    `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload)
      SELECT 'score-updated', $1::int, 'api', jsonb_build_object('eventId', $1::int, 'scoreId', n, 'padding', repeat('x', $3::int))
        FROM generate_series(1, $2::int) AS n`,
     [EVENT_ID, BURST_EVENTS, PADDING_CHARS],

@@ -23,7 +23,7 @@ import { runCommand } from '../../commands/run-command.js';
 import { APP_SETTING_DEFAULTS } from '../../queries/app-settings.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import type { RouteEntry } from '../../src/http/security.js';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { appRoutes, changedTables, contractProblems, fingerprint, pathOf, send, windowsWithoutAdminRights, type Answer, type Fingerprint } from '../support/security.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
@@ -116,7 +116,7 @@ beforeAll(async () => {
   }
   await waitFor(async () => {
     const { rows } = await server.pool.query<{ pending: number; last: number }>(
-      `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, COALESCE(max(seq), 0)::int AS last FROM ${t('svc_outbox')}`,
+      `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, COALESCE(max(seq), 0)::int AS last FROM ${t.svc_outbox}`,
     );
     return rows[0]!.pending === 0 && server.relay.status().cursor >= rows[0]!.last;
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { detailRowsOf as storedDetails, itRefusesWithoutWrites, getJson, newUnit, postJson, sharedRefusals, useScoringServer, type Refusal } from '../support/group-team-fixtures.js';
 
 const scoring = useScoringServer();
@@ -13,7 +13,7 @@ async function scoreRowsOf(groupId: number) {
     `SELECT int_wertungenid AS id, int_wettkaempfeid AS "competitionId", int_teilnehmerid AS "participantId",
             int_gruppenid AS "groupId", int_mannschaftenid AS "teamId", int_statusid AS "statusId", int_runde AS round,
             int_startnummer AS "startNumber", var_riege AS "squadName"
-       FROM ${t('wertungen')} WHERE int_gruppenid = $1 ORDER BY int_wertungenid`,
+       FROM ${t.wertungen} WHERE int_gruppenid = $1 ORDER BY int_wertungenid`,
     [groupId],
   );
   return rows;
@@ -56,7 +56,7 @@ describe('POST /api/scores/group', () => {
     );
     expect(response.body.components.map((component: { id: number }) => component.id).sort()).toEqual(details.map((detail) => detail.id).sort());
 
-    const { rows } = await scoring.server.pool.query(`SELECT topic, event_id AS "eventId", payload FROM ${t('svc_outbox')} WHERE payload->>'scoreId' = $1`, [String(scoreId)]);
+    const { rows } = await scoring.server.pool.query(`SELECT topic, event_id AS "eventId", payload FROM ${t.svc_outbox} WHERE payload->>'scoreId' = $1`, [String(scoreId)]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ topic: 'score-updated', eventId: scoring.world.eventId });
     expect(rows[0].payload).toEqual({
@@ -175,7 +175,7 @@ describe('GET /api/scores/group/:groupId', () => {
     await save(scoring.world.groupCompetitionId, scoring.world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
     await save(scoring.world.groupCompetitionId, scoring.world.plainDisciplineId, 1, [{ fieldId: scoring.world.plainFields.E, value: 7 }], 7);
     const secondCompetition = await scoring.server.pool.query<{ id: number }>(
-      `INSERT INTO ${t('wettkaempfe')} (int_veranstaltungenid, var_name, bol_gruppe, int_versuche) VALUES ($1, 'WK 2', true, 1) RETURNING int_wettkaempfeid AS id`,
+      `INSERT INTO ${t.wettkaempfe} (int_veranstaltungenid, var_name, bol_gruppe, int_versuche) VALUES ($1, 'WK 2', true, 1) RETURNING int_wettkaempfeid AS id`,
       [scoring.world.eventId],
     );
     await save(secondCompetition.rows[0]!.id, scoring.world.disciplineId, 1, [], 3);

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { deleteExpiredOutboxRows } from '../../outbox/retention.js';
 import { createScoringWorld, newUnit, type ScoringWorld } from '../support/group-team-fixtures.js';
 import {
@@ -62,14 +62,14 @@ async function auditRows(scoreIds: readonly number[], afterId = 0): Promise<Audi
   const { rows } = await server.pool.query<AuditRow>(
     `SELECT score_id AS "scoreId", discipline_id AS "disciplineId", field_id AS "fieldId", attempt, old_value AS "from", new_value AS "to",
             source, actor, after_release AS "afterRelease"
-       FROM ${t('svc_score_audit')} WHERE score_id = ANY($1::int[]) AND id > $2 ORDER BY id`,
+       FROM ${t.svc_score_audit} WHERE score_id = ANY($1::int[]) AND id > $2 ORDER BY id`,
     [scoreIds, afterId],
   );
   return rows;
 }
 
 async function lastAuditId(): Promise<number> {
-  const { rows } = await server.pool.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM ${t('svc_score_audit')}`);
+  const { rows } = await server.pool.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM ${t.svc_score_audit}`);
   return rows[0]!.id;
 }
 
@@ -201,7 +201,7 @@ describe('audit record: exactly one row per changed value, by every path', () =>
     const scores = [await newScore('R1'), await newScore('R2'), await newScore('')].map((score) => score.scoreId);
     await desktop(async (client) => {
       await client.query(
-        `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+        `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
          SELECT id, $2, 1, 0, 10 + n FROM unnest($1::int[]) WITH ORDINALITY AS x(id, n)`,
         [scores, discipline.id],
       );
@@ -216,7 +216,7 @@ describe('audit record: exactly one row per changed value, by every path', () =>
     await desktop(
       (client) =>
         client.query(
-          `UPDATE ${t('wertungen_details')} SET rel_leistung = CASE WHEN int_wertungenid = $2 THEN rel_leistung ELSE rel_leistung + 1 END
+          `UPDATE ${t.wertungen_details} SET rel_leistung = CASE WHEN int_wertungenid = $2 THEN rel_leistung ELSE rel_leistung + 1 END
             WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinenid = $3`,
           [scores, scores[1], discipline.id],
         ),
@@ -233,10 +233,10 @@ describe('audit record: exactly one row per changed value, by every path', () =>
     const { scoreId } = await newScore();
     await desktop(async (client) => {
       await client.query(
-        `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 7, 1, 0), ($1, $3, 6, 1, 0)`,
+        `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 7, 1, 0), ($1, $3, 6, 1, 0)`,
         [scoreId, discipline.fields.A, discipline.fields.B],
       );
-      await client.query(`DELETE FROM ${t('jury_results')} WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, discipline.fields.B]);
+      await client.query(`DELETE FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, discipline.fields.B]);
     });
     expect((await auditRows([scoreId])).map(({ fieldId, from, to, source }) => ({ fieldId, from, to, source }))).toEqual([
       { fieldId: discipline.fields.A, from: null, to: 7, source: 'legacy' },
@@ -252,10 +252,10 @@ describe('history and the corrections log', () => {
     for (const score of [8, 8.5, 9]) {
       expect((await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score }, bearer(juryToken))).status).toBe(200);
     }
-    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t('svc_outbox')} WHERE seq IS NULL`)).rowCount === 0, { message: 'events numbered' });
-    await server.pool.query(`UPDATE ${t('svc_outbox')} SET sequenced_at = now() - interval '100 hours' WHERE seq IS NOT NULL`);
+    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL`)).rowCount === 0, { message: 'events numbered' });
+    await server.pool.query(`UPDATE ${t.svc_outbox} SET sequenced_at = now() - interval '100 hours' WHERE seq IS NOT NULL`);
     expect(await deleteExpiredOutboxRows(server.pool, 48)).toBeGreaterThan(0);
-    const { rows } = await server.pool.query(`SELECT 1 FROM ${t('svc_outbox')} WHERE (payload->>'scoreId')::int = $1`, [scoreId]);
+    const { rows } = await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE (payload->>'scoreId')::int = $1`, [scoreId]);
     expect(rows).toEqual([]);
 
     const history = await get(`/api/scores/${scoreId}/history`);
@@ -328,7 +328,7 @@ describe('releases', () => {
 
     expect((await juryWrite(6, bearer(headToken))).status).toBe(200);
     await desktop((client) =>
-      client.query(`UPDATE ${t('jury_results')} SET rel_leistung = 6.5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, device.fields.A]),
+      client.query(`UPDATE ${t.jury_results} SET rel_leistung = 6.5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, device.fields.A]),
     );
     const history = await get(`/api/scores/${scoreId}/history`);
     expect(history.body.changes.map(({ source, actor, from, to, afterRelease }: any) => ({ source, actor, from, to, afterRelease }))).toEqual([
@@ -364,12 +364,12 @@ describe('releases', () => {
     expect((await save(a.scoreId, 9.1)).status).toBe(200);
     expect((await save(b.scoreId, 8)).status).toBe(200);
     await desktop((client) =>
-      client.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.2 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [a.scoreId, device.id]),
+      client.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.2 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [a.scoreId, device.id]),
     );
 
     const { rows } = await server.pool.query<{ scoreId: number; source: string; released: boolean }>(
       `SELECT (payload->>'scoreId')::int AS "scoreId", source, (payload->'released')::boolean AS released
-         FROM ${t('svc_outbox')} WHERE topic = 'score-updated' AND (payload->>'scoreId')::int = ANY($1::int[]) ORDER BY id`,
+         FROM ${t.svc_outbox} WHERE topic = 'score-updated' AND (payload->>'scoreId')::int = ANY($1::int[]) ORDER BY id`,
       [[a.scoreId, b.scoreId]],
     );
     expect(rows).toEqual([
@@ -378,7 +378,7 @@ describe('releases', () => {
       { scoreId: b.scoreId, source: 'api', released: false },
       { scoreId: a.scoreId, source: 'legacy', released: true },
     ]);
-    const { rows: releaseEvents } = await server.pool.query(`SELECT payload FROM ${t('svc_outbox')} WHERE topic = 'release-changed' AND event_id = $1`, [arenaLive.eventId]);
+    const { rows: releaseEvents } = await server.pool.query(`SELECT payload FROM ${t.svc_outbox} WHERE topic = 'release-changed' AND event_id = $1`, [arenaLive.eventId]);
     expect(releaseEvents).toEqual([{ payload: expect.objectContaining({ competitionId: arenaLive.competitionId, disciplineId: device.id, squadName: 'A', released: true, by: 'oberkampfrichter' }) }]);
 
     const all = await get(`/api/live-results?eventId=${arenaLive.eventId}&disciplineId=${device.id}`);
@@ -401,10 +401,10 @@ describe('GET /api/completeness', () => {
     const r1b = await insertParticipantScore(server.pool, comp, { squadName: 'R1', lastName: 'Bär' });
     const r2a = await insertParticipantScore(server.pool, comp, { squadName: 'R2', lastName: 'Chamäleon' });
     const r2dns = await insertParticipantScore(server.pool, comp, { squadName: 'R2', lastName: 'Dachs' });
-    await server.pool.query(`UPDATE ${t('wertungen')} SET bol_startet_nicht = true WHERE int_wertungenid = $1`, [r2dns.scoreId]);
+    await server.pool.query(`UPDATE ${t.wertungen} SET bol_startet_nicht = true WHERE int_wertungenid = $1`, [r2dns.scoreId]);
     await desktop(async (client) => {
       await client.query(
-        `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+        `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
          VALUES ($1, $4, 1, 0, 12), ($2, $4, 1, 0, NULL), ($3, $4, 1, 0, 11), ($1, $5, 1, 0, 13)`,
         [r1a.scoreId, r1b.scoreId, r2a.scoreId, floor.id, vault.id],
       );

@@ -4,7 +4,7 @@
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { insertRow } from '../support/group-team-fixtures.js';
 import { createArena, insertDetail, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const scored = async (lastName: string, value: number | null, extra: Record<string, unknown> = {}) => {
     const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName, squadName: 'R2' });
     if (Object.keys(extra).length > 0) {
-      await server.pool.query(`UPDATE ${t('wertungen')} SET bol_ak = COALESCE($2, bol_ak), bol_startet_nicht = COALESCE($3, bol_startet_nicht) WHERE int_wertungenid = $1`, [
+      await server.pool.query(`UPDATE ${t.wertungen} SET bol_ak = COALESCE($2, bol_ak), bol_startet_nicht = COALESCE($3, bol_startet_nicht) WHERE int_wertungenid = $1`, [
         scoreId,
         extra.outOfCompetition ?? null,
         extra.didNotStart ?? null,
@@ -92,7 +92,7 @@ describe('GET /api/live-results', () => {
     const delivered = await waitUntilDelivered(server.pool, server.relay);
     const { body } = await liveResults(`eventId=${arena.eventId}&disciplineId=${discipline.id}&competitionId=${arena.competitionId}`);
     expect(body.seq).toBe(delivered);
-    await server.pool.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.75 WHERE int_wertungenid = $1`, [scoreIds.Dorn]);
+    await server.pool.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.75 WHERE int_wertungenid = $1`, [scoreIds.Dorn]);
 
     socket = await openSocket(server.url);
     const events = collectEvents(socket);

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/db/database.js';
 import { readMigrations } from '../../src/db/migrate.js';
+import { createTables } from '../../src/db/tables.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const logger = pino({ level: 'silent' });
@@ -46,11 +47,11 @@ async function layoutOf(client: pg.Client): Promise<string[]> {
 describe('migrations', () => {
   it('apply every migration once; a second run applies nothing and changes nothing', async () => {
     const { db, client } = await freshDatabase();
-    const applied = await migrateDatabase(db.url, 'app_', logger);
+    const applied = await migrateDatabase(db.url, createTables('app_'), logger);
     expect(applied).toEqual(readMigrations().map((migration) => migration.name));
     const before = await layoutOf(client);
 
-    expect(await migrateDatabase(db.url, 'app_', logger)).toEqual([]);
+    expect(await migrateDatabase(db.url, createTables('app_'), logger)).toEqual([]);
     expect(await layoutOf(client)).toEqual(before);
     const { rows } = await client.query('SELECT id, name FROM app_svc_migrations ORDER BY id');
     expect(rows.map((row) => row.name)).toEqual(applied);
@@ -58,13 +59,13 @@ describe('migrations', () => {
 
   it('two instances migrating the same database at once apply each migration exactly once', async () => {
     const { db } = await freshDatabase();
-    const [first, second] = await Promise.all([migrateDatabase(db.url, 'app_', logger), migrateDatabase(db.url, 'app_', logger)]);
+    const [first, second] = await Promise.all([migrateDatabase(db.url, createTables('app_'), logger), migrateDatabase(db.url, createTables('app_'), logger)]);
     expect([...first, ...second].sort()).toEqual(readMigrations().map((migration) => migration.name));
   });
 
   it('with TABLE_PREFIX xyz_ every object created in schema public carries the prefix', async () => {
     const { db, client } = await freshDatabase();
-    await migrateDatabase(db.url, 'xyz_', logger);
+    await migrateDatabase(db.url, createTables('xyz_'), logger);
     const { rows: relations } = await client.query<{ name: string; kind: string }>(
       `SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`,
     );
@@ -167,7 +168,7 @@ describe('migrations on a database the legacy program already uses', () => {
     await client.query(LEGACY_LAYOUT);
     const before = await legacyRows(client);
 
-    await migrateDatabase(db.url, 'app_', logger);
+    await migrateDatabase(db.url, createTables('app_'), logger);
 
     const after = await legacyRows(client);
     for (const table of LEGACY_TABLES) {
@@ -202,7 +203,7 @@ describe('migrations on a database the legacy program already uses', () => {
     await client.query('INSERT INTO app_jury_results (int_wertungenid, int_disziplinen_felderid, rel_leistung) VALUES (1, 1, 3.6)');
     const before = await legacyRows(client);
 
-    await expect(migrateDatabase(db.url, 'app_', logger)).rejects.toThrow(/0001_legacy_layout\.sql failed: could not create unique index/);
+    await expect(migrateDatabase(db.url, createTables('app_'), logger)).rejects.toThrow(/0001_legacy_layout\.sql failed: could not create unique index/);
 
     expect(await legacyRows(client)).toEqual(before);
     expect((await client.query(`SELECT to_regclass('app_gruppen') AS groups`)).rows).toEqual([{ groups: null }]);

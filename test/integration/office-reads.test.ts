@@ -3,7 +3,7 @@
  * teams and current squads of an event, and who a token belongs to; plus the /office/ page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { captureStatements, getJson, insertRow } from '../support/group-team-fixtures.js';
 import { createArena, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -48,7 +48,7 @@ describe('GET /api/events/:eventId/groups and /teams', () => {
   it.each([
     ['groups', 'gruppen', 'int_gruppenid'],
     ['teams', 'mannschaften', 'int_mannschaftenid'],
-  ])('lists the %s of the event by start number with club and squad', async (kind, table, idColumn) => {
+  ] as const)('lists the %s of the event by start number with club and squad', async (kind, table, idColumn) => {
     const late = await insertRow(server.pool, table, idColumn, { int_veranstaltungenid: arena.eventId, var_name: `${kind} B`, int_startnummer: 9, int_vereineid: arena.clubId, var_riege: 'wRot' });
     const early = await insertRow(server.pool, table, idColumn, { int_veranstaltungenid: arena.eventId, var_name: `${kind} A`, int_startnummer: 2 });
     await insertRow(server.pool, table, idColumn, { int_veranstaltungenid: emptyEventId, var_name: 'elsewhere' });
@@ -106,7 +106,7 @@ describe('GET /api/events/:eventId/squads', () => {
       await insertScore(server.pool, big, await insertParticipant(server.pool, big, { lastName: `P${index}` }), { squadName: `R${index % 7}` });
     }
     // Only the request's own statements: the outbox relay polls the same pool meanwhile.
-    const eventStatements = (statements: string[]) => statements.filter((text) => text.includes(t('veranstaltungen')));
+    const eventStatements = (statements: string[]) => statements.filter((text) => text.includes(t.veranstaltungen));
     for (const path of ['squads', 'competitions', 'groups', 'teams']) {
       const small = await captureStatements(server.pool, () => getJson(`${server.url}/api/events/${emptyEventId}/${path}`));
       const large = await captureStatements(server.pool, () => getJson(`${server.url}/api/events/${big.eventId}/${path}`));

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import { assignSeq, SEQUENCER_LOCK_KEY } from '../../outbox/sequencer.js';
-import { t } from '../../src/db/tables.js';
+import { withTables } from '../../src/db/pool.js';
+import { t } from '../support/tables.js';
 import { createTestDatabase } from '../support/database.js';
 import { createArena, insertDiscipline, insertParticipant, insertScore } from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -101,7 +102,7 @@ describe('a gap in the seq numbers', () => {
     await commitAndAwait(server.pool, events, 11, 'before-gap');
     // A failed numbering statement consumes sequence values without using them; readers must not
     // wait for numbers that will never be used.
-    await server.pool.query(`SELECT nextval('${t('svc_outbox_seq')}') FROM generate_series(1, 3)`);
+    await server.pool.query(`SELECT nextval('${t.svc_outbox_seq}') FROM generate_series(1, 3)`);
     const after = await commitAndAwait(server.pool, events, 11, 'after-gap');
     const before = withMarker(events, 'before-gap')[0]!;
     expect(after.seq).toBeGreaterThan(before.seq + 3);
@@ -142,7 +143,7 @@ describe('2b. rows numbered out of id order and read in one pass', () => {
     // The test is this database's sequencer: it holds the lock before the service starts, so it
     // decides which rows get numbered, in which order and when, and the relay only reads.
     const database = await createTestDatabase();
-    const sequencer = new pg.Client({ connectionString: database.url });
+    const sequencer = withTables(new pg.Client({ connectionString: database.url }), t);
     await sequencer.connect();
     let other: TestServer | undefined;
     try {
@@ -186,10 +187,10 @@ describe('3. nothing stalls behind an idle transaction', () => {
       // Everything a desktop session might hold: an old snapshot, an uncommitted outbox row (lower
       // id than all that follow) and a row lock on a table the commands write.
       await idle.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-      const { rows } = await idle.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid, (SELECT count(*) FROM ${t('svc_outbox')}) AS seen`);
+      const { rows } = await idle.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid, (SELECT count(*) FROM ${t.svc_outbox}) AS seen`);
       const idlePid = rows[0]!.pid;
       await appendOutboxEvent(idle, markerEvent(3, 'idle-session'));
-      await idle.query(`SELECT 1 FROM ${t('status')} WHERE int_statusid = 1 FOR UPDATE`);
+      await idle.query(`SELECT 1 FROM ${t.status} WHERE int_statusid = 1 FOR UPDATE`);
 
       // Each event must arrive while the session still sits idle in transaction: were the
       // sequencer or the relay waiting for it, none would arrive before the COMMIT below. How fast

@@ -9,7 +9,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { insertRow } from '../support/group-team-fixtures.js';
 import { createArena, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
@@ -60,7 +60,7 @@ describe('8. legacy writes', () => {
   it('turns a detail insert into an event 2 with source legacy', async () => {
     const { participantId, scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Altprogramm', squadName: 'R1' });
     const { received } = await legacyWrite(
-      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.55)`,
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.55)`,
       [scoreId, discipline.id],
       scoreId,
     );
@@ -89,22 +89,22 @@ describe('8. legacy writes', () => {
 
   it('turns an update of rel_leistung into an event, and an update that changes nothing into none', async () => {
     const { scoreId } = await insertParticipantScore(server.pool, arena);
-    await legacyWrite(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 7)`, [scoreId, discipline.id], scoreId);
-    const { received } = await legacyWrite(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.25 WHERE int_wertungenid = $1`, [scoreId], scoreId);
+    await legacyWrite(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 7)`, [scoreId, discipline.id], scoreId);
+    const { received } = await legacyWrite(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.25 WHERE int_wertungenid = $1`, [scoreId], scoreId);
     expect(received.map((event) => [event.source, event.score, event.storedScore])).toEqual([['legacy', 9.25, 9.25]]);
 
     const before = events.length;
-    await server.pool.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.25, int_versuch = 1 WHERE int_wertungenid = $1`, [scoreId]);
+    await server.pool.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.25, int_versuch = 1 WHERE int_wertungenid = $1`, [scoreId]);
     await commitAndAwait(server.pool, events, arena.eventId, 'after-no-op-update');
     expect(events.slice(before).filter((event) => event.scoreId === scoreId)).toEqual([]);
   });
 
   it('turns a jury result insert and update into an event carrying the stored final score', async () => {
     const { scoreId } = await insertParticipantScore(server.pool, arena);
-    await legacyWrite(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 6.5)`, [scoreId, discipline.id], scoreId);
+    await legacyWrite(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 6.5)`, [scoreId, discipline.id], scoreId);
 
     const inserted = await legacyWrite(
-      `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0), ($1, $3, 3, 1, 0)`,
+      `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0), ($1, $3, 3, 1, 0)`,
       [scoreId, discipline.fields.A, discipline.fields.B],
       scoreId,
     );
@@ -112,14 +112,14 @@ describe('8. legacy writes', () => {
     expect(inserted.received).toHaveLength(1);
     expect(inserted.received[0]).toMatchObject({ source: 'legacy', scoreId, disciplineId: discipline.id, score: 6.5, finalScore: 6.5 });
 
-    const updated = await legacyWrite(`UPDATE ${t('jury_results')} SET rel_leistung = 5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, discipline.fields.A], scoreId);
+    const updated = await legacyWrite(`UPDATE ${t.jury_results} SET rel_leistung = 5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, discipline.fields.A], scoreId);
     expect(updated.received.map((event) => [event.source, event.score])).toEqual([['legacy', 6.5]]);
   });
 
   it('sends a jury result with no detail row yet as an event with score null', async () => {
     const { scoreId } = await insertParticipantScore(server.pool, arena);
     const { received } = await legacyWrite(
-      `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0)`,
+      `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0)`,
       [scoreId, discipline.fields.A],
       scoreId,
     );
@@ -131,13 +131,13 @@ describe('8. legacy writes', () => {
     const scoreIds = scores.map((score) => score.scoreId);
     const before = events.length;
     await server.pool.query(
-      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
        SELECT id, $2, 1, 0, 5 FROM unnest($1::int[]) AS id`,
       [scoreIds, discipline.id],
     );
     // int_kp naming a non-final field is a group/team component, the final field's row is the score.
     await server.pool.query(
-      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 3), ($1, $2, 1, $4, 12)`,
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 3), ($1, $2, 1, $4, 12)`,
       [scoreIds[0], discipline.id, discipline.fields.A, discipline.fields.final],
     );
     await commitAndAwait(server.pool, events, arena.eventId, 'after-bulk');
@@ -149,9 +149,9 @@ describe('8. legacy writes', () => {
     const { scoreId } = await insertParticipantScore(server.pool, arena);
     const before = events.length;
     await runCommand(server.pool, async (tx) => {
-      await tx.query(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 9.9)`, [scoreId, discipline.id]);
-      await tx.query(`INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 9.9, 1, 0)`, [scoreId, discipline.fields.final]);
-      await tx.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
+      await tx.query(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 9.9)`, [scoreId, discipline.id]);
+      await tx.query(`INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 9.9, 1, 0)`, [scoreId, discipline.fields.final]);
+      await tx.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
       await appendOutboxEvent(tx, markerEvent(arena.eventId, 'command', { scoreId }));
     });
     await commitAndAwait(server.pool, events, arena.eventId, 'after-command');
@@ -164,7 +164,7 @@ describe('8. legacy writes', () => {
     const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: arena.eventId, var_name: 'Showgruppe Nord' });
     const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: arena.competitionId, int_gruppenid: groupId, int_statusid: 1 });
     const { received } = await legacyWrite(
-      `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 17.5)`,
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 17.5)`,
       [scoreId, discipline.id, discipline.fields.final],
       scoreId,
     );

@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { deleteExpiredOutboxRows, RETENTION_LOCK_KEY } from '../../outbox/retention.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import { runCommand } from '../../commands/run-command.js';
@@ -147,7 +147,7 @@ describe('7. retention', () => {
   it('deletes events older than OUTBOX_RETENTION_HOURS, so a replay no longer holds them', async () => {
     await commitDelivered(12, ['old-0', 'old-1', 'recent-0']);
     await server.pool.query(
-      `UPDATE ${t('svc_outbox')} SET sequenced_at = now() - interval '49 hours', created_at = now() - interval '49 hours' WHERE payload->>'marker' IN ('old-0', 'old-1')`,
+      `UPDATE ${t.svc_outbox} SET sequenced_at = now() - interval '49 hours', created_at = now() - interval '49 hours' WHERE payload->>'marker' IN ('old-0', 'old-1')`,
     );
     expect(await server.retention.runOnce()).toBe(2);
     expect(await server.retention.runOnce()).toBe(0);
@@ -163,9 +163,9 @@ describe('7. retention', () => {
     try {
       await probe.query('BEGIN');
       const id = await appendOutboxEvent(probe, markerEvent(12, 'unnumbered'));
-      await probe.query(`UPDATE ${t('svc_outbox')} SET created_at = now() - interval '1000 hours' WHERE id = $1`, [id]);
+      await probe.query(`UPDATE ${t.svc_outbox} SET created_at = now() - interval '1000 hours' WHERE id = $1`, [id]);
       await deleteExpiredOutboxRows(probe, 48);
-      expect((await probe.query(`SELECT 1 FROM ${t('svc_outbox')} WHERE id = $1`, [id])).rowCount).toBe(1);
+      expect((await probe.query(`SELECT 1 FROM ${t.svc_outbox} WHERE id = $1`, [id])).rowCount).toBe(1);
     } finally {
       await probe.query('ROLLBACK');
       probe.release();

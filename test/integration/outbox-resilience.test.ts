@@ -10,7 +10,8 @@ import pino from 'pino';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appendOutboxEvent } from '../../outbox/append.js';
-import { t } from '../../src/db/tables.js';
+import { withTables, type TxClient } from '../../src/db/pool.js';
+import { t } from '../support/tables.js';
 import { startOwnedPostgres, type OwnedPostgres } from '../support/owned-postgres.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { collectEvents, commitAndAwait, joinCompetition, markerEvent, waitForMarker, type ReceivedEvent } from '../support/realtime.js';
@@ -37,12 +38,12 @@ async function health(server: TestServer): Promise<{ status: number; relay: stri
 
 /** Commits on a connection of its own, so it works while the service's connections are broken. */
 async function commitOnOwnConnection(url: string, eventId: number, marker: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = withTables(new pg.Client({ connectionString: url }), t);
   client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('BEGIN');
-    await appendOutboxEvent(client as unknown as pg.PoolClient, markerEvent(eventId, marker));
+    await appendOutboxEvent(client as unknown as TxClient, markerEvent(eventId, marker));
     await client.query('COMMIT');
   } finally {
     await client.end();
@@ -104,9 +105,9 @@ describe('5. the relay survives connection loss', () => {
     const client = await server.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(`ALTER TABLE ${t('svc_outbox')} DISABLE TRIGGER ${t('svc_outbox_notify')}`);
+      await client.query(`ALTER TABLE ${t.svc_outbox} DISABLE TRIGGER ${t.svc_outbox_notify}`);
       await appendOutboxEvent(client, markerEvent(30, 'without-notify'));
-      await client.query(`ALTER TABLE ${t('svc_outbox')} ENABLE TRIGGER ${t('svc_outbox_notify')}`);
+      await client.query(`ALTER TABLE ${t.svc_outbox} ENABLE TRIGGER ${t.svc_outbox_notify}`);
       await client.query('COMMIT');
     } finally {
       client.release();

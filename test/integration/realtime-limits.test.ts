@@ -5,7 +5,7 @@
  */
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { collectEvents, commitAndAwait, joinCompetition, seqsOf, waitUntilDelivered } from '../support/realtime.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 
@@ -101,7 +101,7 @@ describe('replay size', () => {
   it(`tells a client more than ${REPLAY_MAX_EVENTS} events behind to reload, and replays a shorter gap in batches, exactly once`, async () => {
     const eventId = 8_101;
     await server.pool.query(
-      `INSERT INTO ${t('svc_outbox')} (topic, event_id, source, payload)
+      `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload)
        SELECT 'score-updated', $1::int, 'api', jsonb_build_object('eventId', $1::int, 'marker', 'bulk-' || n) FROM generate_series(1, $2::int) AS n`,
       [eventId, REPLAY_MAX_EVENTS + 10],
     );
@@ -113,7 +113,7 @@ describe('replay size', () => {
     expect(events).toHaveLength(0);
 
     // Exactly at the limit: replayed; live events after it arrive once, in order.
-    const { rows } = await server.pool.query<{ seq: number }>(`SELECT seq FROM ${t('svc_outbox')} WHERE event_id = $1 ORDER BY seq OFFSET 10 LIMIT 1`, [eventId]);
+    const { rows } = await server.pool.query<{ seq: number }>(`SELECT seq FROM ${t.svc_outbox} WHERE event_id = $1 ORDER BY seq OFFSET 10 LIMIT 1`, [eventId]);
     const since = rows[0]!.seq - 1;
     expect(await joinCompetition(socket, eventId, since)).toMatchObject({ ok: true, replayed: REPLAY_MAX_EVENTS });
     await commitAndAwait(server.pool, events, eventId, 'live-after-replay');

@@ -3,7 +3,7 @@
  * CSV exports, over rows written as the desktop program writes them.
  */
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { parseCsv } from '../../src/domain/csv.js';
 import { captureStatements, getJson, insertRow } from '../support/group-team-fixtures.js';
 import {
@@ -37,7 +37,7 @@ async function athlete(
     birthDate: extra.birthDate ?? null,
   });
   const scoreId = await insertScore(server.pool, { ...arena, competitionId }, participantId);
-  await server.pool.query(`UPDATE ${t('wertungen')} SET bol_ak = $2, bol_startet_nicht = $3 WHERE int_wertungenid = $1`, [
+  await server.pool.query(`UPDATE ${t.wertungen} SET bol_ak = $2, bol_startet_nicht = $3 WHERE int_wertungenid = $1`, [
     scoreId,
     extra.outOfCompetition ?? false,
     extra.didNotStart ?? false,
@@ -65,7 +65,7 @@ beforeAll(async () => {
     await insertDiscipline(server.pool, { name: 'Boden' }),
     await insertDiscipline(server.pool, { name: 'Balken' }),
   ];
-  await server.pool.query(`UPDATE ${t('disziplinen')} SET var_kurzname = left(var_name, 2) WHERE int_disziplinenid = ANY($1)`, [
+  await server.pool.query(`UPDATE ${t.disziplinen} SET var_kurzname = left(var_name, 2) WHERE int_disziplinenid = ANY($1)`, [
     devices.map((device) => device.id),
   ]);
   allAround = arena.competitionId;
@@ -106,7 +106,7 @@ afterAll(async () => {
   await server?.stop();
 });
 afterEach(async () => {
-  await server.pool.query(`DELETE FROM ${t('svc_settings')} WHERE key IN ('results', 'ageRule')`);
+  await server.pool.query(`DELETE FROM ${t.svc_settings} WHERE key IN ('results', 'ageRule')`);
 });
 
 describe('GET /api/results', () => {
@@ -251,7 +251,7 @@ describe('GET /api/results', () => {
       );
       expect(result.status).toBe(200);
       return statements.filter(
-        (text) => text.includes(t('wertungen')) || text.includes(t('svc_settings')) || text.includes(t('veranstaltungen')),
+        (text) => text.includes(t.wertungen) || text.includes(t.svc_settings) || text.includes(t.veranstaltungen),
       ).length;
     };
     const small = await count(ageClasses);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { getJson, insertRow, postJson } from '../support/group-team-fixtures.js';
 import {
@@ -176,7 +176,7 @@ describe('GET /api/jury-results', () => {
 describe('GET /api/discipline-fields', () => {
   it('returns a bare array of fields by sort order, filtered by disciplineId', async () => {
     const discipline = await insertDiscipline(server.pool);
-    await server.pool.query(`UPDATE ${t('disziplinen_felder')} SET bol_enabled = false WHERE int_disziplinen_felderid = $1`, [discipline.fields.C]);
+    await server.pool.query(`UPDATE ${t.disziplinen_felder} SET bol_enabled = false WHERE int_disziplinen_felderid = $1`, [discipline.fields.C]);
     const response = await getJson(`${server.url}/api/discipline-fields?disciplineId=${discipline.id}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
@@ -227,7 +227,7 @@ describe('POST /api/scores/save-value', () => {
         },
       },
     ]);
-    const { rows } = await server.pool.query(`SELECT int_statusid FROM ${t('wertungen')} WHERE int_wertungenid = $1`, [scoreId]);
+    const { rows } = await server.pool.query(`SELECT int_statusid FROM ${t.wertungen} WHERE int_wertungenid = $1`, [scoreId]);
     expect(rows[0].int_statusid).toBe(1);
   });
 
@@ -239,7 +239,7 @@ describe('POST /api/scores/save-value', () => {
     expect(created.status).toBe(200);
     const scoreId = created.body.wertungenId;
     const { rows } = await server.pool.query(
-      `SELECT int_wettkaempfeid, int_teilnehmerid, int_statusid, int_startnummer FROM ${t('wertungen')} WHERE int_wertungenid = $1`,
+      `SELECT int_wettkaempfeid, int_teilnehmerid, int_statusid, int_startnummer FROM ${t.wertungen} WHERE int_wertungenid = $1`,
       [scoreId],
     );
     expect(rows).toEqual([{ int_wettkaempfeid: arena.competitionId, int_teilnehmerid: participantId, int_statusid: 1, int_startnummer: 42 }]);
@@ -257,7 +257,7 @@ describe('POST /api/scores/save-value', () => {
       Array.from({ length: 20 }, () => post('/api/scores/save-value', { competitionId: arena.competitionId, participantId, disciplineId: discipline.id, score: 0 })),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
-    const { rows } = await server.pool.query(`SELECT int_wertungenid FROM ${t('wertungen')} WHERE int_teilnehmerid = $1`, [participantId]);
+    const { rows } = await server.pool.query(`SELECT int_wertungenid FROM ${t.wertungen} WHERE int_teilnehmerid = $1`, [participantId]);
     expect(rows).toHaveLength(1);
     expect(new Set(responses.map((response) => response.body.wertungenId))).toEqual(new Set([rows[0].int_wertungenid]));
     expect(await detailRows(server.pool, rows[0].int_wertungenid)).toHaveLength(1);
@@ -399,7 +399,7 @@ describe('one transaction per command', () => {
         IF (NEW.payload->>'scoreId')::int = ${scoreId} THEN RAISE EXCEPTION 'refused by test'; END IF;
         RETURN NEW;
       END $$;
-      CREATE TRIGGER test_refuse_event BEFORE INSERT ON ${t('svc_outbox')} FOR EACH ROW EXECUTE FUNCTION test_refuse_event();`);
+      CREATE TRIGGER test_refuse_event BEFORE INSERT ON ${t.svc_outbox} FOR EACH ROW EXECUTE FUNCTION test_refuse_event();`);
     try {
       const before = await scoringRowCounts(server.pool);
       expect((await saveField(scoreId, discipline.fields.A, 9)).status).toBe(500);
@@ -408,7 +408,7 @@ describe('one transaction per command', () => {
       expect(saved.body).toEqual(errorBody(500, 'Internal Server Error', 'INTERNAL'));
       expect(await scoringRowCounts(server.pool)).toEqual(before);
     } finally {
-      await server.pool.query(`DROP TRIGGER test_refuse_event ON ${t('svc_outbox')}; DROP FUNCTION test_refuse_event();`);
+      await server.pool.query(`DROP TRIGGER test_refuse_event ON ${t.svc_outbox}; DROP FUNCTION test_refuse_event();`);
     }
   });
 });

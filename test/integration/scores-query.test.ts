@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { captureStatements, getJson, insertRow, postJson } from '../support/group-team-fixtures.js';
 import {
@@ -317,7 +317,7 @@ describe('Calculation rules on read', () => {
     const discipline = await insertDiscipline(server.pool);
     await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
     await scoreWithResults(arena, discipline, 3, { A: 9, B: 8, C: 1, final: 16 });
-    const outboxCount = async () => (await server.pool.query(`SELECT count(*)::int AS n FROM ${t('svc_outbox')}`)).rows[0].n as number;
+    const outboxCount = async () => (await server.pool.query(`SELECT count(*)::int AS n FROM ${t.svc_outbox}`)).rows[0].n as number;
 
     const before = await outboxCount();
     const entries = await entriesOf(arena);
@@ -336,7 +336,7 @@ describe('Calculation rules on read', () => {
     // Every reader answers the calculated final, also those whose insert lost the race.
     for (const response of responses) expect(response.body.results.map((entry: { score: number | null }) => entry.score)).toEqual([16, 16, 16, 16, 16]);
     const { rows } = await server.pool.query(
-      `SELECT int_wertungenid, count(*)::int AS n, min(rel_leistung) AS value FROM ${t('jury_results')}
+      `SELECT int_wertungenid, count(*)::int AS n, min(rel_leistung) AS value FROM ${t.jury_results}
         WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinen_felderid = $2 GROUP BY int_wertungenid`,
       [scoreIds, discipline.fields.final],
     );
@@ -362,7 +362,7 @@ describe('Calculation rules on read', () => {
       // page, so it decides to calculate that final too, and its insert then waits on this row.
       await writer.query('BEGIN');
       await writer.query(
-        `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 15, 1, 0)`,
+        `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 15, 1, 0)`,
         [raced.scoreId, discipline.fields.final],
       );
       const read = scores({ eventId: arena.eventId, limit: 1000 });
@@ -370,7 +370,7 @@ describe('Calculation rules on read', () => {
         async () => {
           const { rows } = await server.pool.query(
             `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
-            [`%INSERT INTO ${t('jury_results')}%`],
+            [`%INSERT INTO ${t.jury_results}%`],
           );
           return rows.length > 0;
         },
@@ -404,13 +404,13 @@ describe('Calculation rules on read', () => {
         IF NEW.int_wertungenid = ${scoreId} THEN RAISE EXCEPTION 'refused by test'; END IF;
         RETURN NEW;
       END $$;
-      CREATE TRIGGER test_refuse_final BEFORE INSERT ON ${t('jury_results')} FOR EACH ROW EXECUTE FUNCTION test_refuse_final();`);
+      CREATE TRIGGER test_refuse_final BEFORE INSERT ON ${t.jury_results} FOR EACH ROW EXECUTE FUNCTION test_refuse_final();`);
     try {
       expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(0);
       expect(await finalRow(scoreId, discipline)).toBeNull();
       expect(warnings.some((line) => /corrections on read were not written/.test(String(line.msg)))).toBe(true);
     } finally {
-      await server.pool.query(`DROP TRIGGER test_refuse_final ON ${t('jury_results')}; DROP FUNCTION test_refuse_final();`);
+      await server.pool.query(`DROP TRIGGER test_refuse_final ON ${t.jury_results}; DROP FUNCTION test_refuse_final();`);
     }
     expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(16);
   });
@@ -442,7 +442,7 @@ describe('statements per page', () => {
     expect(correctingSmall.length).toBeLessThanOrEqual(5);
 
     const { rows } = await server.pool.query(
-      `SELECT count(*)::int AS n FROM ${t('jury_results')} WHERE int_disziplinen_felderid = $1 AND rel_leistung = 16`,
+      `SELECT count(*)::int AS n FROM ${t.jury_results} WHERE int_disziplinen_felderid = $1 AND rel_leistung = 16`,
       [discipline.fields.final],
     );
     expect(rows[0].n).toBe(1010);

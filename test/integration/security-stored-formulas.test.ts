@@ -6,7 +6,7 @@
  * one that parses but cannot be evaluated calculates nothing, and nothing is written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { MAX_FORMULA_LENGTH, MAX_NESTING_DEPTH } from '../../src/domain/formula.js';
 import { createScoringWorld, insertRow, type ScoringWorld } from '../support/group-team-fixtures.js';
 import {
@@ -61,8 +61,8 @@ let arena: Arena;
 beforeAll(async () => {
   server = await startTestServer();
   await server.pool.query(
-    `ALTER TABLE ${t('disziplinen')} ALTER COLUMN var_formel TYPE text, ALTER COLUMN var_eingabemaske TYPE text;
-     ALTER TABLE ${t('formeln')} ALTER COLUMN var_formel TYPE text`,
+    `ALTER TABLE ${t.disziplinen} ALTER COLUMN var_formel TYPE text, ALTER COLUMN var_eingabemaske TYPE text;
+     ALTER TABLE ${t.formeln} ALTER COLUMN var_formel TYPE text`,
   );
   arena = await createArena(server.pool, 'Hostile Meet');
 });
@@ -171,7 +171,7 @@ describe('hostile formulas in group scoring (field short names as variables)', (
     send(`${server.url}/api/scores/group`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it.each([...UNPARSEABLE, ...UNEVALUABLE])('refuses to calculate from %s (400, nothing written) but stores a given final score', async (_case, formula) => {
-    await server.pool.query(`UPDATE ${t('disziplinen')} SET var_formel = $1 WHERE int_disziplinenid = $2`, [formula, world.disciplineId]);
+    await server.pool.query(`UPDATE ${t.disziplinen} SET var_formel = $1 WHERE int_disziplinenid = $2`, [formula, world.disciplineId]);
     const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: world.eventId, var_name: 'Gruppe Sturm', int_startnummer: 3 });
     const components = [
       { fieldId: world.fields.D, value: 4 },
@@ -179,11 +179,11 @@ describe('hostile formulas in group scoring (field short names as variables)', (
       { fieldId: world.fields.Abz, value: 0.5 },
     ];
     const base = { groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, components };
-    const { rows: before } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('wertungen')} WHERE int_gruppenid = $1`, [groupId]);
+    const { rows: before } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_gruppenid = $1`, [groupId]);
 
     const body = expectContractError(await save(base), 400, 'VALIDATION_FAILED');
     expect(String(body.message)).toContain('finalScore');
-    const { rows: after } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('wertungen')} WHERE int_gruppenid = $1`, [groupId]);
+    const { rows: after } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_gruppenid = $1`, [groupId]);
     expect(after).toEqual(before);
 
     const given = await save({ ...base, finalScore: 11.5 });

@@ -14,6 +14,7 @@ import type { RouteEntry } from '../../src/http/security.js';
 import { appRoutes, expectContractError, pathOf, refusedCredentials, send, windowsWithoutAdminRights } from '../support/security.js';
 import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../support/server.js';
 import { adminToken, headToken, juryToken } from '../support/tokens.js';
+import { t } from '../support/tables.js';
 
 /** POST routes that answer without a token in every mode, each with the reason. None today. */
 const DECLARED_PUBLIC: Record<string, string> = {};
@@ -69,7 +70,7 @@ describe('the route table', () => {
     const config = loadConfig({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', DATA_DIR: servers.lan.config.dataDir });
     const logger = pino({ level: 'silent' });
     // Building the app opens no connection, so an unreachable database is fine here.
-    const pool = createPool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }, logger);
+    const pool = createPool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', tables: t }, logger);
     const app = await buildApp({ config, pool, logger, relay: { status: () => ({ state: 'listening', delivered: 0, cursor: 0, sequencer: true }) } });
     try {
       expect(() => app.post('/late-guard', { preHandler: app.requireRole('admin') }, async () => ({}))).toThrow(/onRequest/);

@@ -7,7 +7,8 @@ import { runCommand } from '../../commands/run-command.js';
 import { migrateDatabase } from '../../src/db/database.js';
 import { DemoSeedRefused, seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import { createPool, type Pool, type TxClient } from '../../src/db/pool.js';
-import { setTablePrefix } from '../../src/db/tables.js';
+import { createTables } from '../../src/db/tables.js';
+import { TEST_TABLE_PREFIX } from '../support/tables.js';
 import { bindLettersToResults, evaluate, parse } from '../../src/domain/formula.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { runScript } from '../support/process.js';
@@ -18,10 +19,10 @@ const databases: TestDatabase[] = [];
 const pools: Pool[] = [];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-seed-'));
 
-async function database(options: { empty?: boolean } = {}): Promise<{ db: TestDatabase; pool: Pool }> {
+async function database(options: { empty?: boolean; prefix?: string } = {}): Promise<{ db: TestDatabase; pool: Pool }> {
   const db = await createTestDatabase(options);
   databases.push(db);
-  const pool = createPool({ connectionString: db.url, max: 2 }, logger);
+  const pool = createPool({ connectionString: db.url, tables: createTables(options.prefix ?? TEST_TABLE_PREFIX), max: 2 }, logger);
   pools.push(pool);
   return { db, pool };
 }
@@ -215,17 +216,12 @@ describe('npm run seed:demo', () => {
   });
 
   it('writes only through the configured table prefix', async () => {
-    const { db, pool: prefixed } = await database({ empty: true });
-    await migrateDatabase(db.url, 'xyz_', logger);
-    setTablePrefix('xyz_');
-    try {
-      const { summary: inPrefix } = await seedCounting(prefixed);
-      expect((await prefixed.query('SELECT count(*)::int AS count FROM xyz_teilnehmer')).rows[0]).toEqual({
-        count: inPrefix.participants.individual + inPrefix.participants.groupMembers,
-      });
-    } finally {
-      setTablePrefix('app_');
-    }
+    const { db, pool: prefixed } = await database({ empty: true, prefix: 'xyz_' });
+    await migrateDatabase(db.url, prefixed.tables, logger);
+    const { summary: inPrefix } = await seedCounting(prefixed);
+    expect((await prefixed.query('SELECT count(*)::int AS count FROM xyz_teilnehmer')).rows[0]).toEqual({
+      count: inPrefix.participants.individual + inPrefix.participants.groupMembers,
+    });
   });
 
   it('runs as a command: prints the ids and curl examples, and refuses politely the second time', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { ageOn, SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
 import { captureStatements, insertRow, postJson } from '../support/group-team-fixtures.js';
 import { createArena, insertParticipant, insertScore, storeAppSetting, type Arena } from '../support/scoring-fixtures.js';
@@ -90,7 +90,7 @@ interface ScoreRow {
 async function scoreRows(pool: Pool): Promise<ScoreRow[]> {
   const { rows } = await pool.query<ScoreRow>(
     `SELECT w.int_wertungenid AS id, c.int_veranstaltungenid AS "eventId", w.int_teilnehmerid AS "participantId", w.var_riege AS "squadName"
-       FROM ${t('wertungen')} w JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+       FROM ${t.wertungen} w JOIN ${t.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
       ORDER BY w.int_wertungenid`,
   );
   return rows;
@@ -98,7 +98,7 @@ async function scoreRows(pool: Pool): Promise<ScoreRow[]> {
 
 async function squadEvents(pool: Pool): Promise<Array<{ eventId: number; payload: Record<string, unknown> }>> {
   const { rows } = await pool.query<{ eventId: number; payload: Record<string, unknown> }>(
-    `SELECT event_id AS "eventId", payload FROM ${t('svc_outbox')} WHERE topic = 'squads-applied' ORDER BY id`,
+    `SELECT event_id AS "eventId", payload FROM ${t.svc_outbox} WHERE topic = 'squads-applied' ORDER BY id`,
   );
   return rows;
 }
@@ -266,7 +266,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
 
   describe('ageRule app setting', () => {
     afterAll(async () => {
-      await server.pool.query(`DELETE FROM ${t('svc_settings')} WHERE key = 'ageRule'`);
+      await server.pool.query(`DELETE FROM ${t.svc_settings} WHERE key = 'ageRule'`);
     });
 
     // Born 1 January and 31 December of one year; the event starts in May.
@@ -305,7 +305,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
 
   it('reads the participants in one statement', async () => {
     const { statements } = await captureStatements(server.pool, () => generate({ eventId: world.main.eventId }));
-    expect(statements.filter((text) => text.includes(t('teilnehmer')))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes(t.teilnehmer))).toHaveLength(1);
   });
 
   it.each([
@@ -350,7 +350,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
 describe('POST /api/squad-management/auto-assign/apply', () => {
   /** Every score row of every event starts with the squad name "Alt". */
   async function resetSquadNames(): Promise<void> {
-    await server.pool.query(`UPDATE ${t('wertungen')} SET var_riege = 'Alt'`);
+    await server.pool.query(`UPDATE ${t.wertungen} SET var_riege = 'Alt'`);
   }
 
   const [a, b, c, d] = [0, 1, 2, 3];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { signToken } from '../../src/http/auth.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { captureStatements, countRows, detailRowsOf as storedDetails, itRefusesWithoutWrites, getJson, newUnit, postJson, sharedRefusals, useScoringServer, type Refusal } from '../support/group-team-fixtures.js';
@@ -28,14 +28,14 @@ describe('POST /api/scores/team', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ id: expect.any(Number), message: expect.any(String), finalScore: 12 });
 
-    const inserts = statements.filter((text) => new RegExp(`INSERT\\s+INTO\\s+${t('wertungen')}\\s*\\(`).test(text));
+    const inserts = statements.filter((text) => new RegExp(`INSERT\\s+INTO\\s+${t.wertungen}\\s*\\(`).test(text));
     expect(inserts).toHaveLength(1);
     expect(inserts[0]).not.toMatch(/int_teilnehmerid/);
 
     const { rows } = await scoring.server.pool.query(
       `SELECT int_teilnehmerid AS "participantId", int_gruppenid AS "groupId", int_mannschaftenid AS "teamId", int_statusid AS "statusId",
               int_runde AS round, int_startnummer AS "startNumber", var_riege AS "squadName"
-         FROM ${t('wertungen')} WHERE int_wertungenid = $1`,
+         FROM ${t.wertungen} WHERE int_wertungenid = $1`,
       [response.body.id],
     );
     expect(rows).toEqual([{ participantId: null, groupId: null, teamId, statusId: 9, round: 1, startNumber: 7, squadName: 'Rot' }]);
@@ -47,7 +47,7 @@ describe('POST /api/scores/team', () => {
       ].sort((a, b) => a.kp - b.kp),
     );
 
-    const outbox = await scoring.server.pool.query(`SELECT payload FROM ${t('svc_outbox')} WHERE payload->>'teamId' = $1`, [String(teamId)]);
+    const outbox = await scoring.server.pool.query(`SELECT payload FROM ${t.svc_outbox} WHERE payload->>'teamId' = $1`, [String(teamId)]);
     expect(outbox.rows.map((row) => row.payload)).toEqual([
       {
         scoreId: response.body.id,
@@ -77,7 +77,7 @@ describe('POST /api/scores/team', () => {
     const second = await saveTeam({ ...key, components: [{ fieldId: fields.E, value: 9 }], finalScore: 9 });
     expect(second.body.id).toBe(first.body.id);
 
-    const { rows } = await scoring.server.pool.query(`SELECT count(*)::int AS n FROM ${t('wertungen')} WHERE int_mannschaftenid = $1`, [teamId]);
+    const { rows } = await scoring.server.pool.query(`SELECT count(*)::int AS n FROM ${t.wertungen} WHERE int_mannschaftenid = $1`, [teamId]);
     expect(rows[0].n).toBe(1);
     expect((await detailRowsOf(first.body.id)).filter((row) => row.attempt === 2)).toEqual(
       [
@@ -100,7 +100,7 @@ describe('POST /api/scores/team', () => {
       finalScore: 3,
     });
     expect(response.status).toBe(201);
-    const { rows } = await scoring.server.pool.query(`SELECT var_riege AS "squadName" FROM ${t('wertungen')} WHERE int_wertungenid = $1`, [response.body.id]);
+    const { rows } = await scoring.server.pool.query(`SELECT var_riege AS "squadName" FROM ${t.wertungen} WHERE int_wertungenid = $1`, [response.body.id]);
     expect(rows[0].squadName).toBe('Grn');
     expect((await detailRowsOf(response.body.id)).map((row) => row.attempt)).toEqual([2, 2]);
   });

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createPool } from '../../src/db/pool.js';
 import { createTestDatabase } from './database.js';
 import { TEST_JWT_SECRET } from './server.js';
+import { t } from './tables.js';
 
 export interface TestApp {
   app: TypedApp;
@@ -29,7 +30,7 @@ export async function startTestApp(
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-test-app-'));
   const config = loadConfig({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...options.env });
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const pool = createPool({ connectionString: database.url, max: 2 }, logger);
+  const pool = createPool({ connectionString: database.url, tables: t, max: 2 }, logger);
   const relayStatus: RelayStatus = { state: 'listening', delivered: 0, cursor: 0, sequencer: true };
   const deps: AppDeps = { config, pool, logger, relay: { status: () => relayStatus } };
   const app = await buildApp(deps);

@@ -14,6 +14,7 @@ import { createPortalTargets, startPortals, type PortalLoad, type PortalTargets 
 import { killIfRunning, startService, type ServiceProcess } from './process.js';
 import { openScoreboard, type Scoreboard } from './realtime.js';
 import { TEST_JWT_SECRET } from './server.js';
+import { t } from './tables.js';
 
 export interface FaultRig {
   database: TestDatabase;
@@ -35,8 +36,8 @@ const silent = pino({ level: 'silent' });
  */
 export async function createFaultRig(options: { database?: TestDatabase; portals?: number; scoresPerPortal?: number } = {}): Promise<FaultRig> {
   const database = options.database ?? (await createTestDatabase());
-  if (options.database) await migrateDatabase(database.url, 'app_', silent);
-  const pool = createPool({ connectionString: database.url, max: 4, applicationName: 'fault-test' }, silent);
+  if (options.database) await migrateDatabase(database.url, t, silent);
+  const pool = createPool({ connectionString: database.url, tables: t, max: 4, applicationName: 'fault-test' }, silent);
   const release = async () => {
     await endPool(pool);
     if (!options.database) await database.drop();

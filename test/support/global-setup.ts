@@ -9,6 +9,7 @@ import pino from 'pino';
 import type { TestProject } from 'vitest/node';
 import { freePort, startEmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
+import { t } from './tables.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -77,7 +78,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const migrator = new pg.Client({ connectionString: templateUrl.toString() });
   migrator.on('error', () => undefined);
   await migrator.connect();
-  await migrate(migrator, 'app_', logger);
+  await migrate(migrator, t, logger);
   await migrator.end();
 
   project.provide('adminDatabaseUrl', server.url);

@@ -1,16 +1,17 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
-import { t } from '../../src/db/tables.js';
+import type { TableName } from '../../src/db/tables.js';
+import { t } from './tables.js';
 import { startTestServer, type TestServer } from './server.js';
 
 type Row = Record<string, unknown>;
 
 /** Inserts one legacy row and returns its generated id (the column named `idColumn`). */
-export async function insertRow(pool: Pool, table: string, idColumn: string, values: Row): Promise<number> {
+export async function insertRow(pool: Pool, table: TableName, idColumn: string, values: Row): Promise<number> {
   const columns = Object.keys(values);
   const { rows } = await pool.query<{ id: number }>(
-    `INSERT INTO ${t(table)} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${idColumn} AS id`,
+    `INSERT INTO ${pool.tables[table]} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${idColumn} AS id`,
     Object.values(values),
   );
   return rows[0]!.id;
@@ -76,7 +77,7 @@ export async function createScoringWorld(pool: Pool): Promise<ScoringWorld> {
   const groupCompetitionId = await competition(eventId, true);
   const plainCompetitionId = await competition(eventId, false);
   const otherEventCompetitionId = await competition(otherEventId, true);
-  const unit = (table: string, idColumn: string, event: number, name: string) =>
+  const unit = (table: 'gruppen' | 'mannschaften', idColumn: string, event: number, name: string) =>
     insertRow(pool, table, idColumn, { int_veranstaltungenid: event, var_name: name, int_startnummer: 17, int_vereineid: clubId, var_riege: 'R1' });
   const groupId = await unit('gruppen', 'int_gruppenid', eventId, 'Gruppe Sonne');
   const otherEventGroupId = await unit('gruppen', 'int_gruppenid', otherEventId, 'Gruppe Mond');
@@ -137,7 +138,7 @@ export function useScoringServer(): { server: TestServer; world: ScoringWorld } 
 
 /** A further group or team of the world's event, so a test does not share score rows with others. */
 export function newUnit(pool: Pool, world: ScoringWorld, kind: 'group' | 'team', name: string, squadName: string): Promise<number> {
-  const [table, idColumn] = kind === 'group' ? ['gruppen', 'int_gruppenid'] : ['mannschaften', 'int_mannschaftenid'];
+  const [table, idColumn] = kind === 'group' ? (['gruppen', 'int_gruppenid'] as const) : (['mannschaften', 'int_mannschaftenid'] as const);
   return insertRow(pool, table, idColumn, { int_veranstaltungenid: world.eventId, var_name: name, int_startnummer: kind === 'group' ? 42 : 7, int_vereineid: world.clubId, var_riege: squadName });
 }
 
@@ -152,7 +153,7 @@ export interface DetailRow {
 export async function detailRowsOf(pool: Pool, scoreId: number): Promise<DetailRow[]> {
   const { rows } = await pool.query<DetailRow>(
     `SELECT int_wertungen_detailsid AS id, int_disziplinenid AS "disciplineId", int_versuch AS attempt, int_kp AS kp, rel_leistung AS value
-       FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 ORDER BY int_disziplinenid, int_versuch, int_kp`,
+       FROM ${t.wertungen_details} WHERE int_wertungenid = $1 ORDER BY int_disziplinenid, int_versuch, int_kp`,
     [scoreId],
   );
   return rows;
@@ -167,9 +168,9 @@ export interface RowCounts {
 /** What a refused request must leave unchanged. */
 export async function countRows(pool: Pool): Promise<RowCounts> {
   const { rows } = await pool.query<RowCounts>(
-    `SELECT (SELECT count(*) FROM ${t('wertungen')})::int AS scores,
-            (SELECT count(*) FROM ${t('wertungen_details')})::int AS details,
-            (SELECT count(*) FROM ${t('svc_outbox')})::int AS outbox`,
+    `SELECT (SELECT count(*) FROM ${t.wertungen})::int AS scores,
+            (SELECT count(*) FROM ${t.wertungen_details})::int AS details,
+            (SELECT count(*) FROM ${t.svc_outbox})::int AS outbox`,
   );
   return rows[0]!;
 }

@@ -5,7 +5,7 @@
  * changed nothing. "Completely" means the command's legacy rows and its outbox row together.
  */
 import type { Pool } from '../../src/db/pool.js';
-import { t } from '../../src/db/tables.js';
+import { t } from './tables.js';
 import { createArena, insertDiscipline, insertParticipantScores, type Arena, type Discipline } from './scoring-fixtures.js';
 
 export interface PortalTargets {
@@ -137,19 +137,19 @@ async function storedScores(pool: Pool, targets: PortalTargets): Promise<StoredS
               count(*) FILTER (WHERE payload ? 'formula')::int AS jury_events,
               count(*) FILTER (WHERE payload ? 'storedScore')::int AS value_events,
               max((payload->>'storedScore')::float8) AS value_event_score
-         FROM ${t('svc_outbox')} WHERE topic = 'score-updated' AND payload ? 'scoreId' GROUP BY 1
+         FROM ${t.svc_outbox} WHERE topic = 'score-updated' AND payload ? 'scoreId' GROUP BY 1
      ), jury AS (
        SELECT int_wertungenid AS score_id,
               max(rel_leistung) FILTER (WHERE int_disziplinen_felderid = $2) AS jury,
               max(rel_leistung) FILTER (WHERE int_disziplinen_felderid = $3) AS final_jury
-         FROM ${t('jury_results')} WHERE int_wertungenid = ANY($1::int[]) AND int_versuch = 1 GROUP BY 1
+         FROM ${t.jury_results} WHERE int_wertungenid = ANY($1::int[]) AND int_versuch = 1 GROUP BY 1
      )
      SELECT s.id AS "scoreId", j.jury, j.final_jury AS "finalJury", d.rel_leistung AS detail,
             COALESCE(e.jury_events, 0) AS "juryEvents", COALESCE(e.value_events, 0) AS "valueEvents", e.value_event_score AS "valueEventScore"
        FROM unnest($1::int[]) AS s(id)
        LEFT JOIN jury j ON j.score_id = s.id
        LEFT JOIN events e ON e.score_id = s.id
-       LEFT JOIN ${t('wertungen_details')} d ON d.int_wertungenid = s.id AND d.int_disziplinenid = $4
+       LEFT JOIN ${t.wertungen_details} d ON d.int_wertungenid = s.id AND d.int_disziplinenid = $4
       ORDER BY s.id`,
     [scoreIds, targets.discipline.fields.A, targets.discipline.fields.final, targets.discipline.id],
   );

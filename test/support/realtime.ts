@@ -8,7 +8,7 @@ import { appendOutboxEvent } from '../../outbox/append.js';
 import type { OutboxEvent, ScoreUpdatedPayload } from '../../outbox/events.js';
 import type { RelayStatus } from '../../outbox/relay.js';
 import type { Pool } from '../../src/db/pool.js';
-import { t } from '../../src/db/tables.js';
+import { t } from './tables.js';
 import { openSocket, waitFor } from './server.js';
 
 export interface ReceivedEvent {
@@ -92,12 +92,12 @@ export function isStrictlyIncreasing(values: readonly number[]): boolean {
 
 /** The seqs the outbox holds for one event once the given rows are all numbered. */
 export async function sequencedSeqs(pool: Pool, eventId: number): Promise<number[]> {
-  const { rows } = await pool.query<{ seq: number }>(`SELECT seq FROM ${t('svc_outbox')} WHERE event_id = $1 AND seq IS NOT NULL ORDER BY seq`, [eventId]);
+  const { rows } = await pool.query<{ seq: number }>(`SELECT seq FROM ${t.svc_outbox} WHERE event_id = $1 AND seq IS NOT NULL ORDER BY seq`, [eventId]);
   return rows.map((row) => row.seq);
 }
 
 export async function outboxRowCount(pool: Pool, marker: string): Promise<number> {
-  const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t('svc_outbox')} WHERE payload->>'marker' = $1`, [marker]);
+  const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.svc_outbox} WHERE payload->>'marker' = $1`, [marker]);
   return rows[0]!.count;
 }
 
@@ -106,7 +106,7 @@ export async function waitUntilDelivered(pool: Pool, relay: { status(): RelaySta
   return waitFor(
     async () => {
       const { rows } = await pool.query<{ pending: number; last: number }>(
-        `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, COALESCE(max(seq), 0) AS last FROM ${t('svc_outbox')}`,
+        `SELECT count(*) FILTER (WHERE seq IS NULL)::int AS pending, COALESCE(max(seq), 0) AS last FROM ${t.svc_outbox}`,
       );
       const { pending, last } = rows[0]!;
       return pending === 0 && relay.status().cursor >= last ? last : null;
@@ -142,7 +142,7 @@ export async function openScoreboard(baseUrl: string, eventId: number): Promise<
 /** The score-updated events of `eventId` in the outbox, in seq order: what each scoreboard must have received exactly once. */
 export async function committedScoreEvents(pool: Pool, eventId: number): Promise<Array<{ seq: number; scoreId: number }>> {
   const { rows } = await pool.query<{ seq: number; scoreId: number }>(
-    `SELECT seq, (payload->>'scoreId')::int AS "scoreId" FROM ${t('svc_outbox')} WHERE event_id = $1 AND topic = 'score-updated' AND seq IS NOT NULL ORDER BY seq`,
+    `SELECT seq, (payload->>'scoreId')::int AS "scoreId" FROM ${t.svc_outbox} WHERE event_id = $1 AND topic = 'score-updated' AND seq IS NOT NULL ORDER BY seq`,
     [eventId],
   );
   return rows;
@@ -155,7 +155,7 @@ export async function committedScoreEvents(pool: Pool, eventId: number): Promise
 export async function waitUntilBoardsCaughtUp(pool: Pool, eventId: number, boards: readonly Scoreboard[], timeoutMs = 20_000): Promise<Array<{ seq: number; scoreId: number }>> {
   await waitFor(
     async () => {
-      const { rows } = await pool.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM ${t('svc_outbox')} WHERE seq IS NULL`);
+      const { rows } = await pool.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM ${t.svc_outbox} WHERE seq IS NULL`);
       return rows[0]!.pending === 0;
     },
     { timeoutMs, message: 'every committed outbox row numbered' },

@@ -4,7 +4,7 @@
  * file stay independent while sharing a database.
  */
 import type { Pool } from '../../src/db/pool.js';
-import { t } from '../../src/db/tables.js';
+import { t } from './tables.js';
 import { insertRow } from './group-team-fixtures.js';
 
 export interface Arena {
@@ -155,7 +155,7 @@ export interface JuryRow {
 export async function juryRows(pool: Pool, scoreId: number): Promise<JuryRow[]> {
   const { rows } = await pool.query<JuryRow>(
     `SELECT int_juryresultsid AS id, int_disziplinen_felderid AS "fieldId", rel_leistung AS value, int_versuch AS attempt, int_kp AS kind
-       FROM ${t('jury_results')} WHERE int_wertungenid = $1 ORDER BY int_disziplinen_felderid`,
+       FROM ${t.jury_results} WHERE int_wertungenid = $1 ORDER BY int_disziplinen_felderid`,
     [scoreId],
   );
   return rows;
@@ -163,7 +163,7 @@ export async function juryRows(pool: Pool, scoreId: number): Promise<JuryRow[]> 
 
 export async function detailRows(pool: Pool, scoreId: number): Promise<Array<{ disciplineId: number; value: number | null }>> {
   const { rows } = await pool.query<{ disciplineId: number; value: number | null }>(
-    `SELECT int_disziplinenid AS "disciplineId", rel_leistung AS value FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 ORDER BY int_wertungen_detailsid`,
+    `SELECT int_disziplinenid AS "disciplineId", rel_leistung AS value FROM ${t.wertungen_details} WHERE int_wertungenid = $1 ORDER BY int_wertungen_detailsid`,
     [scoreId],
   );
   return rows;
@@ -172,7 +172,7 @@ export async function detailRows(pool: Pool, scoreId: number): Promise<Array<{ d
 /** Payloads of the events the service's own commands appended for one score, oldest first. */
 export async function apiEvents(pool: Pool, scoreId: number): Promise<Array<{ eventId: number; payload: Record<string, unknown> }>> {
   const { rows } = await pool.query<{ eventId: number; payload: Record<string, unknown> }>(
-    `SELECT event_id AS "eventId", payload FROM ${t('svc_outbox')}
+    `SELECT event_id AS "eventId", payload FROM ${t.svc_outbox}
       WHERE source = 'api' AND topic = 'score-updated' AND (payload->>'scoreId')::int = $1 ORDER BY id`,
     [scoreId],
   );
@@ -182,8 +182,8 @@ export async function apiEvents(pool: Pool, scoreId: number): Promise<Array<{ ev
 /** Everything a refused command must leave as it was. */
 export async function scoringRowCounts(pool: Pool): Promise<{ scores: number; details: number; jury: number; outbox: number }> {
   const { rows } = await pool.query<{ scores: number; details: number; jury: number; outbox: number }>(
-    `SELECT (SELECT count(*) FROM ${t('wertungen')})::int AS scores, (SELECT count(*) FROM ${t('wertungen_details')})::int AS details,
-            (SELECT count(*) FROM ${t('jury_results')})::int AS jury, (SELECT count(*) FROM ${t('svc_outbox')})::int AS outbox`,
+    `SELECT (SELECT count(*) FROM ${t.wertungen})::int AS scores, (SELECT count(*) FROM ${t.wertungen_details})::int AS details,
+            (SELECT count(*) FROM ${t.jury_results})::int AS jury, (SELECT count(*) FROM ${t.svc_outbox})::int AS outbox`,
   );
   return rows[0]!;
 }
@@ -192,11 +192,11 @@ export async function scoringRowCounts(pool: Pool): Promise<{ scores: number; de
 export async function insertParticipantScores(pool: Pool, arena: Arena, count: number, squadName: string): Promise<number[]> {
   const { rows } = await pool.query<{ score_id: number }>(
     `WITH people AS (
-       INSERT INTO ${t('teilnehmer')} (var_vorname, var_nachname, var_startnummer, int_vereineid, int_eventid, int_geschlecht)
+       INSERT INTO ${t.teilnehmer} (var_vorname, var_nachname, var_startnummer, int_vereineid, int_eventid, int_geschlecht)
        SELECT 'Bulk', 'Turner ' || n, n::text, $2, $1, 1 + n % 2 FROM generate_series(1, $3::int) AS n
        RETURNING int_teilnehmerid
      )
-     INSERT INTO ${t('wertungen')} (int_wettkaempfeid, int_teilnehmerid, int_statusid, var_riege)
+     INSERT INTO ${t.wertungen} (int_wettkaempfeid, int_teilnehmerid, int_statusid, var_riege)
      SELECT $4, int_teilnehmerid, 1, $5 FROM people
      RETURNING int_wertungenid AS score_id`,
     [arena.eventId, arena.clubId, count, arena.competitionId, squadName],
@@ -218,12 +218,12 @@ export async function insertScoresDueForCalculation(
 ): Promise<void> {
   const scoreIds = await insertParticipantScores(pool, arena, count, squadName);
   await pool.query(
-    `INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+    `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
      SELECT id, $2, 1, 0, 0 FROM unnest($1::int[]) AS id`,
     [scoreIds, discipline.id],
   );
   await pool.query(
-    `INSERT INTO ${t('jury_results')} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+    `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
      SELECT id, f.field_id, f.value, 1, 0 FROM unnest($1::int[]) AS id
      CROSS JOIN (VALUES ($2::int, 9::real), ($3::int, 8::real), ($4::int, 1::real)) AS f(field_id, value)`,
     [scoreIds, discipline.fields.A, discipline.fields.B, discipline.fields.C],
@@ -233,7 +233,7 @@ export async function insertScoresDueForCalculation(
 /** Stores an app setting as an operator would (the service has no write endpoint for these). */
 export async function storeAppSetting(pool: Pool, key: string, value: unknown): Promise<void> {
   await pool.query(
-    `INSERT INTO ${t('svc_settings')} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    `INSERT INTO ${t.svc_settings} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
     [key, JSON.stringify(value)],
   );
 }

@@ -3,7 +3,7 @@
  * call makes its own event, so tests sharing a database never see each other's participants.
  */
 import type { Pool } from '../../../src/db/pool.js';
-import { t } from '../../../src/db/tables.js';
+import { t } from '../../support/tables.js';
 import { insertRow } from '../../support/group-team-fixtures.js';
 import { createArena, insertParticipant, insertScore, type Arena } from '../../support/scoring-fixtures.js';
 
@@ -59,9 +59,9 @@ export async function seedArena(pool: Pool, name: string): Promise<Arena> {
 /** Score rows of one participant, and the detail rows of each in one device: "arrived exactly once". */
 export async function storedRows(pool: Pool, participantId: number, disciplineId: number): Promise<{ scoreRows: number; details: Array<{ scoreId: number; value: number | null }> }> {
   const { rows } = await pool.query<{ scoreRows: number; details: Array<{ scoreId: number; value: number | null }> }>(
-    `SELECT (SELECT count(*) FROM ${t('wertungen')} WHERE int_teilnehmerid = $1)::int AS "scoreRows",
+    `SELECT (SELECT count(*) FROM ${t.wertungen} WHERE int_teilnehmerid = $1)::int AS "scoreRows",
             COALESCE((SELECT json_agg(json_build_object('scoreId', d.int_wertungenid, 'value', d.rel_leistung) ORDER BY d.int_wertungen_detailsid)
-                        FROM ${t('wertungen_details')} d JOIN ${t('wertungen')} w ON w.int_wertungenid = d.int_wertungenid
+                        FROM ${t.wertungen_details} d JOIN ${t.wertungen} w ON w.int_wertungenid = d.int_wertungenid
                        WHERE w.int_teilnehmerid = $1 AND d.int_disziplinenid = $2), '[]'::json) AS details`,
     [participantId, disciplineId],
   );

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Pool } from '../../../src/db/pool.js';
-import { t } from '../../../src/db/tables.js';
+import { t } from '../../support/tables.js';
 import { insertRow } from '../../support/group-team-fixtures.js';
 import { createArena, insertParticipant, insertScore, type Arena } from '../../support/scoring-fixtures.js';
 
@@ -63,7 +63,7 @@ export async function seedSquadEvent(pool: Pool, name: string): Promise<SquadEve
 export async function squadNamesOfEvent(pool: Pool, eventId: number): Promise<Map<number, string[]>> {
   const { rows } = await pool.query<{ participantId: number; squad: string | null }>(
     `SELECT w.int_teilnehmerid AS "participantId", w.var_riege AS squad
-       FROM ${t('wertungen')} w JOIN ${t('wettkaempfe')} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+       FROM ${t.wertungen} w JOIN ${t.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
       WHERE c.int_veranstaltungenid = $1 ORDER BY w.int_wertungenid`,
     [eventId],
   );
@@ -75,7 +75,7 @@ export async function squadNamesOfEvent(pool: Pool, eventId: number): Promise<Ma
 /** Stores squadAutoAssign defaults that differ from the built-in ones, so a test can tell where the dialog's values came from. */
 export async function storeSquadDefaults(pool: Pool, value: Record<string, unknown>): Promise<void> {
   await pool.query(
-    `INSERT INTO ${t('svc_settings')} (key, value) VALUES ('squadAutoAssign', $1::jsonb)
+    `INSERT INTO ${t.svc_settings} (key, value) VALUES ('squadAutoAssign', $1::jsonb)
      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     [JSON.stringify(value)],
   );
