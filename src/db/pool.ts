@@ -16,7 +16,7 @@ export type Pool = Omit<pg.Pool, 'connect'> & WithTables & { connect(): Promise<
 export type Queryable = (Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>) & WithTables;
 
 /** Gives a connection opened outside a pool (a session of its own) the table names. */
-export function withTables<C extends pg.ClientBase>(client: C, tables: Tables): C & WithTables {
+export function withTables<C extends object>(client: C, tables: Tables): C & WithTables {
   return Object.assign(client, { tables });
 }
 

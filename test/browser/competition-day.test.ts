@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { boardRows, noHorizontalOverflow, participantButton, waitForAck } from './support/portal.js';
@@ -56,7 +56,7 @@ async function saveValue(body: Record<string, unknown>): Promise<{ status: numbe
 
 async function storedFinal(scoreId: number, disciplineId: number): Promise<number | null> {
   const { rows } = await server.pool.query<{ value: number | null }>(
-    `SELECT rel_leistung AS value FROM ${t('wertungen_details')} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = 1 AND int_kp = 0`,
+    `SELECT rel_leistung AS value FROM ${t.wertungen_details} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = 1 AND int_kp = 0`,
     [scoreId, disciplineId],
   );
   return rows[0]?.value ?? null;

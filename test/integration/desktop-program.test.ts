@@ -10,7 +10,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/embedded.js';
-import { t } from '../../src/db/tables.js';
+import { withTables } from '../../src/db/pool.js';
+import { t } from '../support/tables.js';
 import { exited, killIfRunning, runScript, startService, stopClusterProcesses, type ServiceProcess } from '../support/process.js';
 import { openScoreboard, waitForEvent, type Scoreboard } from '../support/realtime.js';
 import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
@@ -58,7 +59,7 @@ describe('the desktop program on the embedded server', () => {
     expect(printed.password).toBe(readFileSync(passwordFile, 'utf8').trim());
 
     // Exactly the printed fields, and the printed URL, each as the desktop program might use them.
-    const desktop = new pg.Pool({ host: printed.host, port: Number(printed.port), database: printed.database, user: printed.user, password: printed.password, max: 1 });
+    const desktop = withTables(new pg.Pool({ host: printed.host, port: Number(printed.port), database: printed.database, user: printed.user, password: printed.password, max: 1 }), t);
     const byUrl = new pg.Pool({ connectionString: printed.url, max: 1 });
     clients.push(desktop, byUrl);
     // The service stops its server below; the desktop's idle sessions end with it.
@@ -73,11 +74,11 @@ describe('the desktop program on the embedded server', () => {
     const { scoreId } = await insertParticipantScore(desktop, arena, { lastName: 'Vomdesktop' });
     board = await openScoreboard(service.url, arena.eventId);
 
-    await desktop.query(`INSERT INTO ${t('wertungen_details')} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`, [scoreId, discipline.id]);
+    await desktop.query(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`, [scoreId, discipline.id]);
     const inserted = await waitForEvent(board.events, (event) => event.scoreId === scoreId, 10_000);
     expect(inserted).toMatchObject({ source: 'legacy', scoreId, eventId: arena.eventId, score: 8.25, lastname: 'Vomdesktop' });
 
-    await desktop.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 9.1 WHERE int_wertungenid = $1 AND int_kp = 0`, [scoreId]);
+    await desktop.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.1 WHERE int_wertungenid = $1 AND int_kp = 0`, [scoreId]);
     const updated = await waitForEvent(board.events, (event) => event.scoreId === scoreId && event.seq > inserted.seq, 10_000);
     expect(updated).toMatchObject({ source: 'legacy', scoreId, score: expect.closeTo(9.1, 5) });
 
@@ -89,7 +90,7 @@ describe('the desktop program on the embedded server', () => {
     const again = new pg.Client({ connectionString: printed.url });
     again.on('error', () => undefined);
     await again.connect();
-    expect((await again.query(`SELECT rel_leistung AS score FROM ${t('wertungen_details')} WHERE int_wertungenid = $1`, [scoreId])).rows).toEqual([{ score: expect.closeTo(9.1, 5) }]);
+    expect((await again.query(`SELECT rel_leistung AS score FROM ${t.wertungen_details} WHERE int_wertungenid = $1`, [scoreId])).rows).toEqual([{ score: expect.closeTo(9.1, 5) }]);
     await again.end();
   }, 180_000);
 

@@ -11,7 +11,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, isAlive } from '../../src/db/embedded.js';
-import { t } from '../../src/db/tables.js';
+import { withTables, type WithTables } from '../../src/db/pool.js';
+import { t } from '../support/tables.js';
 import { exited, killIfRunning, processesOfCluster, startService, stopClusterProcesses, type ServiceProcess } from '../support/process.js';
 import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
 import { waitFor } from '../support/server.js';
@@ -19,7 +20,7 @@ import { waitFor } from '../support/server.js';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-fault-embedded-'));
 const clusterDir = path.join(dataDir, 'pg');
 let service: ServiceProcess | undefined;
-let pool: pg.Pool | undefined;
+let pool: (pg.Pool & WithTables) | undefined;
 const postmasterPids = () => processesOfCluster(clusterDir).filter(({ command }) => command.includes(clusterDir)).map(({ pid }) => pid);
 
 
@@ -42,7 +43,7 @@ describe('supervised embedded PostgreSQL', () => {
     service = await startService({ DATA_DIR: dataDir, EMBEDDED_DB_PORT: String(embeddedPort), LOG_LEVEL: 'warn' });
     const { url } = service;
     const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-    pool = new pg.Pool({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${embeddedPort}/gym`, max: 2 });
+    pool = withTables(new pg.Pool({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${embeddedPort}/gym`, max: 2 }), t);
     pool.on('error', () => undefined);
     const arena = await createArena(pool, 'Ausfall-Cup');
     const discipline = await insertDiscipline(pool);
@@ -70,7 +71,7 @@ describe('supervised embedded PostgreSQL', () => {
     const after = await save(discipline.fields.B, 8.75);
     expect(after.status, await after.clone().text()).toBeLessThan(300);
     const { rows } = await pool.query<{ fieldId: number; value: number }>(
-      `SELECT int_disziplinen_felderid AS "fieldId", rel_leistung AS value FROM ${t('jury_results')} WHERE int_wertungenid = $1 ORDER BY int_disziplinen_felderid`,
+      `SELECT int_disziplinen_felderid AS "fieldId", rel_leistung AS value FROM ${t.jury_results} WHERE int_wertungenid = $1 ORDER BY int_disziplinen_felderid`,
       [scoreId],
     );
     expect(rows).toEqual(

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Pool } from '../../src/db/pool.js';
+import type { Queryable } from '../../src/db/pool.js';
 import type { TableName } from '../../src/db/tables.js';
 import { t } from './tables.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from './server.js';
 type Row = Record<string, unknown>;
 
 /** Inserts one legacy row and returns its generated id (the column named `idColumn`). */
-export async function insertRow(pool: Pool, table: TableName, idColumn: string, values: Row): Promise<number> {
+export async function insertRow(pool: Queryable, table: TableName, idColumn: string, values: Row): Promise<number> {
   const columns = Object.keys(values);
   const { rows } = await pool.query<{ id: number }>(
     `INSERT INTO ${pool.tables[table]} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING ${idColumn} AS id`,
@@ -51,7 +51,7 @@ export interface ScoringWorld {
 }
 
 /** Four fields; sort orders deliberately differ from id order so ordering rules are observable. */
-async function insertFields(pool: Pool, disciplineId: number): Promise<FieldIds> {
+async function insertFields(pool: Queryable, disciplineId: number): Promise<FieldIds> {
   const field = (name: string, shortName: string, sort: number, isFinal = false) =>
     insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
       int_disziplinenid: disciplineId,
@@ -68,7 +68,7 @@ async function insertFields(pool: Pool, disciplineId: number): Promise<FieldIds>
   return { D, E, Abz, final };
 }
 
-export async function createScoringWorld(pool: Pool): Promise<ScoringWorld> {
+export async function createScoringWorld(pool: Queryable): Promise<ScoringWorld> {
   const eventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Landesfinale' });
   const otherEventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Herbstpokal' });
   const clubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TV Musterstadt' });
@@ -137,7 +137,7 @@ export function useScoringServer(): { server: TestServer; world: ScoringWorld } 
 }
 
 /** A further group or team of the world's event, so a test does not share score rows with others. */
-export function newUnit(pool: Pool, world: ScoringWorld, kind: 'group' | 'team', name: string, squadName: string): Promise<number> {
+export function newUnit(pool: Queryable, world: ScoringWorld, kind: 'group' | 'team', name: string, squadName: string): Promise<number> {
   const [table, idColumn] = kind === 'group' ? (['gruppen', 'int_gruppenid'] as const) : (['mannschaften', 'int_mannschaftenid'] as const);
   return insertRow(pool, table, idColumn, { int_veranstaltungenid: world.eventId, var_name: name, int_startnummer: kind === 'group' ? 42 : 7, int_vereineid: world.clubId, var_riege: squadName });
 }
@@ -150,7 +150,7 @@ export interface DetailRow {
   value: number;
 }
 
-export async function detailRowsOf(pool: Pool, scoreId: number): Promise<DetailRow[]> {
+export async function detailRowsOf(pool: Queryable, scoreId: number): Promise<DetailRow[]> {
   const { rows } = await pool.query<DetailRow>(
     `SELECT int_wertungen_detailsid AS id, int_disziplinenid AS "disciplineId", int_versuch AS attempt, int_kp AS kp, rel_leistung AS value
        FROM ${t.wertungen_details} WHERE int_wertungenid = $1 ORDER BY int_disziplinenid, int_versuch, int_kp`,
@@ -166,7 +166,7 @@ export interface RowCounts {
 }
 
 /** What a refused request must leave unchanged. */
-export async function countRows(pool: Pool): Promise<RowCounts> {
+export async function countRows(pool: Queryable): Promise<RowCounts> {
   const { rows } = await pool.query<RowCounts>(
     `SELECT (SELECT count(*) FROM ${t.wertungen})::int AS scores,
             (SELECT count(*) FROM ${t.wertungen_details})::int AS details,

@@ -3,7 +3,7 @@
  * generic helpers of `group-team-fixtures.ts`; every helper makes its own rows, so tests in one
  * file stay independent while sharing a database.
  */
-import type { Pool } from '../../src/db/pool.js';
+import type { Queryable } from '../../src/db/pool.js';
 import { t } from './tables.js';
 import { insertRow } from './group-team-fixtures.js';
 
@@ -14,7 +14,7 @@ export interface Arena {
 }
 
 /** An event with one competition and a club; `startDate` is the event's dat_von. */
-export async function createArena(pool: Pool, name = 'Landesfinale', startDate: string | null = null): Promise<Arena> {
+export async function createArena(pool: Queryable, name = 'Landesfinale', startDate: string | null = null): Promise<Arena> {
   const eventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: name, dat_von: startDate });
   const competitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', {
     int_veranstaltungenid: eventId,
@@ -25,7 +25,7 @@ export async function createArena(pool: Pool, name = 'Landesfinale', startDate: 
 }
 
 export async function insertParticipant(
-  pool: Pool,
+  pool: Queryable,
   arena: Arena,
   values: {
     firstName?: string;
@@ -65,7 +65,7 @@ export interface Discipline {
  * id order and sort order differ. `sortColumn` picks which legacy sort column carries the order.
  */
 export async function insertDiscipline(
-  pool: Pool,
+  pool: Queryable,
   options: {
     name?: string;
     formula?: string | null;
@@ -99,7 +99,7 @@ export async function insertDiscipline(
   return { id, fields: { A, B, C, final } };
 }
 
-export async function insertScore(pool: Pool, arena: Arena, participantId: number, values: { squadName?: string } = {}): Promise<number> {
+export async function insertScore(pool: Queryable, arena: Arena, participantId: number, values: { squadName?: string } = {}): Promise<number> {
   return insertRow(pool, 'wertungen', 'int_wertungenid', {
     int_wettkaempfeid: arena.competitionId,
     int_teilnehmerid: participantId,
@@ -110,7 +110,7 @@ export async function insertScore(pool: Pool, arena: Arena, participantId: numbe
 
 /** A participant with a score row in the arena's competition. */
 export async function insertParticipantScore(
-  pool: Pool,
+  pool: Queryable,
   arena: Arena,
   values: { squadName?: string; lastName?: string } = {},
 ): Promise<{ participantId: number; scoreId: number }> {
@@ -118,7 +118,7 @@ export async function insertParticipantScore(
   return { participantId, scoreId: await insertScore(pool, arena, participantId, values) };
 }
 
-export async function insertDetail(pool: Pool, scoreId: number, disciplineId: number, value: number | null): Promise<number> {
+export async function insertDetail(pool: Queryable, scoreId: number, disciplineId: number, value: number | null): Promise<number> {
   return insertRow(pool, 'wertungen_details', 'int_wertungen_detailsid', {
     int_wertungenid: scoreId,
     int_disziplinenid: disciplineId,
@@ -129,7 +129,7 @@ export async function insertDetail(pool: Pool, scoreId: number, disciplineId: nu
 }
 
 export async function insertJuryResults(
-  pool: Pool,
+  pool: Queryable,
   scoreId: number,
   values: ReadonlyArray<readonly [fieldId: number, value: number]>,
 ): Promise<void> {
@@ -152,7 +152,7 @@ export interface JuryRow {
   kind: number;
 }
 
-export async function juryRows(pool: Pool, scoreId: number): Promise<JuryRow[]> {
+export async function juryRows(pool: Queryable, scoreId: number): Promise<JuryRow[]> {
   const { rows } = await pool.query<JuryRow>(
     `SELECT int_juryresultsid AS id, int_disziplinen_felderid AS "fieldId", rel_leistung AS value, int_versuch AS attempt, int_kp AS kind
        FROM ${t.jury_results} WHERE int_wertungenid = $1 ORDER BY int_disziplinen_felderid`,
@@ -161,7 +161,7 @@ export async function juryRows(pool: Pool, scoreId: number): Promise<JuryRow[]> 
   return rows;
 }
 
-export async function detailRows(pool: Pool, scoreId: number): Promise<Array<{ disciplineId: number; value: number | null }>> {
+export async function detailRows(pool: Queryable, scoreId: number): Promise<Array<{ disciplineId: number; value: number | null }>> {
   const { rows } = await pool.query<{ disciplineId: number; value: number | null }>(
     `SELECT int_disziplinenid AS "disciplineId", rel_leistung AS value FROM ${t.wertungen_details} WHERE int_wertungenid = $1 ORDER BY int_wertungen_detailsid`,
     [scoreId],
@@ -170,7 +170,7 @@ export async function detailRows(pool: Pool, scoreId: number): Promise<Array<{ d
 }
 
 /** Payloads of the events the service's own commands appended for one score, oldest first. */
-export async function apiEvents(pool: Pool, scoreId: number): Promise<Array<{ eventId: number; payload: Record<string, unknown> }>> {
+export async function apiEvents(pool: Queryable, scoreId: number): Promise<Array<{ eventId: number; payload: Record<string, unknown> }>> {
   const { rows } = await pool.query<{ eventId: number; payload: Record<string, unknown> }>(
     `SELECT event_id AS "eventId", payload FROM ${t.svc_outbox}
       WHERE source = 'api' AND topic = 'score-updated' AND (payload->>'scoreId')::int = $1 ORDER BY id`,
@@ -180,7 +180,7 @@ export async function apiEvents(pool: Pool, scoreId: number): Promise<Array<{ ev
 }
 
 /** Everything a refused command must leave as it was. */
-export async function scoringRowCounts(pool: Pool): Promise<{ scores: number; details: number; jury: number; outbox: number }> {
+export async function scoringRowCounts(pool: Queryable): Promise<{ scores: number; details: number; jury: number; outbox: number }> {
   const { rows } = await pool.query<{ scores: number; details: number; jury: number; outbox: number }>(
     `SELECT (SELECT count(*) FROM ${t.wertungen})::int AS scores, (SELECT count(*) FROM ${t.wertungen_details})::int AS details,
             (SELECT count(*) FROM ${t.jury_results})::int AS jury, (SELECT count(*) FROM ${t.svc_outbox})::int AS outbox`,
@@ -189,7 +189,7 @@ export async function scoringRowCounts(pool: Pool): Promise<{ scores: number; de
 }
 
 /** `count` participants with a score row each in the arena's competition, set-wise; returns the score ids. */
-export async function insertParticipantScores(pool: Pool, arena: Arena, count: number, squadName: string): Promise<number[]> {
+export async function insertParticipantScores(pool: Queryable, arena: Arena, count: number, squadName: string): Promise<number[]> {
   const { rows } = await pool.query<{ score_id: number }>(
     `WITH people AS (
        INSERT INTO ${t.teilnehmer} (var_vorname, var_nachname, var_startnummer, int_vereineid, int_eventid, int_geschlecht)
@@ -210,7 +210,7 @@ export async function insertParticipantScores(pool: Pool, arena: Arena, count: n
  * so a thousand rows cost three statements.
  */
 export async function insertScoresDueForCalculation(
-  pool: Pool,
+  pool: Queryable,
   arena: Arena,
   discipline: Discipline,
   count: number,
@@ -231,7 +231,7 @@ export async function insertScoresDueForCalculation(
 }
 
 /** Stores an app setting as an operator would (the service has no write endpoint for these). */
-export async function storeAppSetting(pool: Pool, key: string, value: unknown): Promise<void> {
+export async function storeAppSetting(pool: Queryable, key: string, value: unknown): Promise<void> {
   await pool.query(
     `INSERT INTO ${t.svc_settings} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
     [key, JSON.stringify(value)],
