@@ -318,7 +318,7 @@ describe('office on competition day', () => {
     const memberId = await add.getAttribute('data-add');
     await add.click();
     await first.page.locator(`#members [data-member-id="${memberId}"]`).waitFor();
-    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t('svc_group_members')} WHERE group_id = $1 AND participant_id = $2`, [group.id, Number(memberId)])).rowCount === 1, { message: 'member stored' });
+    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_group_members} WHERE group_id = $1 AND participant_id = $2`, [group.id, Number(memberId)])).rowCount === 1, { message: 'member stored' });
 
     const second = await open(`/office/?view=groups&eventId=${demo.event.id}&groupId=${group.id}`, LAPTOP);
     await signIn(second.page, adminToken);

@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { toErrorBody } from '../../src/http/errors.js';
 import { createPortalTargets, sendSave, type PortalTargets, type SaveOutcome } from '../support/portal-load.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -61,7 +61,7 @@ it('answers 503 with Retry-After to the judges on a locked score and keeps other
   const baseline = await othersLatency(others.splice(0, 8));
 
   await desktop.query('BEGIN');
-  await desktop.query(`UPDATE ${t('wertungen')} SET var_riege = var_riege WHERE int_wertungenid = $1`, [locked]);
+  await desktop.query(`UPDATE ${t.wertungen} SET var_riege = var_riege WHERE int_wertungenid = $1`, [locked]);
   let judges: Promise<SaveOutcome & { retryAfter: string | null }>[] = [];
   try {
     judges = Array.from({ length: JUDGES }, async () => {
@@ -98,7 +98,7 @@ it('answers 503 with Retry-After to the judges on a locked score and keeps other
 it('stops the database work of a request whose client went away', async () => {
   const locked = targets.scoresByPortal[0]!.at(-1)!;
   await desktop.query('BEGIN');
-  await desktop.query(`UPDATE ${t('wertungen')} SET var_riege = var_riege WHERE int_wertungenid = $1`, [locked]);
+  await desktop.query(`UPDATE ${t.wertungen} SET var_riege = var_riege WHERE int_wertungenid = $1`, [locked]);
   try {
     const abandoned = sendSave(server.url, targets, locked, 'value', { timeoutMs: 600 });
     await waitFor(async () => (await serviceLockWaits()) > 0, { timeoutMs: 20_000, message: 'the save waits on the desktop lock' });

@@ -5,7 +5,7 @@
  * event 1. (Disciplines are not tied to an event in the legacy layout: any discipline fits.)
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { postJson } from '../support/group-team-fixtures.js';
 import { changedTables, fingerprint } from '../support/security.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -30,7 +30,7 @@ it('refuses save-value for a participant of another event, writing nothing', asy
   expect(answer.status).toBe(400);
   expect(answer.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^participantId /) });
   expect(changedTables(before, await fingerprint(server.pool))).toEqual([]);
-  const { rows } = await server.pool.query(`SELECT 1 FROM ${t('wertungen')} WHERE int_teilnehmerid = $1`, [stranger]);
+  const { rows } = await server.pool.query(`SELECT 1 FROM ${t.wertungen} WHERE int_teilnehmerid = $1`, [stranger]);
   expect(rows).toEqual([]);
 });
 

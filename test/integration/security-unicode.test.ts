@@ -4,7 +4,7 @@
  * written. Before, the squad names "S\ud800" and "S\udbff" were both applied and stored as one name.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { appRoutes, changedTables, fingerprint, pathOf, send } from '../support/security.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createArena, insertParticipantScore } from '../support/scoring-fixtures.js';
@@ -33,7 +33,7 @@ it('refuses the issue’s two squad names that differ only in a lone surrogate, 
   expect(answer.status).toBe(400);
   expect(JSON.parse(answer.text)).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('body.squads[0].name') });
   expect(changedTables(before, await fingerprint(server.pool))).toEqual([]);
-  const { rows } = await server.pool.query(`SELECT DISTINCT var_riege FROM ${t('wertungen')} WHERE int_wertungenid = ANY($1::int[])`, [[first.scoreId, second.scoreId]]);
+  const { rows } = await server.pool.query(`SELECT DISTINCT var_riege FROM ${t.wertungen} WHERE int_wertungenid = ANY($1::int[])`, [[first.scoreId, second.scoreId]]);
   expect(rows.map((row) => row.var_riege)).not.toContain('S\uFFFD');
 });
 
