@@ -6,7 +6,7 @@
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/db/tables.js';
+import { t } from '../support/tables.js';
 import { createArena, insertDetail, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { headToken } from '../support/tokens.js';
@@ -52,7 +52,7 @@ describe('office: head judge console', () => {
     await expect.poll(() => release.isDisabled(), { timeout: 10_000 }).toBe(false);
     await release.click();
     await page.locator(`.console-device[data-discipline-id="${device.id}"][data-released="true"]`).waitFor({ timeout: 10_000 });
-    const { rows } = await server.pool.query(`SELECT released_by FROM ${t('svc_releases')} WHERE competition_id = $1 AND discipline_id = $2`, [arena.competitionId, device.id]);
+    const { rows } = await server.pool.query(`SELECT released_by FROM ${t.svc_releases} WHERE competition_id = $1 AND discipline_id = $2`, [arena.competitionId, device.id]);
     expect(rows).toEqual([{ released_by: 'oberkampfrichter' }]);
     await page.locator('#console-live[data-state="live"]').waitFor({ timeout: 10_000 });
 
@@ -60,7 +60,7 @@ describe('office: head judge console', () => {
     const desktop = new pg.Client({ connectionString: server.database.url, application_name: 'TurnerDesk' });
     await desktop.connect();
     try {
-      await desktop.query(`UPDATE ${t('wertungen_details')} SET rel_leistung = 13 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [scored, device.id]);
+      await desktop.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 13 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [scored, device.id]);
     } finally {
       await desktop.end();
     }
