@@ -140,13 +140,21 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * as UTF-8 (pg replaces them), so two different names could be stored as one.
  */
 export function illFormedTextPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, item] of Object.entries(value)) {
-    const itemPath = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
-    if (LONE_SURROGATE.test(key)) return itemPath;
-    const found = illFormedTextPath(item, itemPath);
-    if (found !== null) return found;
+  // Iterative: a body may nest thousands of levels deep, which recursion would not survive.
+  const pending: Array<[unknown, string]> = [[value, path]];
+  while (pending.length > 0) {
+    const [item, itemPath] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (LONE_SURROGATE.test(item)) return itemPath;
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    // Reversed onto the stack, so the first offending field in document order is the one named.
+    for (const [key, child] of Object.entries(item).reverse()) {
+      const childPath = Array.isArray(item) ? `${itemPath}[${key}]` : `${itemPath}.${key}`;
+      if (LONE_SURROGATE.test(key)) return childPath;
+      pending.push([child, childPath]);
+    }
   }
   return null;
 }
