@@ -121,20 +121,32 @@ async function main(): Promise<void> {
   };
 
   const results: Results = {};
+  const failures: string[] = [];
   try {
     await board(context, { type: 'connect', group: 'live', url: context.serviceUrl, eventId: data.live.eventId, count: settings.scoreboards }, 'connected');
     if (only.has('live') || only.has('memory')) {
       progress('warm-up: both write paths, 50 portals');
       await warmUp(context);
     }
-    if (only.has('live')) results.live = await liveScenario(context);
-    if (only.has('throughput')) results.throughput = await throughputScenario(context);
-    if (only.has('read')) results.read = await readScenario(context);
-    if (only.has('squad')) results.squads = await squadScenario(context);
-    if (only.has('results')) results.results = await resultsScenario(context);
-    if (only.has('memory')) results.memory = await memoryScenario(context);
-    if (only.has('legacy')) results.legacy = await legacyScenario(context);
-    if (only.has('fanout')) results.fanout = await fanoutScenario(context);
+    // A scenario that fails is reported and the others still run: one broken phase must not cost
+    // the figures of a ten-minute run.
+    const scenario = async <K extends keyof Results>(name: string, key: K, run: () => Promise<Results[K]>) => {
+      if (!only.has(name)) return;
+      try {
+        results[key] = await run();
+      } catch (error) {
+        progress(`scenario ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    await scenario('live', 'live', () => liveScenario(context));
+    await scenario('throughput', 'throughput', () => throughputScenario(context));
+    await scenario('read', 'read', () => readScenario(context));
+    await scenario('squad', 'squads', () => squadScenario(context));
+    await scenario('results', 'results', () => resultsScenario(context));
+    await scenario('memory', 'memory', () => memoryScenario(context));
+    await scenario('legacy', 'legacy', () => legacyScenario(context));
+    await scenario('fanout', 'fanout', () => fanoutScenario(context));
   } catch (error) {
     showServerLog();
     throw error;
@@ -153,10 +165,11 @@ async function main(): Promise<void> {
   };
   const report = summary(results, machine);
   console.log(report);
+  if (failures.length > 0) console.log(`\nFAILED SCENARIOS:\n${failures.join('\n')}`);
   console.log(`\n${quick ? 'quick run' : 'run'} took ${machine.durationSeconds} s`);
   writeFileSync(
     path.join(benchDir, 'results.json'),
-    `${JSON.stringify({ machine, settings, checks: checksOf(results), integrity: integrityOf(results), ...results }, (key, value: unknown) => (key === 'samplesMs' ? undefined : value), 2)}\n`,
+    `${JSON.stringify({ machine, settings, checks: checksOf(results), failures, integrity: integrityOf(results), ...results }, (key, value: unknown) => (key === 'samplesMs' ? undefined : value), 2)}\n`,
   );
   progress(`figures written to ${path.join(benchDir, 'results.json')}`);
 }

@@ -10,7 +10,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { analyzeDelivery, type DeliveryReport, type SentRequests } from './delivery.js';
 
 export type ScoreboardCommand =
-  | { type: 'connect'; group: string; url: string; eventId: number; count: number }
+  | { type: 'connect'; group: string; url: string; eventId: number; count: number; addressBase?: number }
   | { type: 'reset'; group: string }
   | { type: 'await'; group: string; expectedPerClient: number; quietMs: number; timeoutMs: number }
   | { type: 'analyze'; group: string; base: string; sent: SentRequests; checkSeq: boolean; samples?: boolean }
@@ -57,16 +57,23 @@ function reply(message: ScoreboardReply): void {
 /** Connects in batches: thousands of simultaneous handshakes would measure the handshake, not delivery. */
 const CONNECT_BATCH = 100;
 
-async function connectBoards(boards: Board[], url: string, eventId: number, count: number): Promise<void> {
-  for (let done = 0; done < count; done += CONNECT_BATCH) await connectBatch(boards, url, eventId, Math.min(CONNECT_BATCH, count - done));
+/**
+ * With `addressBase`, board i connects from its own loopback address 127.<addressBase>.<i / 250>.<i % 250 + 1>:
+ * thousands of scoreboards are thousands of devices, and the server's per-address message limits
+ * (src/realtime/limits.ts) would otherwise refuse their joins as one flooding address.
+ */
+async function connectBoards(boards: Board[], url: string, eventId: number, count: number, addressBase?: number): Promise<void> {
+  for (let done = 0; done < count; done += CONNECT_BATCH) await connectBatch(boards, url, eventId, Math.min(CONNECT_BATCH, count - done), addressBase, done);
 }
 
-async function connectBatch(boards: Board[], url: string, eventId: number, count: number): Promise<void> {
+async function connectBatch(boards: Board[], url: string, eventId: number, count: number, addressBase: number | undefined, offset: number): Promise<void> {
   const opened = await Promise.all(
-    Array.from({ length: count }, async () => {
+    Array.from({ length: count }, async (_unused, index) => {
+      const n = offset + index;
+      const localAddress = addressBase === undefined ? undefined : `127.${addressBase}.${Math.floor(n / 250)}.${(n % 250) + 1}`;
       // Like the real scoreboard: reconnect by itself and rejoin with `since`, so a client the server
       // drops for not reading fast enough (src/realtime/gateway.ts) still gets every event once.
-      const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 1_000 });
+      const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 1_000, ...(localAddress ? { localAddress } : {}) } as Parameters<typeof connect>[1]);
       const board: Board = { socket, scoreIds: [], seqs: [], finals: [], receivedAt: [], lastSeq: null, reconnects: 0 };
       socket.on('score-updated', (event: { scoreId: number; seq?: number; finalScore: number | null }) => {
         board.receivedAt.push(process.hrtime.bigint());
@@ -126,7 +133,7 @@ process.on('message', (command: ScoreboardCommand) => {
     try {
       switch (command.type) {
         case 'connect':
-          await connectBoards(boardsOf(command.group), command.url, command.eventId, command.count);
+          await connectBoards(boardsOf(command.group), command.url, command.eventId, command.count, command.addressBase);
           return reply({ type: 'connected', count: boardsOf(command.group).length });
         case 'reset':
           clear(boardsOf(command.group));

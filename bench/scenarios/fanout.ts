@@ -96,7 +96,12 @@ export async function fanoutScenario(context: Context) {
       await child.next((message): message is { type: 'ready' } => message.type === 'ready');
     }
     const connectStarted = performance.now();
-    await ask(children, { type: 'connect', group: GROUP, url: context.serviceUrl, eventId: context.data.fanout.eventId, count: perProcess }, 'connected', 300_000);
+    await Promise.all(
+      children.map((child, index) => {
+        child.send({ type: 'connect', group: GROUP, url: context.serviceUrl, eventId: context.data.fanout.eventId, count: perProcess, addressBase: 10 + index } satisfies ScoreboardCommand);
+        return child.next((message): message is Extract<ScoreboardReply, { type: 'connected' }> => message.type === 'connected', 300_000);
+      }),
+    );
     const connectSeconds = Math.round((performance.now() - connectStarted) / 100) / 10;
     const sockets = (await stats(context)).sockets;
     const phases: FanoutPhase[] = [];
