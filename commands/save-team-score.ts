@@ -1,13 +1,6 @@
 import type { TxClient } from '../src/db/pool.js';
-import {
-  appendCollectiveScoreEvent,
-  prepareCollectiveScore,
-  storedFinalScore,
-  TEAM_KIND,
-  upsertDetailRows,
-  upsertScoreRow,
-  type CollectiveScoreInput,
-} from './collective-score.js';
+import { appendCollectiveScoreEvent, prepareCollectiveScore, storedFinalScore, upsertDetailRows, upsertScoreRow } from './collective-score.js';
+import { TEAM_KIND, type CollectiveScoreInput } from './collective-score-decision.js';
 
 export interface SaveTeamScoreResult {
   scoreId: number;

@@ -4,7 +4,7 @@
  * which survives a reload of the tab but not its closing; a closed tab's waiting saves are adopted
  * by the next portal that notices its heartbeat has stopped, so they are still sent.
  */
-import type { SaveJob } from './save-queue.js';
+import type { SaveJob } from './save-job.js';
 
 export interface QueueStore {
   /** The jobs this tab owns, oldest first, including any it adopts on the way. */

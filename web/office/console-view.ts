@@ -5,7 +5,7 @@
  */
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { LiveFeed } from '../shared/live.js';
-import type { OfficeView, ViewContext } from './main.js';
+import type { OfficeView, ViewContext } from './view.js';
 import type { AuditPage, CompetitionSummary, Completeness, ReleaseScope } from './office-api.js';
 
 type Device = Completeness['devices'][number];

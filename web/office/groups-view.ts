@@ -1,6 +1,6 @@
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { filtersActive, GroupMemberStore, NO_FILTERS, withoutMembers, type CandidateFilters, type GroupMember } from './group-members.js';
-import type { OfficeView, ViewContext } from './main.js';
+import type { OfficeView, ViewContext } from './view.js';
 import type { Candidate, UnitSummary } from './office-api.js';
 import { countOf, personName } from './people.js';
 

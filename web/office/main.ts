@@ -7,24 +7,12 @@ import { consoleView } from './console-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
 import { networkView } from './network-view.js';
-import { officeApi, type OfficeApi } from './office-api.js';
+import { officeApi } from './office-api.js';
 import { Session, sessionControl } from './session.js';
 import { resultsView } from './results-view.js';
 import { squadsView } from './squads-view.js';
 import { teamsView } from './teams-view.js';
-
-export interface ViewContext {
-  api: OfficeApi;
-  session: Session;
-  /** Null only for views that do not need an event (network access). */
-  event: EventSummary | null;
-}
-
-export interface OfficeView {
-  element: HTMLElement;
-  /** Drops subscriptions and timers when another view replaces this one. */
-  dispose?(): void;
-}
+import type { OfficeView, ViewContext } from './view.js';
 
 interface ViewEntry {
   key: string;

@@ -2,7 +2,7 @@ import type { NetworkInfo, ServiceUrl } from '../../src/firewall/network-info.js
 import { FIREWALL_SERVICE_KEYS, SERVICE_NAMES, type FirewallServiceKey } from '../../src/firewall/services.js';
 import { HttpError } from '../shared/api.js';
 import { h } from '../shared/dom.js';
-import type { OfficeView, ViewContext } from './main.js';
+import type { OfficeView, ViewContext } from './view.js';
 import type { FirewallStatus } from './office-api.js';
 import { qrCode } from './qr.js';
 

@@ -10,7 +10,7 @@ import type { AllAroundResult, AllAroundResults, ResultDiscipline, TeamResult, T
 import type { DisciplineSummary } from '../shared/api.js';
 import { h } from '../shared/dom.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
-import type { OfficeView, ViewContext } from './main.js';
+import type { OfficeView, ViewContext } from './view.js';
 import type { CompetitionSummary } from './office-api.js';
 
 type ListKind = 'all-around' | 'teams';

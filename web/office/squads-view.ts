@@ -1,6 +1,6 @@
 import { h } from '../shared/dom.js';
 import { AutoAssignDialog } from './auto-assign-dialog.js';
-import type { OfficeView, ViewContext } from './main.js';
+import type { OfficeView, ViewContext } from './view.js';
 import type { EventSquads } from './office-api.js';
 import { countOf, personName } from './people.js';
 

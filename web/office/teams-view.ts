@@ -1,7 +1,7 @@
 import type { DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
-import type { OfficeView, ViewContext } from './main.js';
+import type { OfficeView, ViewContext } from './view.js';
 import { countOf } from './people.js';
 import type { CompetitionSummary, OfficeApi, UnitSummary } from './office-api.js';
 import { decideSave, sheetLayout, storedAttempts, type SheetLayout, type StoredAttempt } from './team-sheet.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { CollectiveScoreInput } from '../../../commands/collective-score.js';
+import type { CollectiveScoreInput } from '../../../commands/collective-score-decision.js';
 import { Id } from './common.js';
 import { ScoreValue } from './scoring.js';
 
