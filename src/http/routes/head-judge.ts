@@ -34,7 +34,7 @@ const HistoryReply = Type.Object({ scoreId: Type.Integer(), changes: Type.Array(
 
 const AuditQuery = Type.Object({
   eventId: Id(),
-  since: Type.Optional(Type.String({ format: 'date-time', description: 'Only changes at or after this moment (ISO 8601)' })),
+  since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Only changes at or after this moment (ISO 8601)' })),
   before: Type.Optional(Type.Integer({ minimum: 1, description: 'Paging: changes older than this audit id (the previous page’s nextBefore)' })),
   competitionId: Type.Optional(Id()),
   disciplineId: Type.Optional(Id()),
