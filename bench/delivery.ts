@@ -47,7 +47,12 @@ export interface DeliveryReport {
   samplesMs?: number[];
 }
 
-export function analyzeDelivery(sent: SentRequests, clients: readonly ReceivedEvents[], checkSeq: boolean, keepSamples = false): DeliveryReport {
+export function analyzeDelivery(
+  sent: SentRequests,
+  clients: readonly ReceivedEvents[],
+  checkSeq: boolean,
+  keepSamples = false,
+): DeliveryReport {
   const sentByScore = new Map<number, number[]>();
   sent.scoreIds.forEach((scoreId, index) => {
     let list = sentByScore.get(scoreId);

@@ -31,13 +31,25 @@ export function timedRequest(method: 'GET' | 'POST', url: string, body?: unknown
     const started = process.hrtime.bigint();
     const request = http.request(
       url,
-      { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) } },
+      {
+        method,
+        agent,
+        headers: {
+          ...headers,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks);
-          resolve({ status: response.statusCode ?? 0, ms: Number(process.hrtime.bigint() - started) / 1e6, bytes: text.length, body: text.toString('utf8') });
+          resolve({
+            status: response.statusCode ?? 0,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+            bytes: text.length,
+            body: text.toString('utf8'),
+          });
         });
         response.on('error', reject);
       },
@@ -114,7 +126,10 @@ export function postgresCpuMs(pgDataDir: string): number {
         continue;
       }
       // Fields after "pid (comm) ": state, ppid, ..., utime (index 11), stime, cutime, cstime.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+      const fields = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
       if (Number(entry) === postmaster) ticks += fields[11]! + fields[12]! + fields[13]! + fields[14]!;
       else if (fields[1] === postmaster) ticks += fields[11]! + fields[12]!;
     }
@@ -164,7 +179,12 @@ export async function resetCounters(context: Context): Promise<void> {
   await json('POST', `${context.bareUrl}/bench/reset-counters`, {});
 }
 
-export async function board<T extends ScoreboardReply['type']>(context: Context, command: ScoreboardCommand, answer: T, timeoutMs?: number): Promise<Extract<ScoreboardReply, { type: T }>> {
+export async function board<T extends ScoreboardReply['type']>(
+  context: Context,
+  command: ScoreboardCommand,
+  answer: T,
+  timeoutMs?: number,
+): Promise<Extract<ScoreboardReply, { type: T }>> {
   context.boards.send(command);
   return context.boards.next((message): message is Extract<ScoreboardReply, { type: T }> => message.type === answer, timeoutMs);
 }
@@ -205,12 +225,16 @@ export const viaOutbox = (variant: Variant) => variant === 'service' || variant 
 export async function commitsSettled(context: Context, variant: Variant, outboxBefore: number): Promise<void> {
   const count = async () =>
     viaOutbox(variant)
-      ? (await context.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${context.db.tables.svc_outbox} WHERE id > $1`, [outboxBefore])).rows[0]!.count
+      ? (
+          await context.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${context.db.tables.svc_outbox} WHERE id > $1`, [
+            outboxBefore,
+          ])
+        ).rows[0]!.count
       : variant === 'naive'
         ? (await stats(context)).naiveEmitted
         : (await stats(context)).ceilingUpserts;
   let last = await count();
-  for (let still = 0; still < 2; ) {
+  for (let still = 0; still < 2;) {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const now = await count();
     still = now === last ? still + 1 : 0;
@@ -267,7 +291,13 @@ export async function utilization(context: Context, meter: PhaseMeter, boardsMs:
  * Waits for the phase's events to reach the group's boards and checks them: the service against the
  * outbox rows the phase appended (by seq), the naive route against its own emit counter.
  */
-export async function checkDelivery(context: Context, group: string, variant: Variant, outboxBefore: number, sent: SentRequests): Promise<PhaseDelivery> {
+export async function checkDelivery(
+  context: Context,
+  group: string,
+  variant: Variant,
+  outboxBefore: number,
+  sent: SentRequests,
+): Promise<PhaseDelivery> {
   await commitsSettled(context, variant, outboxBefore);
   let committed: number;
   let checked: SentRequests;
@@ -281,7 +311,11 @@ export async function checkDelivery(context: Context, group: string, variant: Va
   }
   const expected = checked.expectedSeqs?.length ?? checked.expectedCount ?? sent.scoreIds.length;
   await board(context, { type: 'await', group, expectedPerClient: expected, quietMs: 5_000, timeoutMs: 120_000 }, 'awaited', 130_000);
-  const { report, cpuMs } = await board(context, { type: 'analyze', group, base: context.base.toString(), sent: checked, checkSeq: viaOutbox(variant) }, 'analyzed');
+  const { report, cpuMs } = await board(
+    context,
+    { type: 'analyze', group, base: context.base.toString(), sent: checked, checkSeq: viaOutbox(variant) },
+    'analyzed',
+  );
   return { report, committed, boardsCpuMs: cpuMs };
 }
 

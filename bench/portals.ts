@@ -32,7 +32,14 @@ const nowMs = (base: bigint) => Number(process.hrtime.bigint() - base) / 1e6;
 function post(agent: http.Agent, url: URL, path: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -81,7 +88,13 @@ class Portal {
     }
     if (this.pending.length > 0) this.queued += 1;
     this.pending.push(sentMs);
-    const body = JSON.stringify({ participantId: this.scoreId, disciplineFieldId: this.target.fieldId, performance: valueOf(this.scoreId, this.k++), attempt: 1, type: 0 });
+    const body = JSON.stringify({
+      participantId: this.scoreId,
+      disciplineFieldId: this.target.fieldId,
+      performance: valueOf(this.scoreId, this.k++),
+      attempt: 1,
+      type: 0,
+    });
     this.chain = this.chain.then(async () => {
       try {
         const reply = await post(this.agent, this.url, this.target.path, body);
@@ -127,7 +140,13 @@ function collect(portals: readonly Portal[]): PortalRun {
  * not its previous save was answered (a late answer delays the next save, which is then measured
  * from when it was due, not from when it could go out).
  */
-export async function runPortalsAtRate(target: PortalTarget, scoreIds: readonly number[], intervalMs: number, durationMs: number, maxLagMs = Infinity): Promise<PortalRun> {
+export async function runPortalsAtRate(
+  target: PortalTarget,
+  scoreIds: readonly number[],
+  intervalMs: number,
+  durationMs: number,
+  maxLagMs = Infinity,
+): Promise<PortalRun> {
   const portals = scoreIds.map((scoreId) => new Portal(target, scoreId));
   const start = nowMs(target.base);
   await Promise.all(

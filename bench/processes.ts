@@ -63,7 +63,10 @@ export interface Child<Message> {
  * Forks `bench/<script>` under tsx. With `logFile`, its stdout and stderr go there (the service logs
  * JSON lines; a pipe the runner did not read would stall it).
  */
-export function forkChild<Message>(script: string, options: { env?: NodeJS.ProcessEnv; execArgv?: string[]; logFile?: string } = {}): Child<Message> {
+export function forkChild<Message>(
+  script: string,
+  options: { env?: NodeJS.ProcessEnv; execArgv?: string[]; logFile?: string } = {},
+): Child<Message> {
   const logFd = options.logFile ? openSync(options.logFile, 'a') : null;
   const child = fork(path.join(benchDir, script), [], {
     execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
@@ -84,7 +87,10 @@ export function forkChild<Message>(script: string, options: { env?: NodeJS.Proce
     send: (message) => child.send(message as never),
     next<T extends Message>(accept: (message: Message) => message is T, timeoutMs = 120_000): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        const failure = (message: Message) => (message as { type?: string; message?: string }).type === 'error' ? new Error(`${script}: ${(message as { message?: string }).message}`) : null;
+        const failure = (message: Message) =>
+          (message as { type?: string; message?: string }).type === 'error'
+            ? new Error(`${script}: ${(message as { message?: string }).message}`)
+            : null;
         const queued = inbox.findIndex((message) => accept(message) || failure(message) !== null);
         if (queued >= 0) {
           const [message] = inbox.splice(queued, 1) as [Message];
@@ -100,7 +106,7 @@ export function forkChild<Message>(script: string, options: { env?: NodeJS.Proce
         };
         waiter = (message) => {
           const error = failure(message);
-          if (error) return cleanup(), reject(error);
+          if (error) return (cleanup(), reject(error));
           if (!accept(message)) return void inbox.push(message);
           cleanup();
           resolve(message);

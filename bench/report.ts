@@ -16,7 +16,8 @@ import type { Distribution } from './stats.js';
 
 const ratioOf = (value: number, baseline: number | null) => (baseline ? value / baseline : null);
 
-export const fmt = (value: number | null | undefined, digits = 1) => (value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
+export const fmt = (value: number | null | undefined, digits = 1) =>
+  value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
 export const cpuText = (cpu: CpuMark) => `${fmt(cpu.server, 2)} + ${fmt(cpu.postgres, 2)}`;
 export const dist = (d: Distribution) => `${fmt(d.p50)} / ${fmt(d.p95)} / ${fmt(d.p99)} / ${fmt(d.max)}`;
 
@@ -43,16 +44,40 @@ export interface Check {
   met: boolean;
 }
 
-export function integrityOf(results: Results): { phases: number; lost: number; duplicated: number; mismatched: number; seqOutOfOrder: number; unexpected: number; committedWithoutReply: number; ok: boolean } {
+export function integrityOf(results: Results): {
+  phases: number;
+  lost: number;
+  duplicated: number;
+  mismatched: number;
+  seqOutOfOrder: number;
+  unexpected: number;
+  committedWithoutReply: number;
+  ok: boolean;
+} {
   const deliveries = [
     ...(results.live?.phases.map((phase) => phase.delivery) ?? []),
     ...(results.throughput?.phases.map((phase) => ({ ...phase.delivery, committedWithoutReply: 0 })) ?? []),
-    ...(results.memory ? [{ ...results.memory.delivery, committedWithoutReply: results.memory.delivery.committed - results.memory.events }] : []),
-    ...(results.fanout?.phases.map((phase) => ({ ...phase.delivery, committedWithoutReply: phase.delivery.committed - phase.saves })) ?? []),
+    ...(results.memory
+      ? [{ ...results.memory.delivery, committedWithoutReply: results.memory.delivery.committed - results.memory.events }]
+      : []),
+    ...(results.fanout?.phases.map((phase) => ({ ...phase.delivery, committedWithoutReply: phase.delivery.committed - phase.saves })) ??
+      []),
   ];
-  const sum = (key: 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'committedWithoutReply') => deliveries.reduce((total, delivery) => total + delivery[key], 0);
-  const totals = { phases: deliveries.length, lost: sum('lost'), duplicated: sum('duplicated'), mismatched: sum('mismatched'), seqOutOfOrder: sum('seqOutOfOrder'), unexpected: sum('unexpected'), committedWithoutReply: sum('committedWithoutReply') };
-  return { ...totals, ok: totals.lost + totals.duplicated + totals.mismatched + totals.seqOutOfOrder + totals.unexpected + totals.committedWithoutReply === 0 };
+  const sum = (key: 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'committedWithoutReply') =>
+    deliveries.reduce((total, delivery) => total + delivery[key], 0);
+  const totals = {
+    phases: deliveries.length,
+    lost: sum('lost'),
+    duplicated: sum('duplicated'),
+    mismatched: sum('mismatched'),
+    seqOutOfOrder: sum('seqOutOfOrder'),
+    unexpected: sum('unexpected'),
+    committedWithoutReply: sum('committedWithoutReply'),
+  };
+  return {
+    ...totals,
+    ok: totals.lost + totals.duplicated + totals.mismatched + totals.seqOutOfOrder + totals.unexpected + totals.committedWithoutReply === 0,
+  };
 }
 
 export function checksOf(results: Results): Check[] {
@@ -60,31 +85,79 @@ export function checksOf(results: Results): Check[] {
   const at50 = results.live?.comparisons.find((comparison) => comparison.portals === 50);
   if (at50) {
     checks.push({ name: 'live p99 at N = 50', target: '< 15 ms', value: `${fmt(at50.service.p99)} ms`, met: at50.service.p99 < 15 });
-    checks.push({ name: 'live p99 at N = 50 vs naive', target: '≤ 1.5×', value: `${fmt(at50.ratioP99, 2)}×`, met: (at50.ratioP99 ?? Infinity) <= 1.5 });
+    checks.push({
+      name: 'live p99 at N = 50 vs naive',
+      target: '≤ 1.5×',
+      value: `${fmt(at50.ratioP99, 2)}×`,
+      met: (at50.ratioP99 ?? Infinity) <= 1.5,
+    });
     const added = at50.service.p50 - at50.naive.p50;
-    checks.push({ name: "relay's added median at N = 50 (service p50 − naive p50)", target: '≤ 2 ms', value: `${fmt(added, 2)} ms`, met: added <= 2 });
+    checks.push({
+      name: "relay's added median at N = 50 (service p50 − naive p50)",
+      target: '≤ 2 ms',
+      value: `${fmt(added, 2)} ms`,
+      met: added <= 2,
+    });
   }
   for (const comparison of results.throughput?.comparisons ?? []) {
     if (comparison.outboxCeiling === null) continue;
-    checks.push({ name: `throughput at ${comparison.connections} connections vs minimal outbox command`, target: '≥ 0.70×', value: `${fmt(comparison.ratioToOutboxCeiling, 2)}× (${fmt(comparison.service, 0)} / ${fmt(comparison.outboxCeiling, 0)} req/s)`, met: (comparison.ratioToOutboxCeiling ?? 0) >= 0.7 });
-    checks.push({ name: `PostgreSQL CPU per command at ${comparison.connections} connections`, target: '≤ 1.2 ms', value: `${fmt(comparison.postgresCpuMs.service, 2)} ms (ceiling ${fmt(comparison.postgresCpuMs.outboxCeiling, 2)}, bare upsert ${fmt(comparison.postgresCpuMs.upsertCeiling, 2)})`, met: comparison.postgresCpuMs.service <= 1.2 });
+    checks.push({
+      name: `throughput at ${comparison.connections} connections vs minimal outbox command`,
+      target: '≥ 0.70×',
+      value: `${fmt(comparison.ratioToOutboxCeiling, 2)}× (${fmt(comparison.service, 0)} / ${fmt(comparison.outboxCeiling, 0)} req/s)`,
+      met: (comparison.ratioToOutboxCeiling ?? 0) >= 0.7,
+    });
+    checks.push({
+      name: `PostgreSQL CPU per command at ${comparison.connections} connections`,
+      target: '≤ 1.2 ms',
+      value: `${fmt(comparison.postgresCpuMs.service, 2)} ms (ceiling ${fmt(comparison.postgresCpuMs.outboxCeiling, 2)}, bare upsert ${fmt(comparison.postgresCpuMs.upsertCeiling, 2)})`,
+      met: comparison.postgresCpuMs.service <= 1.2,
+    });
   }
   if (results.legacy) {
-    checks.push({ name: 'legacy single-row write, PostgreSQL CPU incl. trigger', target: '≤ 0.5 ms', value: `${fmt(results.legacy.legacy.writerCpuMs, 2)} ms (baseline without event ${fmt(results.legacy.baseline.writerCpuMs, 2)}, ${fmt(results.legacy.ratioWriterCpu, 2)}×)`, met: results.legacy.legacy.writerCpuMs <= 0.5 });
+    checks.push({
+      name: 'legacy single-row write, PostgreSQL CPU incl. trigger',
+      target: '≤ 0.5 ms',
+      value: `${fmt(results.legacy.legacy.writerCpuMs, 2)} ms (baseline without event ${fmt(results.legacy.baseline.writerCpuMs, 2)}, ${fmt(results.legacy.ratioWriterCpu, 2)}×)`,
+      met: results.legacy.legacy.writerCpuMs <= 0.5,
+    });
   }
   const fanout = results.fanout?.phases.find((phase) => phase.variant === 'service');
   if (fanout) {
-    checks.push({ name: `fan-out p99, ${fanout.scoreboards} scoreboards, ${fanout.savesPerSecond} saves/s`, target: '≤ 250 ms', value: `${fmt(fanout.latencyMs.p99)} ms (naive ${fmt(results.fanout!.phases.find((phase) => phase.variant === 'naive')?.latencyMs.p99)} ms)`, met: fanout.latencyMs.p99 <= 250 });
+    checks.push({
+      name: `fan-out p99, ${fanout.scoreboards} scoreboards, ${fanout.savesPerSecond} saves/s`,
+      target: '≤ 250 ms',
+      value: `${fmt(fanout.latencyMs.p99)} ms (naive ${fmt(results.fanout!.phases.find((phase) => phase.variant === 'naive')?.latencyMs.p99)} ms)`,
+      met: fanout.latencyMs.p99 <= 250,
+    });
   }
   for (const comparison of results.throughput?.comparisons ?? []) {
-    checks.push({ name: `throughput at ${comparison.connections} connections vs naive`, target: '≥ 0.50×', value: `${fmt(comparison.ratio, 2)}×`, met: (comparison.ratio ?? 0) >= 0.5 });
+    checks.push({
+      name: `throughput at ${comparison.connections} connections vs naive`,
+      target: '≥ 0.50×',
+      value: `${fmt(comparison.ratio, 2)}×`,
+      met: (comparison.ratio ?? 0) >= 0.5,
+    });
   }
   const errors = results.throughput?.phases.reduce((sum, phase) => sum + phase.errors, 0);
   if (errors !== undefined) checks.push({ name: 'throughput errors', target: '0', value: String(errors), met: errors === 0 });
   if (results.read) {
-    checks.push({ name: `warm GET /api/scores (${results.read.rows} rows) p50`, target: '< 40 ms', value: `${fmt(results.read.warm.latencyMs.p50)} ms`, met: results.read.warm.latencyMs.p50 < 40 });
-    checks.push({ name: `warm GET /api/scores (${results.read.rows} rows) p50 vs bare SELECTs`, target: '≤ 1.3×', value: `${fmt(results.read.ratioWarmP50, 2)}×`, met: (results.read.ratioWarmP50 ?? Infinity) <= 1.3 });
-    const constant = results.read.warm.statementsConstant && results.read.cold.statementsConstant && results.read.warm.statementsPerRequest === results.read.warmLimit100.statementsPerRequest;
+    checks.push({
+      name: `warm GET /api/scores (${results.read.rows} rows) p50`,
+      target: '< 40 ms',
+      value: `${fmt(results.read.warm.latencyMs.p50)} ms`,
+      met: results.read.warm.latencyMs.p50 < 40,
+    });
+    checks.push({
+      name: `warm GET /api/scores (${results.read.rows} rows) p50 vs bare SELECTs`,
+      target: '≤ 1.3×',
+      value: `${fmt(results.read.ratioWarmP50, 2)}×`,
+      met: (results.read.ratioWarmP50 ?? Infinity) <= 1.3,
+    });
+    const constant =
+      results.read.warm.statementsConstant &&
+      results.read.cold.statementsConstant &&
+      results.read.warm.statementsPerRequest === results.read.warmLimit100.statementsPerRequest;
     checks.push({
       name: 'statements per request constant',
       target: 'same for 100 and 1,000 rows',
@@ -104,17 +177,42 @@ export function checksOf(results: Results): Check[] {
 
 export function summary(results: Results, machine: Record<string, unknown>): string {
   const out: string[] = [];
-  out.push(`Benchmark ${machine.date} — ${machine.cpus} × ${machine.cpuModel}, ${machine.memory} RAM, Node ${machine.node}, load average ${machine.loadBefore} before / ${machine.loadAfter} after${quick ? ' — QUICK MODE (short phases, not comparable)' : ''}`);
+  out.push(
+    `Benchmark ${machine.date} — ${machine.cpus} × ${machine.cpuModel}, ${machine.memory} RAM, Node ${machine.node}, load average ${machine.loadBefore} before / ${machine.loadAfter} after${quick ? ' — QUICK MODE (short phases, not comparable)' : ''}`,
+  );
   if (results.live) {
-    out.push('', `Live latency: save sent → scoreboard received, ms (p50 / p95 / p99 / max), ${settings.scoreboards} scoreboards, a save per portal every ${settings.saveIntervalMs} ms for ${settings.liveSeconds} s (a portal skips a save while its oldest unanswered one is more than ${settings.maxLagMs / 1000} s overdue: "shed")`);
+    out.push(
+      '',
+      `Live latency: save sent → scoreboard received, ms (p50 / p95 / p99 / max), ${settings.scoreboards} scoreboards, a save per portal every ${settings.saveIntervalMs} ms for ${settings.liveSeconds} s (a portal skips a save while its oldest unanswered one is more than ${settings.maxLagMs / 1000} s overdue: "shed")`,
+    );
     out.push(
       table(
-        ['portals', 'service (outbox + relay)', 'naive (emit after commit)', 'ratio p50', 'ratio p99', 'saves made of offered: service / naive', 'CPU ms/save, server + PG: service / naive', 'statements/save: request + relay + sequencer', 'board reconnects'],
+        [
+          'portals',
+          'service (outbox + relay)',
+          'naive (emit after commit)',
+          'ratio p50',
+          'ratio p99',
+          'saves made of offered: service / naive',
+          'CPU ms/save, server + PG: service / naive',
+          'statements/save: request + relay + sequencer',
+          'board reconnects',
+        ],
         results.live.comparisons.map((comparison) => {
           const service = results.live!.phases.find((phase) => phase.portals === comparison.portals && phase.variant === 'service')!;
           const naive = results.live!.phases.find((phase) => phase.portals === comparison.portals && phase.variant === 'naive')!;
           const s = service.statementsPerSave;
-          return [String(comparison.portals), dist(comparison.service), dist(comparison.naive), `${fmt(comparison.ratioP50, 2)}×`, `${fmt(comparison.ratioP99, 2)}×`, `${service.saves} / ${naive.saves} of ${service.offered}`, `${cpuText(service.cpuPerSaveMs)} / ${cpuText(naive.cpuPerSaveMs)}`, `${s.request} + ${s.relayReads} + ${s.sequencer}`, `${service.delivery.reconnects ?? 0} / ${naive.delivery.reconnects ?? 0}`];
+          return [
+            String(comparison.portals),
+            dist(comparison.service),
+            dist(comparison.naive),
+            `${fmt(comparison.ratioP50, 2)}×`,
+            `${fmt(comparison.ratioP99, 2)}×`,
+            `${service.saves} / ${naive.saves} of ${service.offered}`,
+            `${cpuText(service.cpuPerSaveMs)} / ${cpuText(naive.cpuPerSaveMs)}`,
+            `${s.request} + ${s.relayReads} + ${s.sequencer}`,
+            `${service.delivery.reconnects ?? 0} / ${naive.delivery.reconnects ?? 0}`,
+          ];
         }),
       ),
     );
@@ -124,19 +222,43 @@ export function summary(results: Results, machine: Record<string, unknown>): str
     out.push(
       table(
         ['phase', 'server', 'PostgreSQL', 'scoreboards', 'portals (runner)'],
-        results.live.phases.map((phase) => [`${phase.variant}, ${phase.portals} portals`, fmt(phase.utilization.server, 0), fmt(phase.utilization.postgres, 0), fmt(phase.utilization.scoreboards, 0), fmt(phase.utilization.runner, 0)]),
+        results.live.phases.map((phase) => [
+          `${phase.variant}, ${phase.portals} portals`,
+          fmt(phase.utilization.server, 0),
+          fmt(phase.utilization.postgres, 0),
+          fmt(phase.utilization.scoreboards, 0),
+          fmt(phase.utilization.runner, 0),
+        ]),
       ),
     );
   }
   if (results.throughput) {
-    out.push('', `Command throughput: autocannon ${settings.throughputSeconds} s per phase over ${settings.throughputScores} score rows, reply latency ms (p50 / p95 / p99 / max). Ceilings on the service's own fastify stack: minimal outbox command (BEGIN, lock, upsert, outbox insert, COMMIT; named statements) and one named upsert`);
+    out.push(
+      '',
+      `Command throughput: autocannon ${settings.throughputSeconds} s per phase over ${settings.throughputScores} score rows, reply latency ms (p50 / p95 / p99 / max). Ceilings on the service's own fastify stack: minimal outbox command (BEGIN, lock, upsert, outbox insert, COMMIT; named statements) and one named upsert`,
+    );
     out.push(
       table(
-        ['connections', 'route', 'req/s', 'vs naive', 'vs outbox ceiling', 'latency', 'CPU ms/command, server + PG', 'statements/command: request + relay + sequencer', 'errors'],
+        [
+          'connections',
+          'route',
+          'req/s',
+          'vs naive',
+          'vs outbox ceiling',
+          'latency',
+          'CPU ms/command, server + PG',
+          'statements/command: request + relay + sequencer',
+          'errors',
+        ],
         results.throughput.phases.map((phase) => {
           const comparison = results.throughput!.comparisons.find((entry) => entry.connections === phase.connections)!;
           const s = phase.statementsPerCommand;
-          const label = { service: 'POST /api/jury-results', naive: 'naive (emit after commit)', 'outbox-ceiling': 'ceiling: minimal outbox command', 'upsert-ceiling': 'ceiling: bare upsert' }[phase.variant];
+          const label = {
+            service: 'POST /api/jury-results',
+            naive: 'naive (emit after commit)',
+            'outbox-ceiling': 'ceiling: minimal outbox command',
+            'upsert-ceiling': 'ceiling: bare upsert',
+          }[phase.variant];
           return [
             String(phase.connections),
             label,
@@ -154,28 +276,76 @@ export function summary(results: Results, machine: Record<string, unknown>): str
   }
   if (results.read) {
     const read = results.read;
-    out.push('', `Read path: GET /api/scores?eventId=…&limit=${settings.readLimit} (${settings.readParticipants} participants × ${settings.readDisciplines} devices), ms (p50 / p95 / p99 / max)`);
+    out.push(
+      '',
+      `Read path: GET /api/scores?eventId=…&limit=${settings.readLimit} (${settings.readParticipants} participants × ${settings.readDisciplines} devices), ms (p50 / p95 / p99 / max)`,
+    );
     out.push(
       table(
         ['', 'latency', 'vs bare p50', 'CPU ms/request, server + PG', 'statements/request', 'bytes'],
         [
-          [`cold (${read.cold.latencyMs.count}×, ${read.calculatedOnColdRead} finals calculated)`, dist(read.cold.latencyMs), `${fmt(read.ratioColdP50, 2)}×`, cpuText(read.cold.cpuPerRequestMs), String(read.cold.statementsPerRequest), String(read.cold.bytes)],
-          [`warm (${read.warm.latencyMs.count}×)`, dist(read.warm.latencyMs), `${fmt(read.ratioWarmP50, 2)}×`, cpuText(read.warm.cpuPerRequestMs), String(read.warm.statementsPerRequest), String(read.warm.bytes)],
-          [`warm, limit=100 (${read.warmLimit100.latencyMs.count}×)`, dist(read.warmLimit100.latencyMs), '', cpuText(read.warmLimit100.cpuPerRequestMs), String(read.warmLimit100.statementsPerRequest), String(read.warmLimit100.bytes)],
-          [`bare baseline: same 2 SELECTs, raw rows (${read.naive.latencyMs.count}×)`, dist(read.naive.latencyMs), '1.00×', cpuText(read.naive.cpuPerRequestMs), String(read.naive.statementsPerRequest), String(read.naive.bytes)],
+          [
+            `cold (${read.cold.latencyMs.count}×, ${read.calculatedOnColdRead} finals calculated)`,
+            dist(read.cold.latencyMs),
+            `${fmt(read.ratioColdP50, 2)}×`,
+            cpuText(read.cold.cpuPerRequestMs),
+            String(read.cold.statementsPerRequest),
+            String(read.cold.bytes),
+          ],
+          [
+            `warm (${read.warm.latencyMs.count}×)`,
+            dist(read.warm.latencyMs),
+            `${fmt(read.ratioWarmP50, 2)}×`,
+            cpuText(read.warm.cpuPerRequestMs),
+            String(read.warm.statementsPerRequest),
+            String(read.warm.bytes),
+          ],
+          [
+            `warm, limit=100 (${read.warmLimit100.latencyMs.count}×)`,
+            dist(read.warmLimit100.latencyMs),
+            '',
+            cpuText(read.warmLimit100.cpuPerRequestMs),
+            String(read.warmLimit100.statementsPerRequest),
+            String(read.warmLimit100.bytes),
+          ],
+          [
+            `bare baseline: same 2 SELECTs, raw rows (${read.naive.latencyMs.count}×)`,
+            dist(read.naive.latencyMs),
+            '1.00×',
+            cpuText(read.naive.cpuPerRequestMs),
+            String(read.naive.statementsPerRequest),
+            String(read.naive.bytes),
+          ],
         ],
       ),
     );
   }
   if (results.squads) {
     const squads = results.squads;
-    out.push('', `Squad generate: ${squads.participants} participants, ${squads.proposals} proposals, ${squads.service.count} requests, ms (p50 / p95 / p99 / max)`);
+    out.push(
+      '',
+      `Squad generate: ${squads.participants} participants, ${squads.proposals} proposals, ${squads.service.count} requests, ms (p50 / p95 / p99 / max)`,
+    );
     out.push(
       table(
         ['', 'latency', 'ratio p50', 'CPU ms/request, server + PG', 'bytes', 'statements'],
         [
-          ['service (auth, schema, serializer)', dist(squads.service), `${fmt(squads.ratioP50, 2)}×`, cpuText(squads.cpuPerRequestMs), String(squads.bytes), String(squads.statementsPerRequest)],
-          ['bare baseline (same query + planner, JSON.stringify)', dist(squads.naive), '1.00×', cpuText(squads.naiveCpuPerRequestMs), String(squads.naiveBytes), '1'],
+          [
+            'service (auth, schema, serializer)',
+            dist(squads.service),
+            `${fmt(squads.ratioP50, 2)}×`,
+            cpuText(squads.cpuPerRequestMs),
+            String(squads.bytes),
+            String(squads.statementsPerRequest),
+          ],
+          [
+            'bare baseline (same query + planner, JSON.stringify)',
+            dist(squads.naive),
+            '1.00×',
+            cpuText(squads.naiveCpuPerRequestMs),
+            String(squads.naiveBytes),
+            '1',
+          ],
           ['planner alone (in process)', dist(squads.plannerOnlyMs), '', '', '', ''],
         ],
       ),
@@ -183,25 +353,63 @@ export function summary(results: Results, machine: Record<string, unknown>): str
   }
   if (results.results) {
     const list = results.results;
-    out.push('', `Result lists: GET /api/results?groupBy=ageClass over ${list.entries} participants × ${settings.readDisciplines} devices, ms (p50 / p95 / p99 / max)`);
+    out.push(
+      '',
+      `Result lists: GET /api/results?groupBy=ageClass over ${list.entries} participants × ${settings.readDisciplines} devices, ms (p50 / p95 / p99 / max)`,
+    );
     out.push(
       table(
         ['', 'latency', 'vs bare p50', 'CPU ms/request, server + PG', 'statements/request', 'bytes'],
         [
-          [`JSON (${list.json.latencyMs.count}×)`, dist(list.json.latencyMs), `${fmt(list.ratioP50, 2)}×`, cpuText(list.json.cpuPerRequestMs), `${list.json.statementsPerRequest}${list.json.statementsConstant ? '' : ' (varies)'}`, String(list.json.bytes)],
-          [`CSV (${list.csv.latencyMs.count}×)`, dist(list.csv.latencyMs), '', cpuText(list.csv.cpuPerRequestMs), String(list.csv.statementsPerRequest), String(list.csv.bytes)],
-          [`bare baseline: same 3 SELECTs, raw rows (${list.naive.latencyMs.count}×)`, dist(list.naive.latencyMs), '1.00×', cpuText(list.naive.cpuPerRequestMs), String(list.naive.statementsPerRequest), String(list.naive.bytes)],
+          [
+            `JSON (${list.json.latencyMs.count}×)`,
+            dist(list.json.latencyMs),
+            `${fmt(list.ratioP50, 2)}×`,
+            cpuText(list.json.cpuPerRequestMs),
+            `${list.json.statementsPerRequest}${list.json.statementsConstant ? '' : ' (varies)'}`,
+            String(list.json.bytes),
+          ],
+          [
+            `CSV (${list.csv.latencyMs.count}×)`,
+            dist(list.csv.latencyMs),
+            '',
+            cpuText(list.csv.cpuPerRequestMs),
+            String(list.csv.statementsPerRequest),
+            String(list.csv.bytes),
+          ],
+          [
+            `bare baseline: same 3 SELECTs, raw rows (${list.naive.latencyMs.count}×)`,
+            dist(list.naive.latencyMs),
+            '1.00×',
+            cpuText(list.naive.cpuPerRequestMs),
+            String(list.naive.statementsPerRequest),
+            String(list.naive.bytes),
+          ],
         ],
       ),
     );
-    out.push(`All-around board path, save sent → score-updated → ranking fetched showing the save (${list.saveToBoardMs.count} saves): ${dist(list.saveToBoardMs)} ms`);
+    out.push(
+      `All-around board path, save sent → score-updated → ranking fetched showing the save (${list.saveToBoardMs.count} saves): ${dist(list.saveToBoardMs)} ms`,
+    );
   }
   if (results.fanout) {
     const fanout = results.fanout;
-    out.push('', `Fan-out: ${fanout.scoreboards} scoreboards in one room (${fanout.processes} client processes, connected in ${fanout.connectSeconds} s; server sockets ${fanout.serverSockets}), ${settings.fanoutPortals} portals × ${1000 / settings.saveIntervalMs} saves/s for ${settings.fanoutSeconds} s; save sent → scoreboard received, ms (p50 / p95 / p99 / max)`);
+    out.push(
+      '',
+      `Fan-out: ${fanout.scoreboards} scoreboards in one room (${fanout.processes} client processes, connected in ${fanout.connectSeconds} s; server sockets ${fanout.serverSockets}), ${settings.fanoutPortals} portals × ${1000 / settings.saveIntervalMs} saves/s for ${settings.fanoutSeconds} s; save sent → scoreboard received, ms (p50 / p95 / p99 / max)`,
+    );
     out.push(
       table(
-        ['', 'latency', 'ratio p50 / p99', 'client medians', 'messages/s', 'CPU ms/save, server + PG', 'lost / duplicated / out of order', 'reconnects'],
+        [
+          '',
+          'latency',
+          'ratio p50 / p99',
+          'client medians',
+          'messages/s',
+          'CPU ms/save, server + PG',
+          'lost / duplicated / out of order',
+          'reconnects',
+        ],
         fanout.phases.map((phase) => [
           phase.variant === 'service' ? 'service (outbox + relay)' : 'naive (emit after commit)',
           dist(phase.latencyMs),
@@ -217,13 +425,28 @@ export function summary(results: Results, machine: Record<string, unknown>): str
   }
   if (results.legacy) {
     const legacy = results.legacy;
-    out.push('', `Legacy single-row write (plain UPDATE of one jury result, autocommit, outside the service), ${legacy.legacy.writes} writes per series; PostgreSQL CPU ms per write`);
+    out.push(
+      '',
+      `Legacy single-row write (plain UPDATE of one jury result, autocommit, outside the service), ${legacy.legacy.writes} writes per series; PostgreSQL CPU ms per write`,
+    );
     out.push(
       table(
         ['', 'writing backend (trigger included)', 'whole PostgreSQL (sequencer, relay reads)', 'wall ms/write', 'events/write'],
         [
-          ['legacy write (trigger appends the event)', fmt(legacy.legacy.writerCpuMs, 3), fmt(legacy.legacy.postgresCpuMs, 3), fmt(legacy.legacy.wallMsPerWrite, 3), fmt(legacy.eventsPerWrite, 2)],
-          ["baseline: same write on a session marked as the service's (trigger returns at once)", fmt(legacy.baseline.writerCpuMs, 3), fmt(legacy.baseline.postgresCpuMs, 3), fmt(legacy.baseline.wallMsPerWrite, 3), fmt(legacy.baseline.events / Math.max(1, legacy.baseline.writes), 2)],
+          [
+            'legacy write (trigger appends the event)',
+            fmt(legacy.legacy.writerCpuMs, 3),
+            fmt(legacy.legacy.postgresCpuMs, 3),
+            fmt(legacy.legacy.wallMsPerWrite, 3),
+            fmt(legacy.eventsPerWrite, 2),
+          ],
+          [
+            "baseline: same write on a session marked as the service's (trigger returns at once)",
+            fmt(legacy.baseline.writerCpuMs, 3),
+            fmt(legacy.baseline.postgresCpuMs, 3),
+            fmt(legacy.baseline.wallMsPerWrite, 3),
+            fmt(legacy.baseline.events / Math.max(1, legacy.baseline.writes), 2),
+          ],
           ['ratio', `${fmt(legacy.ratioWriterCpu, 2)}×`, `${fmt(legacy.ratioPostgresCpu, 2)}×`, '', ''],
         ],
       ),
@@ -237,7 +460,10 @@ export function summary(results: Results, machine: Record<string, unknown>): str
   if (results.memory) {
     const memory = results.memory;
     rss.push([`before ${memory.events} events (after GC; heap ${fmt(memory.heapBeforeMb)})`, fmt(memory.rssBeforeMb)]);
-    rss.push([`right after ${memory.events} events to ${settings.scoreboards} clients (heap ${fmt(memory.heapAfterMb)})`, fmt(memory.rssAfterMb)]);
+    rss.push([
+      `right after ${memory.events} events to ${settings.scoreboards} clients (heap ${fmt(memory.heapAfterMb)})`,
+      fmt(memory.rssAfterMb),
+    ]);
     rss.push([`5 s later, after GC (heap ${fmt(memory.heapSettledMb)}, growth ${fmt(memory.heapGrowthMb)})`, fmt(memory.rssSettledMb)]);
   }
   if (rss.length > 0) {
@@ -245,6 +471,11 @@ export function summary(results: Results, machine: Record<string, unknown>): str
     out.push(table(['when', 'RSS MB'], rss));
   }
   out.push('', 'Targets');
-  out.push(table(['check', 'target', 'value', ''], checksOf(results).map((check) => [check.name, check.target, check.value, check.met ? 'met' : 'NOT MET'])));
+  out.push(
+    table(
+      ['check', 'target', 'value', ''],
+      checksOf(results).map((check) => [check.name, check.target, check.value, check.met ? 'met' : 'NOT MET']),
+    ),
+  );
   return out.join('\n');
 }

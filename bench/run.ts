@@ -41,7 +41,10 @@ async function main(): Promise<void> {
   const { migrateDatabase } = await import('../src/db/database.js');
   installSignalHandlers();
   const started = Date.now();
-  const loadBefore = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+  const loadBefore = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-'));
   onStop('temporary directory', async () => rmSync(tempDir, { recursive: true, force: true }));
   const quiet = pino({ level: 'silent' });
@@ -80,7 +83,12 @@ async function main(): Promise<void> {
   if (settings.cpuProfile) mkdirSync(profileDir, { recursive: true });
   type ServerMessage = { type: 'ready'; url: string; bareUrl: string; ceilingUrl: string };
   const server = forkChild<ServerMessage>('server-entry.ts', {
-    env: { BENCH_DATABASE_URL: databaseUrl, BENCH_DATA_DIR: path.join(tempDir, 'data'), JWT_SECRET: jwtSecret, LOG_LEVEL: settings.logLevel },
+    env: {
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_DATA_DIR: path.join(tempDir, 'data'),
+      JWT_SECRET: jwtSecret,
+      LOG_LEVEL: settings.logLevel,
+    },
     execArgv: ['--expose-gc', ...(settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     logFile: serverLog,
   });
@@ -100,7 +108,9 @@ async function main(): Promise<void> {
     showServerLog();
     throw error;
   }
-  progress(`service at ${ready.url}, bare baseline at ${ready.bareUrl}, ceilings at ${ready.ceilingUrl}${settings.cpuProfile ? `, CPU profile into ${profileDir}` : ''}`);
+  progress(
+    `service at ${ready.url}, bare baseline at ${ready.bareUrl}, ceilings at ${ready.ceilingUrl}${settings.cpuProfile ? `, CPU profile into ${profileDir}` : ''}`,
+  );
 
   const boards = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts');
   onStop('scoreboard process', () => stopChild(boards as Child<unknown>));
@@ -123,7 +133,11 @@ async function main(): Promise<void> {
   const results: Results = {};
   const failures: string[] = [];
   try {
-    await board(context, { type: 'connect', group: 'live', url: context.serviceUrl, eventId: data.live.eventId, count: settings.scoreboards }, 'connected');
+    await board(
+      context,
+      { type: 'connect', group: 'live', url: context.serviceUrl, eventId: data.live.eventId, count: settings.scoreboards },
+      'connected',
+    );
     if (only.has('live') || only.has('memory')) {
       progress('warm-up: both write paths, 50 portals');
       await warmUp(context);
@@ -160,7 +174,10 @@ async function main(): Promise<void> {
     memory: `${Math.round(os.totalmem() / 1024 ** 3)} GiB`,
     node: process.version,
     loadBefore,
-    loadAfter: os.loadavg().map((value) => value.toFixed(2)).join(' '),
+    loadAfter: os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' '),
     durationSeconds: Math.round((Date.now() - started) / 1000),
   };
   const report = summary(results, machine);
@@ -183,4 +200,3 @@ try {
   await stopAll();
   process.exit(1);
 }
-

@@ -63,17 +63,32 @@ const CONNECT_BATCH = 100;
  * (src/realtime/limits.ts) would otherwise refuse their joins as one flooding address.
  */
 async function connectBoards(boards: Board[], url: string, eventId: number, count: number, addressBase?: number): Promise<void> {
-  for (let done = 0; done < count; done += CONNECT_BATCH) await connectBatch(boards, url, eventId, Math.min(CONNECT_BATCH, count - done), addressBase, done);
+  for (let done = 0; done < count; done += CONNECT_BATCH)
+    await connectBatch(boards, url, eventId, Math.min(CONNECT_BATCH, count - done), addressBase, done);
 }
 
-async function connectBatch(boards: Board[], url: string, eventId: number, count: number, addressBase: number | undefined, offset: number): Promise<void> {
+async function connectBatch(
+  boards: Board[],
+  url: string,
+  eventId: number,
+  count: number,
+  addressBase: number | undefined,
+  offset: number,
+): Promise<void> {
   const opened = await Promise.all(
     Array.from({ length: count }, async (_unused, index) => {
       const n = offset + index;
       const localAddress = addressBase === undefined ? undefined : `127.${addressBase}.${Math.floor(n / 250)}.${(n % 250) + 1}`;
       // Like the real scoreboard: reconnect by itself and rejoin with `since`, so a client the server
       // drops for not reading fast enough (src/realtime/gateway.ts) still gets every event once.
-      const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: true, reconnectionDelay: 100, reconnectionDelayMax: 1_000, ...(localAddress ? { localAddress } : {}) } as Parameters<typeof connect>[1]);
+      const socket = connect(url, {
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: true,
+        reconnectionDelay: 100,
+        reconnectionDelayMax: 1_000,
+        ...(localAddress ? { localAddress } : {}),
+      } as Parameters<typeof connect>[1]);
       const board: Board = { socket, scoreIds: [], seqs: [], finals: [], receivedAt: [], lastSeq: null, reconnects: 0 };
       socket.on('score-updated', (event: { scoreId: number; seq?: number; finalScore: number | null }) => {
         board.receivedAt.push(process.hrtime.bigint());
@@ -150,7 +165,11 @@ process.on('message', (command: ScoreboardCommand) => {
           }));
           const reconnects = boardsOf(command.group).reduce((sum, board) => sum + board.reconnects, 0);
           const cpuAtEnd = cpuMs();
-          return reply({ type: 'analyzed', report: { ...analyzeDelivery(command.sent, received, command.checkSeq, command.samples === true), reconnects }, cpuMs: cpuAtEnd });
+          return reply({
+            type: 'analyzed',
+            report: { ...analyzeDelivery(command.sent, received, command.checkSeq, command.samples === true), reconnects },
+            cpuMs: cpuAtEnd,
+          });
         }
         case 'close':
           for (const board of boardsOf(command.group)) board.socket.close();

@@ -122,14 +122,21 @@ async function insertEvent(client: pg.Client & WithTables, name: string, count: 
 }
 
 /** Detail rows (value NULL: nothing final yet) and jury results A, B, C for every score × discipline. */
-async function insertScoringRows(client: pg.Client & WithTables, scoreIds: readonly number[], disciplines: readonly BenchDiscipline[], fields: 'ABC' | 'BC'): Promise<void> {
+async function insertScoringRows(
+  client: pg.Client & WithTables,
+  scoreIds: readonly number[],
+  disciplines: readonly BenchDiscipline[],
+  fields: 'ABC' | 'BC',
+): Promise<void> {
   const disciplineIds = disciplines.map((discipline) => discipline.id);
   await client.query(
     `INSERT INTO ${client.tables.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
      SELECT s, d, 1, 0, NULL FROM unnest($1::int[]) AS s CROSS JOIN unnest($2::int[]) AS d`,
     [scoreIds, disciplineIds],
   );
-  const fieldIds = disciplines.flatMap((discipline) => (fields === 'ABC' ? [discipline.fields.A] : []).concat(discipline.fields.B, discipline.fields.C));
+  const fieldIds = disciplines.flatMap((discipline) =>
+    (fields === 'ABC' ? [discipline.fields.A] : []).concat(discipline.fields.B, discipline.fields.C),
+  );
   // Values a judge could type (0.0 to 9.9), varied per row so the page is not one repeated value.
   await client.query(
     `INSERT INTO ${client.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
@@ -163,12 +170,19 @@ export async function seedBenchData(client: pg.Client & WithTables, sizes: SeedS
  * Puts the read event back to "nothing calculated yet" so the next read is cold again: the final
  * fields' jury results go, the detail values become NULL.
  */
-export async function resetReadEvent(client: pg.Client & WithTables, read: BenchEvent, disciplines: readonly BenchDiscipline[]): Promise<void> {
+export async function resetReadEvent(
+  client: pg.Client & WithTables,
+  read: BenchEvent,
+  disciplines: readonly BenchDiscipline[],
+): Promise<void> {
   await inTransaction(client, async () => {
     await client.query(
       `DELETE FROM ${client.tables.jury_results} WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinen_felderid = ANY($2::int[])`,
       [read.scoreIds, disciplines.map((discipline) => discipline.fields.final)],
     );
-    await client.query(`UPDATE ${client.tables.wertungen_details} SET rel_leistung = NULL WHERE int_wertungenid = ANY($1::int[]) AND rel_leistung IS NOT NULL`, [read.scoreIds]);
+    await client.query(
+      `UPDATE ${client.tables.wertungen_details} SET rel_leistung = NULL WHERE int_wertungenid = ANY($1::int[]) AND rel_leistung IS NOT NULL`,
+      [read.scoreIds],
+    );
   });
 }

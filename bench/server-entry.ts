@@ -132,7 +132,12 @@ bare.post('/naive/squads/generate', async (request) => {
 // legacy triggers skip their writes as they skip the service's. Named statements: parsed and planned
 // once per connection.
 
-const ceilingPool = new pg.Pool({ connectionString: databaseUrl, max: 20, application_name: 'gym-competition-service', options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}` });
+const ceilingPool = new pg.Pool({
+  connectionString: databaseUrl,
+  max: 20,
+  application_name: 'gym-competition-service',
+  options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}`,
+});
 let ceilingUpserts = 0;
 const ceilingUpsertSql = `INSERT INTO ${tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
   VALUES ($1, $2, $3, 1, 0)
@@ -149,9 +154,20 @@ const ceiling = await buildApp({ config, pool: running.pool, logger, relay: runn
 /** Ceiling 1: one named upsert, autocommit. */
 ceiling.post('/ceiling/upsert', { schema: { body: SaveJuryResultBody } }, async (request) => {
   const body = request.body as CeilingBody;
-  const { rows } = await ceilingPool.query<{ id: number; value: number }>({ name: 'ceiling-upsert', text: ceilingUpsertSql, values: [body.participantId, body.disciplineFieldId, body.performance] });
+  const { rows } = await ceilingPool.query<{ id: number; value: number }>({
+    name: 'ceiling-upsert',
+    text: ceilingUpsertSql,
+    values: [body.participantId, body.disciplineFieldId, body.performance],
+  });
   ceilingUpserts += 1;
-  return { success: true, id: rows[0]!.id, wertungenId: body.participantId, disciplineFieldId: body.disciplineFieldId, performance: rows[0]!.value, finalScore: null };
+  return {
+    success: true,
+    id: rows[0]!.id,
+    wertungenId: body.participantId,
+    disciplineFieldId: body.disciplineFieldId,
+    performance: rows[0]!.value,
+    finalScore: null,
+  };
 });
 
 /** Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT. */
@@ -166,12 +182,30 @@ ceiling.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }
       return reply.code(404).send({ error: 'not found' });
     }
     const eventId = locked.rows[0]!.event_id;
-    const { rows } = await client.query<{ id: number; value: number }>({ name: 'ceiling-upsert', text: ceilingUpsertSql, values: [body.participantId, body.disciplineFieldId, body.performance] });
+    const { rows } = await client.query<{ id: number; value: number }>({
+      name: 'ceiling-upsert',
+      text: ceilingUpsertSql,
+      values: [body.participantId, body.disciplineFieldId, body.performance],
+    });
     const value = rows[0]!.value;
-    const payload = { scoreId: body.participantId, eventId, disciplineId: null, finalScore: value, score: value, timestamp: new Date().toISOString() };
+    const payload = {
+      scoreId: body.participantId,
+      eventId,
+      disciplineId: null,
+      finalScore: value,
+      score: value,
+      timestamp: new Date().toISOString(),
+    };
     await client.query({ name: 'ceiling-outbox', text: ceilingOutboxSql, values: [eventId, JSON.stringify(payload)] });
     await client.query('COMMIT');
-    return { success: true, id: rows[0]!.id, wertungenId: body.participantId, disciplineFieldId: body.disciplineFieldId, performance: value, finalScore: value };
+    return {
+      success: true,
+      id: rows[0]!.id,
+      wertungenId: body.participantId,
+      disciplineFieldId: body.disciplineFieldId,
+      performance: value,
+      finalScore: value,
+    };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;

@@ -16,7 +16,14 @@ export function distribution(values: ArrayLike<number>): Distribution {
   let sum = 0;
   for (const value of sorted) sum += value;
   const round = (value: number) => Math.round(value * 1000) / 1000;
-  return { count, p50: round(at(50)), p95: round(at(95)), p99: round(at(99)), max: round(count === 0 ? Number.NaN : sorted[count - 1]!), mean: round(count === 0 ? Number.NaN : sum / count) };
+  return {
+    count,
+    p50: round(at(50)),
+    p95: round(at(95)),
+    p99: round(at(99)),
+    max: round(count === 0 ? Number.NaN : sorted[count - 1]!),
+    mean: round(count === 0 ? Number.NaN : sum / count),
+  };
 }
 
 /** `value / baseline` rounded to two decimals; null when the baseline is missing or zero. */

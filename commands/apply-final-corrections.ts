@@ -21,7 +21,9 @@ export async function applyFinalCorrections(tx: TxClient, corrections: readonly 
   // there first: ON CONFLICT waited for it to commit, but the statement's snapshot cannot see it.
   // The next statement can, so this reader answers the stored final too instead of none.
   const inserted = new Set(written.filter((row) => row.kind === 'calculate').map((row) => `${row.score_id}:${row.field_id}`));
-  const lost = corrections.filter((item) => item.correction.kind === 'calculate' && !inserted.has(`${item.scoreId}:${item.correction.fieldId}`));
+  const lost = corrections.filter(
+    (item) => item.correction.kind === 'calculate' && !inserted.has(`${item.scoreId}:${item.correction.fieldId}`),
+  );
   return lost.length === 0 ? written : [...written, ...(await selectStoredFinals(tx, lost))];
 }
 

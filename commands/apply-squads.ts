@@ -44,7 +44,9 @@ export function flattenAssignments(squads: readonly SquadAssignment[]): { partic
     for (const participantId of squad.participantIds) {
       const other = squadOfParticipant.get(participantId);
       if (other !== undefined) {
-        throw validationFailed(`body.squads.${index}.participantIds: participant ${participantId} is already listed in body.squads.${other}`);
+        throw validationFailed(
+          `body.squads.${index}.participantIds: participant ${participantId} is already listed in body.squads.${other}`,
+        );
       }
       squadOfParticipant.set(participantId, index);
       participantIds.push(participantId);
@@ -60,7 +62,11 @@ export function flattenAssignments(squads: readonly SquadAssignment[]): { partic
  * other is naming and leave a mix of both. Returns the listed ids without a score row in a
  * competition of the event, or null when the event does not exist.
  */
-export async function lockEventAndFindForeignParticipants(tx: TxClient, eventId: number, participantIds: readonly number[]): Promise<number[] | null> {
+export async function lockEventAndFindForeignParticipants(
+  tx: TxClient,
+  eventId: number,
+  participantIds: readonly number[],
+): Promise<number[] | null> {
   const { rows } = await tx.query<{ foreignIds: number[] }>(
     `SELECT ARRAY(
               SELECT listed.id FROM unnest($2::int[]) AS listed(id)
@@ -88,7 +94,12 @@ export async function clearEventSquadNames(tx: TxClient, eventId: number): Promi
 }
 
 /** All squads in one statement: the pairs travel as two parallel arrays. */
-export async function setSquadNames(tx: TxClient, eventId: number, participantIds: readonly number[], names: readonly string[]): Promise<void> {
+export async function setSquadNames(
+  tx: TxClient,
+  eventId: number,
+  participantIds: readonly number[],
+  names: readonly string[],
+): Promise<void> {
   await tx.query(
     `UPDATE ${tx.tables.wertungen} w SET var_riege = a.name
        FROM unnest($2::int[], $3::text[]) AS a(participant_id, name), ${tx.tables.wettkaempfe} c

@@ -11,8 +11,22 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { notFound, validationFailed } from '../src/domain/errors.js';
-import { calculatedScoreOf, finalFieldOfState, juryResultEntries, loadDisciplineState, type JuryResultEntry, type WarnLogger } from '../src/model/scoring-context.js';
-import { appendScoreValueEvent, lockScoreRow, selectFieldDisciplines, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
+import {
+  calculatedScoreOf,
+  finalFieldOfState,
+  juryResultEntries,
+  loadDisciplineState,
+  type JuryResultEntry,
+  type WarnLogger,
+} from '../src/model/scoring-context.js';
+import {
+  appendScoreValueEvent,
+  lockScoreRow,
+  selectFieldDisciplines,
+  storeFinalScore,
+  upsertJuryResults,
+  type FieldValue,
+} from './score-writes.js';
 
 export interface CaptureScoreInput {
   wertungenId: number;
@@ -31,7 +45,8 @@ function disciplineOfFields(fieldValues: readonly FieldValue[], disciplines: Rea
   const unknown = fieldValues.map((item) => item.fieldId).filter((fieldId) => !disciplines.has(fieldId));
   if (unknown.length > 0) throw validationFailed(`body.fieldValues: unknown fieldId ${unknown.join(', ')}`);
   const distinct = new Set(disciplines.values());
-  if (distinct.size !== 1) throw validationFailed(`body.fieldValues: the fields belong to ${distinct.size} disciplines; a capture covers one`);
+  if (distinct.size !== 1)
+    throw validationFailed(`body.fieldValues: the fields belong to ${distinct.size} disciplines; a capture covers one`);
   return [...distinct][0]!;
 }
 
@@ -52,5 +67,11 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
 
   const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   await appendScoreValueEvent(tx, stored);
-  return { success: true, wertungenId: scoreId, finalScore: stored.detailValue, calculated: calculatedValue !== null, juryResults: juryResultEntries(stored) };
+  return {
+    success: true,
+    wertungenId: scoreId,
+    finalScore: stored.detailValue,
+    calculated: calculatedValue !== null,
+    juryResults: juryResultEntries(stored),
+  };
 }

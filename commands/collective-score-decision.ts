@@ -20,8 +20,20 @@ export interface CollectiveKind {
   needsGroupCompetition: boolean;
 }
 
-export const GROUP_KIND: CollectiveKind = { label: 'group', table: 'gruppen', idColumn: 'int_gruppenid', payloadKey: 'groupId', needsGroupCompetition: true };
-export const TEAM_KIND: CollectiveKind = { label: 'team', table: 'mannschaften', idColumn: 'int_mannschaftenid', payloadKey: 'teamId', needsGroupCompetition: false };
+export const GROUP_KIND: CollectiveKind = {
+  label: 'group',
+  table: 'gruppen',
+  idColumn: 'int_gruppenid',
+  payloadKey: 'groupId',
+  needsGroupCompetition: true,
+};
+export const TEAM_KIND: CollectiveKind = {
+  label: 'team',
+  table: 'mannschaften',
+  idColumn: 'int_mannschaftenid',
+  payloadKey: 'teamId',
+  needsGroupCompetition: false,
+};
 
 export interface ComponentValue {
   fieldId: number;
@@ -162,7 +174,9 @@ export function decideCollectiveScore(kind: CollectiveKind, input: CollectiveSco
   // Fields arrive in sort order, so with several flagged (bad legacy data) the first in sort order wins.
   const finalField = discipline.fields.find((field) => field.isFinal);
   if (!finalField) {
-    throw validationFailed(`disciplineId: discipline ${discipline.id} has no final field (bol_endwert), so its final score has nowhere to go`);
+    throw validationFailed(
+      `disciplineId: discipline ${discipline.id} has no final field (bol_endwert), so its final score has nowhere to go`,
+    );
   }
   const split = splitFinalComponent(finalField, input.components, input.finalScore);
   const finalScore = split.finalScore ?? calculateCollectiveFinalScore(discipline, split.components);

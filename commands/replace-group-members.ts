@@ -11,7 +11,10 @@ export async function replaceGroupMembers(tx: TxClient, groupId: number, partici
   if (unique.length !== participantIds.length) throw validationFailed('body.participantIds must not name a participant twice');
   const group = await tx.query(`SELECT 1 FROM ${tx.tables.gruppen} WHERE int_gruppenid = $1 FOR UPDATE`, [groupId]);
   if (group.rowCount === 0) throw notFound(`group ${groupId} not found`);
-  const known = await tx.query<{ id: number }>(`SELECT int_teilnehmerid AS id FROM ${tx.tables.teilnehmer} WHERE int_teilnehmerid = ANY($1::int[])`, [unique]);
+  const known = await tx.query<{ id: number }>(
+    `SELECT int_teilnehmerid AS id FROM ${tx.tables.teilnehmer} WHERE int_teilnehmerid = ANY($1::int[])`,
+    [unique],
+  );
   const knownIds = new Set(known.rows.map((row) => row.id));
   const missing = unique.filter((id) => !knownIds.has(id));
   if (missing.length > 0) throw validationFailed(`body.participantIds names unknown participants: ${missing.join(', ')}`);

@@ -1,5 +1,12 @@
 import type { TxClient } from '../src/db/pool.js';
-import { appendCollectiveScoreEvent, prepareCollectiveScore, storedFinalScore, upsertDetailRows, upsertScoreRow, type StoredDetail } from './collective-score.js';
+import {
+  appendCollectiveScoreEvent,
+  prepareCollectiveScore,
+  storedFinalScore,
+  upsertDetailRows,
+  upsertScoreRow,
+  type StoredDetail,
+} from './collective-score.js';
 import { GROUP_KIND, type CollectiveScoreInput } from './collective-score-decision.js';
 
 export interface SaveGroupScoreResult {

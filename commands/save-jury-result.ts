@@ -57,5 +57,12 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   const state = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   const finalScore = calculatedScoreOf(state);
   await appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
-  return { success: true, id: stored!.id, wertungenId: scoreId, disciplineFieldId: input.disciplineFieldId, performance: stored!.value, finalScore };
+  return {
+    success: true,
+    id: stored!.id,
+    wertungenId: scoreId,
+    disciplineFieldId: input.disciplineFieldId,
+    performance: stored!.value,
+    finalScore,
+  };
 }

@@ -58,7 +58,9 @@ export async function selectSaveTarget(tx: TxClient, input: SaveScoreValueInput)
 }
 
 export async function lockParticipantScoreCreation(tx: TxClient, competitionId: number, participantId: number): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${tx.tables.wertungen}:individual:${competitionId}:${participantId}`]);
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+    `${tx.tables.wertungen}:individual:${competitionId}:${participantId}`,
+  ]);
 }
 
 /** Must run after the advisory lock, as its own statement, so it sees a row committed meanwhile. */
@@ -87,7 +89,8 @@ export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, l
   if (!target.discipline_found) throw notFound(`No discipline ${input.disciplineId}`);
   let scoreId = target.score_id;
   if (scoreId === null) {
-    if (!target.participant_found) throw notFound(`No score row or participant with id ${input.participantId} in competition ${input.competitionId}`);
+    if (!target.participant_found)
+      throw notFound(`No score row or participant with id ${input.participantId} in competition ${input.competitionId}`);
     // A score row created here joins the participant to the competition: both must be of one event.
     if (target.participant_event !== null && target.participant_event !== target.competition_event) {
       throw validationFailed(

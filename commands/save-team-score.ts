@@ -1,5 +1,11 @@
 import type { TxClient } from '../src/db/pool.js';
-import { appendCollectiveScoreEvent, prepareCollectiveScore, storedFinalScore, upsertDetailRows, upsertScoreRow } from './collective-score.js';
+import {
+  appendCollectiveScoreEvent,
+  prepareCollectiveScore,
+  storedFinalScore,
+  upsertDetailRows,
+  upsertScoreRow,
+} from './collective-score.js';
 import { TEAM_KIND, type CollectiveScoreInput } from './collective-score-decision.js';
 
 export interface SaveTeamScoreResult {
@@ -8,10 +14,11 @@ export interface SaveTeamScoreResult {
 }
 
 export async function deleteTeamDetailRows(tx: TxClient, scoreId: number, disciplineId: number, attempt: number): Promise<void> {
-  await tx.query(
-    `DELETE FROM ${tx.tables.wertungen_details} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = $3`,
-    [scoreId, disciplineId, attempt],
-  );
+  await tx.query(`DELETE FROM ${tx.tables.wertungen_details} WHERE int_wertungenid = $1 AND int_disziplinenid = $2 AND int_versuch = $3`, [
+    scoreId,
+    disciplineId,
+    attempt,
+  ]);
 }
 
 /**

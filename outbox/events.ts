@@ -205,6 +205,10 @@ export function squadsApplied(eventId: number, squads: number): OutboxEvent {
   return { topic: 'squads-applied', eventId, payload: { eventId, squads, timestamp: now() } };
 }
 
-export function releaseChanged(eventId: number, state: Omit<ReleaseChangedPayload, 'eventId' | 'by' | 'timestamp'>, by: string): OutboxEvent {
+export function releaseChanged(
+  eventId: number,
+  state: Omit<ReleaseChangedPayload, 'eventId' | 'by' | 'timestamp'>,
+  by: string,
+): OutboxEvent {
   return { topic: 'release-changed', eventId, payload: { eventId, ...state, by, timestamp: now() } };
 }

@@ -197,7 +197,11 @@ export class OutboxRelay {
       }
       if (this.readFailing) this.options.logger.info({ cursor: this.cursor }, 'outbox relay can read again');
       this.readFailing = false;
-      if (catchingUp) this.options.logger.info({ events: this.delivered - before, cursor: this.cursor }, `outbox relay caught up ${this.delivered - before} events`);
+      if (catchingUp)
+        this.options.logger.info(
+          { events: this.delivered - before, cursor: this.cursor },
+          `outbox relay caught up ${this.delivered - before} events`,
+        );
     } catch (error) {
       // The backstop retries every second; a reconnect is reported again once reading works.
       if (!this.readFailing) this.options.logger.warn({ err: error }, 'outbox relay cannot read the outbox; retrying');
@@ -226,7 +230,13 @@ export class OutboxRelay {
    * newer was delivered in between: every event goes out exactly once, by replay or live.
    * Returns how many were replayed.
    */
-  async replay(eventId: number, since: number, send: (delivery: OutboxDelivery) => void, follow: () => void, options: ReplayOptions = {}): Promise<number> {
+  async replay(
+    eventId: number,
+    since: number,
+    send: (delivery: OutboxDelivery) => void,
+    follow: () => void,
+    options: ReplayOptions = {},
+  ): Promise<number> {
     const db = options.db ?? this.options.pool;
     const batchSize = options.batchSize ?? READ_BATCH;
     let sentUpTo = since;
@@ -252,7 +262,11 @@ export class OutboxRelay {
       const rows = await selectEventRange(db, eventId, step.after, step.upTo, batchSize);
       for (const row of rows) send(toDelivery({ ...row, event_id: eventId }));
       replayed += rows.length;
-      sentUpTo = sentUpToAfterRead(rows.map((row) => row.seq), batchSize, step.upTo);
+      sentUpTo = sentUpToAfterRead(
+        rows.map((row) => row.seq),
+        batchSize,
+        step.upTo,
+      );
       // The loop reads the cursor again after this wait, so the hand-over to live stays exact.
       if (rows.length > 0) await options.afterBatch?.();
     }

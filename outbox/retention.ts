@@ -35,10 +35,14 @@ export class OutboxRetention {
   constructor(private readonly options: OutboxRetentionOptions) {}
 
   start(): void {
-    this.task = cron.schedule('*/10 * * * *', () => this.runOnce().catch((error: unknown) => this.options.logger.warn({ err: error }, 'outbox clean-up failed')), {
-      name: 'outbox-retention',
-      noOverlap: true,
-    });
+    this.task = cron.schedule(
+      '*/10 * * * *',
+      () => this.runOnce().catch((error: unknown) => this.options.logger.warn({ err: error }, 'outbox clean-up failed')),
+      {
+        name: 'outbox-retention',
+        noOverlap: true,
+      },
+    );
   }
 
   async stop(): Promise<void> {
@@ -51,7 +55,8 @@ export class OutboxRetention {
     const deleted = await withTransaction(this.options.pool, async (tx) =>
       (await tryRetentionLock(tx)) ? deleteExpiredOutboxRows(tx, this.options.retentionHours) : null,
     );
-    if (deleted) this.options.logger.info({ deleted, retentionHours: this.options.retentionHours }, `outbox clean-up deleted ${deleted} events`);
+    if (deleted)
+      this.options.logger.info({ deleted, retentionHours: this.options.retentionHours }, `outbox clean-up deleted ${deleted} events`);
     return deleted;
   }
 }

@@ -135,14 +135,28 @@ export async function loadCompleteness(db: Queryable, query: CompletenessQuery):
   for (const row of await selectCompletenessRows(db, query)) {
     let device = devices.get(row.discipline_id);
     if (!device) {
-      device = { disciplineId: row.discipline_id, disciplineName: row.discipline_name, expected: 0, scored: 0, release: releaseOf(row.discipline_id, ''), squads: [] };
+      device = {
+        disciplineId: row.discipline_id,
+        disciplineName: row.discipline_name,
+        expected: 0,
+        scored: 0,
+        release: releaseOf(row.discipline_id, ''),
+        squads: [],
+      };
       devices.set(row.discipline_id, device);
     }
     if (row.score_id === null) continue; // a device without any score row in the competition
     const key = `${row.discipline_id}\u0000${row.squad}`;
     let squad = squads.get(key);
     if (!squad) {
-      squad = { squadName: row.squad, expected: 0, scored: 0, didNotStart: 0, missing: [], release: device.release ?? releaseOf(row.discipline_id, row.squad) };
+      squad = {
+        squadName: row.squad,
+        expected: 0,
+        scored: 0,
+        didNotStart: 0,
+        missing: [],
+        release: device.release ?? releaseOf(row.discipline_id, row.squad),
+      };
       squads.set(key, squad);
       device.squads.push(squad);
     }

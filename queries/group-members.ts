@@ -22,5 +22,7 @@ export async function selectGroupMembers(db: Queryable, groupId: number): Promis
     [groupId],
   );
   if (!rows[0]?.group_found) return null;
-  return rows.filter((row) => row.id !== null).map(({ id, firstName, lastName, startNumber, clubName }) => ({ id, firstName, lastName, startNumber, clubName }));
+  return rows
+    .filter((row) => row.id !== null)
+    .map(({ id, firstName, lastName, startNumber, clubName }) => ({ id, firstName, lastName, startNumber, clubName }));
 }

@@ -42,7 +42,11 @@ export async function selectGroupHeader(db: Queryable, groupId: number): Promise
  * One entry per (score row, discipline, attempt). Detail rows are matched to fields of their own
  * discipline through int_kp; rows that match no field (legacy int_kp 0) are neither component nor final.
  */
-export async function selectGroupScoreEntries(db: Queryable, groupId: number, filter: GroupScoresFilter): Promise<Required<GroupScoreEntry>[]> {
+export async function selectGroupScoreEntries(
+  db: Queryable,
+  groupId: number,
+  filter: GroupScoresFilter,
+): Promise<Required<GroupScoreEntry>[]> {
   const { rows } = await db.query<Required<GroupScoreEntry>>(
     `SELECT w.int_wertungenid AS id, w.int_wettkaempfeid AS "competitionId", d.int_disziplinenid AS "disciplineId",
             dz.var_name AS "disciplineName", d.int_versuch AS "attemptNumber", w.int_statusid AS "statusId",

@@ -54,6 +54,12 @@ export async function selectDisciplines(db: Queryable): Promise<DisciplineSummar
   );
   return rows.map(({ recordFormula, disciplineFormula, inputMask, decimals, ...discipline }) => {
     const formula = compileFormula(recordFormula, disciplineFormula);
-    return { ...discipline, inputMask: usableMask(inputMask), decimals: usableDecimals(decimals), formula: formula.text, startValue: formula.startValue };
+    return {
+      ...discipline,
+      inputMask: usableMask(inputMask),
+      decimals: usableDecimals(decimals),
+      formula: formula.text,
+      startValue: formula.startValue,
+    };
   });
 }

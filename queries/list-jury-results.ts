@@ -16,7 +16,9 @@ export interface JuryResultListing {
 export async function listJuryResults(db: Queryable, input: ListJuryResultsInput, log: WarnLogger): Promise<JuryResultListing> {
   const state = await loadDisciplineState(db, input.participantId, input.disciplineId, log);
   if (state === null) {
-    throw notFound(`No score with wertungenId ${input.participantId} or no discipline ${input.disciplineId} (participantId carries the wertungenId)`);
+    throw notFound(
+      `No score with wertungenId ${input.participantId} or no discipline ${input.disciplineId} (participantId carries the wertungenId)`,
+    );
   }
   return {
     results: juryResultEntries(state).map((entry) => ({

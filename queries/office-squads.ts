@@ -71,5 +71,9 @@ export async function selectEventSquads(db: Queryable, eventId: number): Promise
     if (!entry) squads.set(squad, (entry = { name: squad, participants: [] }));
     entry.participants.push(participant);
   }
-  return { eventId, squads: [...squads.values()], unassigned: [...unplaced.values()].filter((participant) => !assigned.has(participant.id)) };
+  return {
+    eventId,
+    squads: [...squads.values()],
+    unassigned: [...unplaced.values()].filter((participant) => !assigned.has(participant.id)),
+  };
 }

@@ -29,7 +29,10 @@ const CHANGE_COLUMNS = `a.id, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH2
   a.after_release AS "afterRelease"`;
 
 export async function selectScoreHistory(db: Queryable, scoreId: number): Promise<ScoreHistory> {
-  const { rows } = await db.query<ScoreChange>(`SELECT ${CHANGE_COLUMNS} FROM ${db.tables.svc_score_audit} a WHERE a.score_id = $1 ORDER BY a.id`, [scoreId]);
+  const { rows } = await db.query<ScoreChange>(
+    `SELECT ${CHANGE_COLUMNS} FROM ${db.tables.svc_score_audit} a WHERE a.score_id = $1 ORDER BY a.id`,
+    [scoreId],
+  );
   if (rows.length === 0) {
     // A score without changes has an empty history; only an id that never was a score is unknown.
     const found = await db.query(`SELECT 1 FROM ${db.tables.wertungen} WHERE int_wertungenid = $1`, [scoreId]);

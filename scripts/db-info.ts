@@ -21,7 +21,9 @@ function fromDatabaseUrl(raw: string): DesktopConnection {
 
 try {
   const config = loadConfig();
-  const lanAddresses = networkInfo().interfaces.filter((entry) => !entry.internal && entry.family === 'IPv4').map((entry) => entry.address);
+  const lanAddresses = networkInfo()
+    .interfaces.filter((entry) => !entry.internal && entry.family === 'IPv4')
+    .map((entry) => entry.address);
   const connection = config.databaseUrl ? fromDatabaseUrl(config.databaseUrl) : desktopConnection(config, lanAddresses);
   const lines = [
     `host:     ${connection.host}`,
@@ -35,9 +37,18 @@ try {
     lines.push('', 'DATABASE_URL is set: the desktop program uses that database, with a role its administrator gives it.');
   } else {
     const { host } = config.embeddedDb;
-    if (host === '0.0.0.0' || host === '::') lines.push('', `The server listens on every address (EMBEDDED_DB_HOST=${host}); LAN addresses: ${lanAddresses.join(', ') || 'none'}.`);
-    else if (host.startsWith('127.') || host === '::1') lines.push('', 'Reachable from this computer only; set EMBEDDED_DB_HOST to a LAN address (or 0.0.0.0) for a desktop program on another PC.');
-    if (!existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'))) lines.push('The embedded server has not been started yet: run `npm start` once, it creates the role.');
+    if (host === '0.0.0.0' || host === '::')
+      lines.push(
+        '',
+        `The server listens on every address (EMBEDDED_DB_HOST=${host}); LAN addresses: ${lanAddresses.join(', ') || 'none'}.`,
+      );
+    else if (host.startsWith('127.') || host === '::1')
+      lines.push(
+        '',
+        'Reachable from this computer only; set EMBEDDED_DB_HOST to a LAN address (or 0.0.0.0) for a desktop program on another PC.',
+      );
+    if (!existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION')))
+      lines.push('The embedded server has not been started yet: run `npm start` once, it creates the role.');
   }
   console.log(lines.join('\n'));
 } catch (error) {

@@ -23,9 +23,112 @@ const CLUBS = ['TV Lindenau 1848', 'TSV Bergheim', 'SC Rheinau', 'Turnerschaft W
 // Relative club sizes, so squads and candidate lists are not uniform.
 const CLUB_WEIGHTS = [5, 4, 3, 3, 2];
 
-const FEMALE_NAMES = ['Anna', 'Lena', 'Marie', 'Sophie', 'Emma', 'Mia', 'Hannah', 'Lea', 'Laura', 'Julia', 'Clara', 'Lina', 'Emilia', 'Johanna', 'Leonie', 'Paula', 'Frieda', 'Greta', 'Ida', 'Luisa', 'Charlotte', 'Amelie', 'Nele', 'Pia', 'Jana', 'Katharina', 'Selin', 'Zoe', 'Mila', 'Ella'];
-const MALE_NAMES = ['Lukas', 'Jonas', 'Leon', 'Finn', 'Paul', 'Felix', 'Noah', 'Elias', 'Ben', 'Luca', 'Maximilian', 'Moritz', 'Jakob', 'Tim', 'Niklas', 'Julian', 'David', 'Emil', 'Henry', 'Theo', 'Anton', 'Ole', 'Till', 'Mats', 'Levin', 'Jannik', 'Simon', 'Tom', 'Erik', 'Malte'];
-const LAST_NAMES = ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer', 'Wagner', 'Becker', 'Schulz', 'Hoffmann', 'Koch', 'Richter', 'Klein', 'Wolf', 'Schröder', 'Neumann', 'Schwarz', 'Braun', 'Zimmermann', 'Krüger', 'Hartmann', 'Lange', 'Werner', 'Krause', 'Lehmann', 'Köhler', 'Maier', 'Herrmann', 'König', 'Walter', 'Kaiser', 'Fuchs', 'Peters', 'Möller', 'Vogel', 'Friedrich', 'Keller', 'Günther', 'Frank', 'Berger'];
+const FEMALE_NAMES = [
+  'Anna',
+  'Lena',
+  'Marie',
+  'Sophie',
+  'Emma',
+  'Mia',
+  'Hannah',
+  'Lea',
+  'Laura',
+  'Julia',
+  'Clara',
+  'Lina',
+  'Emilia',
+  'Johanna',
+  'Leonie',
+  'Paula',
+  'Frieda',
+  'Greta',
+  'Ida',
+  'Luisa',
+  'Charlotte',
+  'Amelie',
+  'Nele',
+  'Pia',
+  'Jana',
+  'Katharina',
+  'Selin',
+  'Zoe',
+  'Mila',
+  'Ella',
+];
+const MALE_NAMES = [
+  'Lukas',
+  'Jonas',
+  'Leon',
+  'Finn',
+  'Paul',
+  'Felix',
+  'Noah',
+  'Elias',
+  'Ben',
+  'Luca',
+  'Maximilian',
+  'Moritz',
+  'Jakob',
+  'Tim',
+  'Niklas',
+  'Julian',
+  'David',
+  'Emil',
+  'Henry',
+  'Theo',
+  'Anton',
+  'Ole',
+  'Till',
+  'Mats',
+  'Levin',
+  'Jannik',
+  'Simon',
+  'Tom',
+  'Erik',
+  'Malte',
+];
+const LAST_NAMES = [
+  'Müller',
+  'Schmidt',
+  'Schneider',
+  'Fischer',
+  'Weber',
+  'Meyer',
+  'Wagner',
+  'Becker',
+  'Schulz',
+  'Hoffmann',
+  'Koch',
+  'Richter',
+  'Klein',
+  'Wolf',
+  'Schröder',
+  'Neumann',
+  'Schwarz',
+  'Braun',
+  'Zimmermann',
+  'Krüger',
+  'Hartmann',
+  'Lange',
+  'Werner',
+  'Krause',
+  'Lehmann',
+  'Köhler',
+  'Maier',
+  'Herrmann',
+  'König',
+  'Walter',
+  'Kaiser',
+  'Fuchs',
+  'Peters',
+  'Möller',
+  'Vogel',
+  'Friedrich',
+  'Keller',
+  'Günther',
+  'Frank',
+  'Berger',
+];
 
 const SPORTS = ['Gerätturnen', 'Gymnastik & Tanz', 'TeamGym', 'Turnerjugend-Mehrkampf'] as const;
 type Sport = (typeof SPORTS)[number];
@@ -106,7 +209,11 @@ const KUER3_FIELDS: FieldSpec[] = [
   { name: 'E3 Abzug', shortName: 'E3', layoutGroup: 2 },
   { name: 'Neutraler Abzug', shortName: 'ND', layoutGroup: 3 },
 ];
-const kuer3Values: ValueModel = (random, age) => [difficulty(random, age), ...judgeDeductions(random, 3, 0.9, 2.6), neutralDeduction(random)];
+const kuer3Values: ValueModel = (random, age) => [
+  difficulty(random, age),
+  ...judgeDeductions(random, 3, 0.9, 2.6),
+  neutralDeduction(random),
+];
 
 const P_FIELDS: FieldSpec[] = [
   { name: 'Stufe', shortName: 'Stufe', layoutGroup: 1, startingValue: true },
@@ -131,7 +238,13 @@ const COLLECTIVE_FIELDS = {
   ],
 } satisfies Record<string, FieldSpec[]>;
 
-const apparatus = (spec: Omit<DisciplineSpec, 'kind' | 'sport' | 'inputMask' | 'decimals'>): DisciplineSpec => ({ kind: 'apparatus', sport: 'Gerätturnen', inputMask: '00.000', decimals: 3, ...spec });
+const apparatus = (spec: Omit<DisciplineSpec, 'kind' | 'sport' | 'inputMask' | 'decimals'>): DisciplineSpec => ({
+  kind: 'apparatus',
+  sport: 'Gerätturnen',
+  inputMask: '00.000',
+  decimals: 3,
+  ...spec,
+});
 const pDevice = (name: string, shortName: string, male: boolean, female: boolean): DisciplineSpec => ({
   name: `P-${name}`,
   kind: 'p-device',
@@ -151,42 +264,157 @@ const pDevice = (name: string, shortName: string, male: boolean, female: boolean
 
 const DISCIPLINES: DisciplineSpec[] = [
   apparatus({
-    name: 'Sprung', displayName: 'Sprung', shortName: 'SP', male: true, female: true, extSystemId: 1101, formulaRecord: null,
+    name: 'Sprung',
+    displayName: 'Sprung',
+    shortName: 'SP',
+    male: true,
+    female: true,
+    extSystemId: 1101,
+    formulaRecord: null,
     ownFormula: '10 + A - (B + C + D + E) / 4 - F',
     fields: [KUER3_FIELDS[0]!, ...[1, 2, 3, 4].map((n) => ({ name: `E${n} Abzug`, shortName: `E${n}`, layoutGroup: 2 })), KUER3_FIELDS[4]!],
-    values: (random, age) => [stepped(random, 2.0 + (age - 13) * 0.5, 3.2 + (age - 13) * 0.5), ...judgeDeductions(random, 4, 0.6, 1.8), neutralDeduction(random)],
+    values: (random, age) => [
+      stepped(random, 2.0 + (age - 13) * 0.5, 3.2 + (age - 13) * 0.5),
+      ...judgeDeductions(random, 4, 0.6, 1.8),
+      neutralDeduction(random),
+    ],
   }),
-  apparatus({ name: 'Stufenbarren', displayName: 'Stufenbarren', shortName: 'SB', male: false, female: true, extSystemId: 1102, formulaRecord: 'kuer3', ownFormula: null, fields: KUER3_FIELDS, values: kuer3Values }),
-  apparatus({ name: 'Balken', displayName: 'Schwebebalken', shortName: 'BA', male: false, female: true, extSystemId: 1103, formulaRecord: 'kuer3', ownFormula: null, fields: KUER3_FIELDS, values: kuer3Values }),
-  apparatus({ name: 'Boden', displayName: 'Boden', shortName: 'BO', male: true, female: true, extSystemId: 1104, formulaRecord: 'kuer3', ownFormula: null, fields: KUER3_FIELDS, values: kuer3Values }),
   apparatus({
-    name: 'Barren', displayName: 'Barren', shortName: 'BR', male: true, female: false, extSystemId: 1105, formulaRecord: null,
+    name: 'Stufenbarren',
+    displayName: 'Stufenbarren',
+    shortName: 'SB',
+    male: false,
+    female: true,
+    extSystemId: 1102,
+    formulaRecord: 'kuer3',
+    ownFormula: null,
+    fields: KUER3_FIELDS,
+    values: kuer3Values,
+  }),
+  apparatus({
+    name: 'Balken',
+    displayName: 'Schwebebalken',
+    shortName: 'BA',
+    male: false,
+    female: true,
+    extSystemId: 1103,
+    formulaRecord: 'kuer3',
+    ownFormula: null,
+    fields: KUER3_FIELDS,
+    values: kuer3Values,
+  }),
+  apparatus({
+    name: 'Boden',
+    displayName: 'Boden',
+    shortName: 'BO',
+    male: true,
+    female: true,
+    extSystemId: 1104,
+    formulaRecord: 'kuer3',
+    ownFormula: null,
+    fields: KUER3_FIELDS,
+    values: kuer3Values,
+  }),
+  apparatus({
+    name: 'Barren',
+    displayName: 'Barren',
+    shortName: 'BR',
+    male: true,
+    female: false,
+    extSystemId: 1105,
+    formulaRecord: null,
     ownFormula: '10 + A - (B + C) / 2 - D - E',
-    fields: [KUER3_FIELDS[0]!, KUER3_FIELDS[1]!, KUER3_FIELDS[2]!, { name: 'Sturzabzug', shortName: 'Sturz', layoutGroup: 3 }, KUER3_FIELDS[4]!],
-    values: (random, age) => [difficulty(random, age), ...judgeDeductions(random, 2, 0.9, 2.4), pick(random, [0, 0, 0, 0, 1]), neutralDeduction(random)],
+    fields: [
+      KUER3_FIELDS[0]!,
+      KUER3_FIELDS[1]!,
+      KUER3_FIELDS[2]!,
+      { name: 'Sturzabzug', shortName: 'Sturz', layoutGroup: 3 },
+      KUER3_FIELDS[4]!,
+    ],
+    values: (random, age) => [
+      difficulty(random, age),
+      ...judgeDeductions(random, 2, 0.9, 2.4),
+      pick(random, [0, 0, 0, 0, 1]),
+      neutralDeduction(random),
+    ],
   }),
   // The legacy program left an older formula on the discipline; the formula record overrides it.
-  apparatus({ name: 'Reck', displayName: 'Reck', shortName: 'RE', male: true, female: false, extSystemId: 1106, formulaRecord: 'kuer3', ownFormula: '10 + A - B - C - D - E', fields: KUER3_FIELDS, values: kuer3Values }),
+  apparatus({
+    name: 'Reck',
+    displayName: 'Reck',
+    shortName: 'RE',
+    male: true,
+    female: false,
+    extSystemId: 1106,
+    formulaRecord: 'kuer3',
+    ownFormula: '10 + A - B - C - D - E',
+    fields: KUER3_FIELDS,
+    values: kuer3Values,
+  }),
   pDevice('Sprung', 'SP', true, true),
   pDevice('Balken', 'BA', false, true),
   pDevice('Boden', 'BO', true, true),
   pDevice('Reck', 'RE', true, false),
   {
-    name: 'Tauklettern', kind: 'neutral', displayName: 'Tauklettern (Zeit)', shortName: 'TAU', sport: 'Turnerjugend-Mehrkampf', male: true, female: true, extSystemId: null,
+    name: 'Tauklettern',
+    kind: 'neutral',
+    displayName: 'Tauklettern (Zeit)',
+    shortName: 'TAU',
+    sport: 'Turnerjugend-Mehrkampf',
+    male: true,
+    female: true,
+    extSystemId: null,
     // A neutral discipline: the measured time is the result.
-    formulaRecord: null, ownFormula: 'A', inputMask: '0:00.00', decimals: 2,
+    formulaRecord: null,
+    ownFormula: 'A',
+    inputMask: '0:00.00',
+    decimals: 2,
     fields: [{ name: 'Zeit', shortName: 'Zeit', layoutGroup: 1 }],
     values: (random, age) => [round(24 - age + random() * 8, 2)],
   },
   {
-    name: 'Gymnastik & Tanz', kind: 'group', displayName: 'Gymnastik & Tanz (Gruppe)', shortName: 'GT', sport: 'Gymnastik & Tanz', male: true, female: true, extSystemId: null,
-    formulaRecord: 'groupDance', ownFormula: null, inputMask: '0,00', decimals: 2, fields: COLLECTIVE_FIELDS.groupDance,
-    values: (random) => [stepped(random, 1.8, 3.0), stepped(random, 2.8, 4.0), stepped(random, 1.2, 2.0), stepped(random, 0.5, 1.0), pick(random, [0, 0, 0.1, 0.3])],
+    name: 'Gymnastik & Tanz',
+    kind: 'group',
+    displayName: 'Gymnastik & Tanz (Gruppe)',
+    shortName: 'GT',
+    sport: 'Gymnastik & Tanz',
+    male: true,
+    female: true,
+    extSystemId: null,
+    formulaRecord: 'groupDance',
+    ownFormula: null,
+    inputMask: '0,00',
+    decimals: 2,
+    fields: COLLECTIVE_FIELDS.groupDance,
+    values: (random) => [
+      stepped(random, 1.8, 3.0),
+      stepped(random, 2.8, 4.0),
+      stepped(random, 1.2, 2.0),
+      stepped(random, 0.5, 1.0),
+      pick(random, [0, 0, 0.1, 0.3]),
+    ],
   },
   ...['Boden', 'Trampolin'].map((apparatusName): DisciplineSpec => ({
-    name: `TeamGym ${apparatusName}`, kind: 'team', displayName: `TeamGym ${apparatusName}`, shortName: `TG-${apparatusName.slice(0, 2).toUpperCase()}`, sport: 'TeamGym', male: true, female: true, extSystemId: null,
-    formulaRecord: null, ownFormula: 'D + E + C + Bonus - Abzug', inputMask: '00.000', decimals: 3, fields: COLLECTIVE_FIELDS.teamGym,
-    values: (random) => [stepped(random, 2.5, 4.5), stepped(random, 7.0, 9.0), stepped(random, 1.0, 2.0), pick(random, [0, 0.1, 0.2]), pick(random, [0, 0, 0.1, 0.3])],
+    name: `TeamGym ${apparatusName}`,
+    kind: 'team',
+    displayName: `TeamGym ${apparatusName}`,
+    shortName: `TG-${apparatusName.slice(0, 2).toUpperCase()}`,
+    sport: 'TeamGym',
+    male: true,
+    female: true,
+    extSystemId: null,
+    formulaRecord: null,
+    ownFormula: 'D + E + C + Bonus - Abzug',
+    inputMask: '00.000',
+    decimals: 3,
+    fields: COLLECTIVE_FIELDS.teamGym,
+    values: (random) => [
+      stepped(random, 2.5, 4.5),
+      stepped(random, 7.0, 9.0),
+      stepped(random, 1.0, 2.0),
+      pick(random, [0, 0.1, 0.2]),
+      pick(random, [0, 0, 0.1, 0.3]),
+    ],
   })),
 ];
 
@@ -202,10 +430,34 @@ interface CompetitionSpec {
 }
 
 const COMPETITIONS: CompetitionSpec[] = [
-  { name: 'Kür weiblich AK 13-18', kind: 'individual', disciplines: ['Sprung', 'Stufenbarren', 'Balken', 'Boden'], attempts: 1, entrants: { gender: GENDER.female, count: 20, minAge: 13, maxAge: 18 } },
-  { name: 'Kür männlich AK 13-18', kind: 'individual', disciplines: ['Boden', 'Sprung', 'Barren', 'Reck'], attempts: 1, entrants: { gender: GENDER.male, count: 16, minAge: 13, maxAge: 18 } },
-  { name: 'P-Stufen weiblich AK 6-12', kind: 'individual', disciplines: ['P-Sprung', 'P-Balken', 'P-Boden'], attempts: 1, entrants: { gender: GENDER.female, count: 28, minAge: 6, maxAge: 12 } },
-  { name: 'P-Stufen männlich AK 6-12', kind: 'individual', disciplines: ['P-Boden', 'P-Sprung', 'P-Reck', 'Tauklettern'], attempts: 1, entrants: { gender: GENDER.male, count: 20, minAge: 6, maxAge: 12 } },
+  {
+    name: 'Kür weiblich AK 13-18',
+    kind: 'individual',
+    disciplines: ['Sprung', 'Stufenbarren', 'Balken', 'Boden'],
+    attempts: 1,
+    entrants: { gender: GENDER.female, count: 20, minAge: 13, maxAge: 18 },
+  },
+  {
+    name: 'Kür männlich AK 13-18',
+    kind: 'individual',
+    disciplines: ['Boden', 'Sprung', 'Barren', 'Reck'],
+    attempts: 1,
+    entrants: { gender: GENDER.male, count: 16, minAge: 13, maxAge: 18 },
+  },
+  {
+    name: 'P-Stufen weiblich AK 6-12',
+    kind: 'individual',
+    disciplines: ['P-Sprung', 'P-Balken', 'P-Boden'],
+    attempts: 1,
+    entrants: { gender: GENDER.female, count: 28, minAge: 6, maxAge: 12 },
+  },
+  {
+    name: 'P-Stufen männlich AK 6-12',
+    kind: 'individual',
+    disciplines: ['P-Boden', 'P-Sprung', 'P-Reck', 'Tauklettern'],
+    attempts: 1,
+    entrants: { gender: GENDER.male, count: 20, minAge: 6, maxAge: 12 },
+  },
   { name: 'Gruppenwettstreit Gymnastik & Tanz', kind: 'group', disciplines: ['Gymnastik & Tanz'], attempts: 1 },
   { name: 'TeamGym Mannschaft', kind: 'team', disciplines: ['TeamGym Boden', 'TeamGym Trampolin'], attempts: 2 },
 ];
@@ -314,7 +566,10 @@ function buildPlan(): DemoPlan {
     const count = gender === GENDER.female ? GROUP_MEMBERS.female : GROUP_MEMBERS.male;
     for (let i = 0; i < count; i++) {
       const club = GROUPS[i % GROUPS.length]!.club;
-      participants.push({ ...person(gender, GROUP_MEMBERS.minAge, GROUP_MEMBERS.maxAge, GROUP_MEMBER_TYPE, club), startNumber: String(memberNumber++) });
+      participants.push({
+        ...person(gender, GROUP_MEMBERS.minAge, GROUP_MEMBERS.maxAge, GROUP_MEMBER_TYPE, club),
+        startNumber: String(memberNumber++),
+      });
     }
   }
 
@@ -357,9 +612,10 @@ export function demoFinalScore(disciplineName: string, values: readonly number[]
   const text = resolvedFormula(spec);
   if (text === null) throw new Error(`demo discipline ${disciplineName} has no formula`);
   const expr = parsedFormula(text);
-  const bindings = spec.kind === 'group' || spec.kind === 'team'
-    ? new Map(spec.fields.map((field, index) => [field.shortName, values[index] ?? Number.NaN]))
-    : bindLettersToResults(expr, values);
+  const bindings =
+    spec.kind === 'group' || spec.kind === 'team'
+      ? new Map(spec.fields.map((field, index) => [field.shortName, values[index] ?? Number.NaN]))
+      : bindLettersToResults(expr, values);
   const value = evaluate(expr, bindings);
   if (value === null) throw new Error(`demo values for ${disciplineName} do not evaluate`);
   return round(value, spec.decimals);
@@ -431,7 +687,15 @@ export interface DemoSummary {
     decimals: number;
     fields: DemoField[];
   }>;
-  competitions: Array<{ id: number; name: string; kind: CompetitionKind; attempts: number; disciplineIds: number[]; scoreRows: number; squads: string[] }>;
+  competitions: Array<{
+    id: number;
+    name: string;
+    kind: CompetitionKind;
+    attempts: number;
+    disciplineIds: number[];
+    scoreRows: number;
+    squads: string[];
+  }>;
   groups: Array<{ id: number; name: string; startNumber: number; clubId: number; squad: string }>;
   teams: Array<{ id: number; name: string; startNumber: number; clubId: number; squad: string }>;
   participants: { individual: number; female: number; male: number; groupMembers: number; minAge: number; maxAge: number };
@@ -441,7 +705,14 @@ export interface DemoSummary {
     teamRows: number;
     capturedValues: number;
     completeRows: number;
-    capturedExample: { scoreId: number; participant: string; competitionId: number; disciplineId: number; discipline: string; finalScore: number };
+    capturedExample: {
+      scoreId: number;
+      participant: string;
+      competitionId: number;
+      disciplineId: number;
+      discipline: string;
+      finalScore: number;
+    };
     pendingExample: { scoreId: number; participant: string; competitionId: number; disciplineId: number; discipline: string };
     groupExample: { scoreId: number; groupId: number; disciplineId: number; finalScore: number };
     teamExample: { scoreId: number; teamId: number; disciplineId: number; attempt: number; finalScore: number };
@@ -461,7 +732,10 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
 
   const plan = buildPlan();
   const [region] = await insertRows<{ id: number }>(tx, 'bereiche', { var_name: ['text', [REGION]] }, 'int_bereicheid AS id');
-  const sportIds = idsBy(await insertRows<{ id: number; name: string }>(tx, 'sport', { var_name: ['text', [...SPORTS]] }, 'int_sportid AS id, var_name AS name'), (row) => row.name);
+  const sportIds = idsBy(
+    await insertRows<{ id: number; name: string }>(tx, 'sport', { var_name: ['text', [...SPORTS]] }, 'int_sportid AS id, var_name AS name'),
+    (row) => row.name,
+  );
   const [event] = await insertRows<{ id: number }>(
     tx,
     'veranstaltungen',
@@ -469,7 +743,12 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
     'int_veranstaltungenid AS id',
   );
   const eventId = event!.id;
-  const clubRows = await insertRows<{ id: number; name: string }>(tx, 'vereine', { var_name: ['text', [...CLUBS]] }, 'int_vereineid AS id, var_name AS name');
+  const clubRows = await insertRows<{ id: number; name: string }>(
+    tx,
+    'vereine',
+    { var_name: ['text', [...CLUBS]] },
+    'int_vereineid AS id, var_name AS name',
+  );
   const clubIds = idsBy(clubRows, (row) => row.name);
   const clubId = (index: number) => idOf(clubIds, CLUBS[index]!);
 
@@ -512,7 +791,12 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
   const disciplineId = (name: string) => idOf(disciplineIds, name);
 
   const fieldPlan = DISCIPLINES.flatMap((spec) =>
-    [...spec.fields, FINAL_FIELD].map((field, index) => ({ discipline: disciplineId(spec.name), field, sort: index + 1, isFinal: field === FINAL_FIELD })),
+    [...spec.fields, FINAL_FIELD].map((field, index) => ({
+      discipline: disciplineId(spec.name),
+      field,
+      sort: index + 1,
+      isFinal: field === FINAL_FIELD,
+    })),
   );
   const fieldRows = await insertRows<{ id: number; discipline: number; sort: number }>(
     tx,
@@ -533,7 +817,8 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
   );
   const fieldIds = idsBy(fieldRows, (row) => `${row.discipline}:${row.sort}`);
   /** Field ids of a discipline in sort order, the final field last. */
-  const fieldsOf = (name: string) => [...disciplineSpec(name).fields, FINAL_FIELD].map((_, index) => idOf(fieldIds, `${disciplineId(name)}:${index + 1}`));
+  const fieldsOf = (name: string) =>
+    [...disciplineSpec(name).fields, FINAL_FIELD].map((_, index) => idOf(fieldIds, `${disciplineId(name)}:${index + 1}`));
 
   const competitionIds = idsBy(
     await insertRows<{ id: number; name: string }>(
@@ -609,9 +894,16 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
     if (competition.kind === 'individual') return [];
     const units = competition.kind === 'group' ? GROUPS : TEAMS;
     const ids = competition.kind === 'group' ? groupIds : teamIds;
-    return units.map((unit, unitIndex) => ({ competition: index, kind: competition.kind, unitIndex, unitId: idOf(ids, unit.startNumber), unit }));
+    return units.map((unit, unitIndex) => ({
+      competition: index,
+      kind: competition.kind,
+      unitIndex,
+      unitId: idOf(ids, unit.startNumber),
+      unit,
+    }));
   });
-  const capturedUnit = (unit: (typeof collectiveUnits)[number]) => plan.collectiveCaptures.find((capture) => capture.competition === unit.competition && capture.unit === unit.unitIndex);
+  const capturedUnit = (unit: (typeof collectiveUnits)[number]) =>
+    plan.collectiveCaptures.find((capture) => capture.competition === unit.competition && capture.unit === unit.unitIndex);
   const collectiveScoreRows = await insertRows<{ id: number; competition: number; groupId: number | null; teamId: number | null }>(
     tx,
     'wertungen',
@@ -619,7 +911,12 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
       int_wettkaempfeid: ['int', collectiveUnits.map((unit) => competitionId(unit.competition))],
       int_gruppenid: ['int', collectiveUnits.map((unit) => (unit.kind === 'group' ? unit.unitId : null))],
       int_mannschaftenid: ['int', collectiveUnits.map((unit) => (unit.kind === 'team' ? unit.unitId : null))],
-      int_statusid: ['int', collectiveUnits.map((unit) => (capturedUnit(unit) && COMPETITIONS[unit.competition]!.disciplines.length === 1 ? STATUS_CAPTURED : STATUS_PENDING))],
+      int_statusid: [
+        'int',
+        collectiveUnits.map((unit) =>
+          capturedUnit(unit) && COMPETITIONS[unit.competition]!.disciplines.length === 1 ? STATUS_CAPTURED : STATUS_PENDING,
+        ),
+      ],
       int_startnummer: ['int', collectiveUnits.map((unit) => unit.unit.startNumber)],
       var_riege: ['text', collectiveUnits.map((unit) => unit.unit.squad)],
     },
@@ -648,7 +945,10 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
   for (const capture of plan.collectiveCaptures) {
     const competition = COMPETITIONS[capture.competition]!;
     const unit = (competition.kind === 'group' ? GROUPS : TEAMS)[capture.unit]!;
-    const scoreId = idOf(collectiveScoreIds, `${competitionId(capture.competition)}:${idOf(competition.kind === 'group' ? groupIds : teamIds, unit.startNumber)}`);
+    const scoreId = idOf(
+      collectiveScoreIds,
+      `${competitionId(capture.competition)}:${idOf(competition.kind === 'group' ? groupIds : teamIds, unit.startNumber)}`,
+    );
     const finalScore = demoFinalScore(capture.discipline, capture.values);
     collectiveFinals.set(scoreId, finalScore);
     const withFinal = [...capture.values, finalScore];
@@ -690,7 +990,12 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
   const collectiveExample = (kind: CompetitionKind) => {
     const capture = plan.collectiveCaptures.find((c) => COMPETITIONS[c.competition]!.kind === kind)!;
     const row = collectiveScoreRows.find((r) => r.competition === competitionId(capture.competition) && collectiveFinals.has(r.id))!;
-    return { scoreId: row.id, unitId: (row.groupId ?? row.teamId)!, disciplineId: disciplineId(capture.discipline), finalScore: collectiveFinals.get(row.id)! };
+    return {
+      scoreId: row.id,
+      unitId: (row.groupId ?? row.teamId)!,
+      disciplineId: disciplineId(capture.discipline),
+      finalScore: collectiveFinals.get(row.id)!,
+    };
   };
   const groupExample = collectiveExample('group');
   const teamExample = collectiveExample('team');
@@ -712,7 +1017,12 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
         ownFormula: spec.ownFormula,
         inputMask: spec.inputMask,
         decimals: spec.decimals,
-        fields: [...spec.fields, FINAL_FIELD].map((field, index) => ({ id: ids[index]!, name: field.name, shortName: field.shortName, isFinal: field === FINAL_FIELD })),
+        fields: [...spec.fields, FINAL_FIELD].map((field, index) => ({
+          id: ids[index]!,
+          name: field.name,
+          shortName: field.shortName,
+          isFinal: field === FINAL_FIELD,
+        })),
       };
     }),
     competitions: COMPETITIONS.map((competition, index) => {
@@ -724,11 +1034,29 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
         attempts: competition.attempts,
         disciplineIds: competition.disciplines.map(disciplineId),
         scoreRows: competition.kind === 'individual' ? own.length : collectiveUnits.filter((unit) => unit.competition === index).length,
-        squads: [...new Set(competition.kind === 'individual' ? own.map((entry) => entry.squad) : (competition.kind === 'group' ? GROUPS : TEAMS).map((unit) => unit.squad))],
+        squads: [
+          ...new Set(
+            competition.kind === 'individual'
+              ? own.map((entry) => entry.squad)
+              : (competition.kind === 'group' ? GROUPS : TEAMS).map((unit) => unit.squad),
+          ),
+        ],
       };
     }),
-    groups: GROUPS.map((group) => ({ id: idOf(groupIds, group.startNumber), name: group.name, startNumber: group.startNumber, clubId: clubId(group.club), squad: group.squad })),
-    teams: TEAMS.map((team) => ({ id: idOf(teamIds, team.startNumber), name: team.name, startNumber: team.startNumber, clubId: clubId(team.club), squad: team.squad })),
+    groups: GROUPS.map((group) => ({
+      id: idOf(groupIds, group.startNumber),
+      name: group.name,
+      startNumber: group.startNumber,
+      clubId: clubId(group.club),
+      squad: group.squad,
+    })),
+    teams: TEAMS.map((team) => ({
+      id: idOf(teamIds, team.startNumber),
+      name: team.name,
+      startNumber: team.startNumber,
+      clubId: clubId(team.club),
+      squad: team.squad,
+    })),
     participants: {
       individual: individuals.length,
       female: individuals.filter((p) => p.gender === GENDER.female).length,
@@ -758,8 +1086,19 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
         disciplineId: disciplineId(pendingDiscipline),
         discipline: pendingDiscipline,
       },
-      groupExample: { scoreId: groupExample.scoreId, groupId: groupExample.unitId, disciplineId: groupExample.disciplineId, finalScore: groupExample.finalScore },
-      teamExample: { scoreId: teamExample.scoreId, teamId: teamExample.unitId, disciplineId: teamExample.disciplineId, attempt: 1, finalScore: teamExample.finalScore },
+      groupExample: {
+        scoreId: groupExample.scoreId,
+        groupId: groupExample.unitId,
+        disciplineId: groupExample.disciplineId,
+        finalScore: groupExample.finalScore,
+      },
+      teamExample: {
+        scoreId: teamExample.scoreId,
+        teamId: teamExample.unitId,
+        disciplineId: teamExample.disciplineId,
+        attempt: 1,
+        finalScore: teamExample.finalScore,
+      },
     },
   };
 }

@@ -18,20 +18,25 @@ function formatSummary(summary: DemoSummary, tables: Tables, baseUrl: string): s
     '',
     'Competitions:',
     ...summary.competitions.map(
-      (c) => `  ${c.id} ${c.name} [${c.kind}${c.attempts > 1 ? `, ${c.attempts} attempts` : ''}]: disciplines ${c.disciplineIds.join(', ')}; ${c.scoreRows} score rows; squads ${c.squads.join(', ')}`,
+      (c) =>
+        `  ${c.id} ${c.name} [${c.kind}${c.attempts > 1 ? `, ${c.attempts} attempts` : ''}]: disciplines ${c.disciplineIds.join(', ')}; ${c.scoreRows} score rows; squads ${c.squads.join(', ')}`,
     ),
     '',
     `Formula records (${tables.formeln}): ${summary.formulas.map((f) => `${f.id} "${f.name}" = ${f.formula}`).join('; ')}`,
     'Disciplines (field ids in sort order; [A] = formula letter, * = final field):',
     ...summary.disciplines.flatMap((d) => {
-      const source = d.formulaId !== null ? `record ${d.formulaId}${d.ownFormula ? `, overriding var_formel "${d.ownFormula}"` : ''}` : 'var_formel';
+      const source =
+        d.formulaId !== null ? `record ${d.formulaId}${d.ownFormula ? `, overriding var_formel "${d.ownFormula}"` : ''}` : 'var_formel';
       let letter = 0;
       const fields = d.fields.map((f) => {
         if (f.isFinal) return `${f.id} ${f.name}*`;
         const variable = d.kind === 'group' || d.kind === 'team' ? f.shortName : String.fromCharCode(65 + letter++);
         return `${f.id} ${f.name} [${variable}]`;
       });
-      return [`  ${d.id} ${d.name} (${d.kind}): ${d.formula} (${source}); mask ${d.inputMask}, ${d.decimals} decimals`, `      fields ${fields.join(', ')}`];
+      return [
+        `  ${d.id} ${d.name} (${d.kind}): ${d.formula} (${source}); mask ${d.inputMask}, ${d.decimals} decimals`,
+        `      fields ${fields.join(', ')}`,
+      ];
     }),
     '',
     `Groups: ${summary.groups.map((g) => `${g.id} ${g.name} (start ${g.startNumber}, club ${g.clubId}, squad ${g.squad})`).join('; ')}`,
@@ -56,7 +61,10 @@ function formatSummary(summary: DemoSummary, tables: Tables, baseUrl: string): s
   return lines.join('\n');
 }
 
-const { values: flags } = parseArgs({ options: { force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, strict: true });
+const { values: flags } = parseArgs({
+  options: { force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+  strict: true,
+});
 
 try {
   const config = loadConfig();

@@ -114,11 +114,21 @@ function readLimit(env: Env, name: string, fallback: number): number {
  * default port); an entry with a path or query could never match, so it stops the start instead.
  */
 function readOrigins(env: Env): string[] {
-  const entries = (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const entries = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   return entries.map((entry) => {
     if (entry === '*') return entry;
     const url = URL.canParse(entry) ? new URL(entry) : null;
-    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+    if (
+      url === null ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.pathname !== '/' ||
+      url.search !== '' ||
+      url.hash !== '' ||
+      url.username !== ''
+    ) {
       throw new ConfigError('CORS_ORIGINS', `must be comma-separated origins like http://192.168.1.20:5173 (or *), got "${entry}"`);
     }
     return url.origin;
@@ -129,10 +139,16 @@ function readOrigins(env: Env): string[] {
 const HOST_NAME_PATTERN = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 function readHosts(env: Env): string[] {
-  const entries = (env.ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean);
+  const entries = (env.ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase().replace(/\.$/, ''))
+    .filter(Boolean);
   for (const entry of entries) {
     if (entry !== '*' && !HOST_NAME_PATTERN.test(entry)) {
-      throw new ConfigError('ALLOWED_HOSTS', `must be comma-separated host names without port, like gym-pc,scores.example.org,.example.org (or *), got "${entry}"`);
+      throw new ConfigError(
+        'ALLOWED_HOSTS',
+        `must be comma-separated host names without port, like gym-pc,scores.example.org,.example.org (or *), got "${entry}"`,
+      );
     }
   }
   return entries;
@@ -150,7 +166,8 @@ function readWholeNumber(env: Env, name: string, fallback: number, minimum: numb
 function readListenAddress(env: Env, name: string, fallback: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (isIP(raw) === 0) throw new ConfigError(name, `must be an IP address of this machine (127.0.0.1, a LAN address, or 0.0.0.0 for all), got "${raw}"`);
+  if (isIP(raw) === 0)
+    throw new ConfigError(name, `must be an IP address of this machine (127.0.0.1, a LAN address, or 0.0.0.0 for all), got "${raw}"`);
   return raw;
 }
 
@@ -167,7 +184,8 @@ function readTimeouts(env: Env): Config['timeouts'] {
   const requestMs = readWholeNumber(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
   const headersMs = readWholeNumber(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestMs), 100, 600_000);
   // Node refuses a headers timeout above the request timeout: the request would end first anyway.
-  if (headersMs > requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestMs}), got "${headersMs}"`);
+  if (headersMs > requestMs)
+    throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestMs}), got "${headersMs}"`);
   return { requestMs, headersMs };
 }
 
@@ -175,7 +193,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const dataDir = path.resolve(cwd, env.DATA_DIR || '.data');
   const tablePrefix = env.TABLE_PREFIX || 'app_';
   if (!TABLE_PREFIX_PATTERN.test(tablePrefix)) {
-    throw new ConfigError('TABLE_PREFIX', `must be lowercase letters, digits and underscores starting with a letter (at most 20), got "${tablePrefix}"`);
+    throw new ConfigError(
+      'TABLE_PREFIX',
+      `must be lowercase letters, digits and underscores starting with a letter (at most 20), got "${tablePrefix}"`,
+    );
   }
   const host = env.HOST || '0.0.0.0';
   const rulePrefix = env.RULE_PREFIX || 'App';

@@ -21,7 +21,9 @@ const CORE_KEYS = ['pid', 'hostname', 'level', 'time'];
  */
 export function withoutCoreKeys(object: Record<string, unknown>): Record<string, unknown> {
   if (!CORE_KEYS.some((key) => Object.hasOwn(object, key))) return object;
-  return Object.fromEntries(Object.entries(object).map(([key, value]) => [CORE_KEYS.includes(key) ? `target${key[0]!.toUpperCase()}${key.slice(1)}` : key, value]));
+  return Object.fromEntries(
+    Object.entries(object).map(([key, value]) => [CORE_KEYS.includes(key) ? `target${key[0]!.toUpperCase()}${key.slice(1)}` : key, value]),
+  );
 }
 
 /**
@@ -33,7 +35,9 @@ export function createLogger(level: LogLevel, pretty: boolean = process.stdout.i
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     formatters: { log: withoutCoreKeys },
-    ...(pretty && destination === undefined ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty && destination === undefined
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      : {}),
   };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

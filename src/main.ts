@@ -27,7 +27,12 @@ async function main(): Promise<void> {
     // A taken EMBEDDED_DB_PORT or PORT is a configuration problem like a bad value: one line, no stack.
     if (error instanceof ConfigError) console.error(error.message);
     else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(new ConfigError('PORT', `${config.port} is already in use on ${config.host} (another instance?); stop it or set PORT to a free port`).message);
+      console.error(
+        new ConfigError(
+          'PORT',
+          `${config.port} is already in use on ${config.host} (another instance?); stop it or set PORT to a free port`,
+        ).message,
+      );
     } else logger.fatal({ err: error }, 'start failed');
     process.exit(1);
   }

@@ -39,7 +39,10 @@ export async function startServer(
   const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger });
   const app = await buildApp({ config, pool, logger, relay, ...overrides });
   // Replays read through their own small pool: a flood of joins must not take the connections saves need.
-  const replayPool = createPool({ connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay' }, logger);
+  const replayPool = createPool(
+    { connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay' },
+    logger,
+  );
   const gateway = createRealtimeGateway(app.server, logger, relay, {
     allowHost: hostPolicy(config),
     allowOrigin: corsOriginPolicy(config),

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type * as Vite from 'vite';
 import { DIST_DIR, PAGES, REPO_ROOT, WEB_ROOT, pageBuildConfig } from './vite.config.js';
 
 const STAMP = path.join(DIST_DIR, '.build-stamp');
@@ -35,12 +36,14 @@ async function main(): Promise<void> {
     console.log('web client: up to date (web/dist)');
     return;
   }
-  let vite: typeof import('vite');
+  let vite: typeof Vite;
   try {
     vite = await import('vite');
   } catch {
     // Production installs without dev dependencies still start; the pages then answer 503 saying why.
-    console.warn(`web client: not built, vite is not installed (npm ci installs it); ${PAGES.map((page) => `/${page}/`).join(', ')} will answer 503`);
+    console.warn(
+      `web client: not built, vite is not installed (npm ci installs it); ${PAGES.map((page) => `/${page}/`).join(', ')} will answer 503`,
+    );
     return;
   }
   const started = Date.now();

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
     }
     await vite.preview(config);
   }
-  console.log(`web client on http://localhost:${port}/${lead}/ (pages: ${PAGES.map((page) => `/${page}/`).join(', ')}), backend ${backendUrl}`);
+  console.log(
+    `web client on http://localhost:${port}/${lead}/ (pages: ${PAGES.map((page) => `/${page}/`).join(', ')}), backend ${backendUrl}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,20 @@
  * the naive direct emit. Every client must get every event once and in order.
  */
 import type { DeliveryReport } from '../delivery.js';
-import { commitsSettled, cpuMark, cpuPer, maxOutboxId, mb, resetCounters, sequencedSince, stats, targetOf, viaOutbox, type Context, type CpuMark } from '../harness.js';
+import {
+  commitsSettled,
+  cpuMark,
+  cpuPer,
+  maxOutboxId,
+  mb,
+  resetCounters,
+  sequencedSince,
+  stats,
+  targetOf,
+  viaOutbox,
+  type Context,
+  type CpuMark,
+} from '../harness.js';
 import { runPortalsAtRate } from '../portals.js';
 import { forkChild, stopChild, type Child } from '../processes.js';
 import type { ScoreboardCommand, ScoreboardReply } from '../scoreboards.js';
@@ -15,7 +28,12 @@ import { distribution, ratio, type Distribution } from '../stats.js';
 type Boards = Child<ScoreboardReply | { type: 'ready' }>;
 const GROUP = 'fanout';
 
-async function ask<T extends ScoreboardReply['type']>(children: Boards[], command: ScoreboardCommand, answer: T, timeoutMs?: number): Promise<Array<Extract<ScoreboardReply, { type: T }>>> {
+async function ask<T extends ScoreboardReply['type']>(
+  children: Boards[],
+  command: ScoreboardCommand,
+  answer: T,
+  timeoutMs?: number,
+): Promise<Array<Extract<ScoreboardReply, { type: T }>>> {
   return Promise.all(
     children.map((child) => {
       child.send(command);
@@ -45,16 +63,34 @@ async function fanoutPhase(context: Context, children: Boards[], variant: 'servi
   const outboxBefore = await maxOutboxId(context);
   const before = await cpuMark(context);
   const target = { ...targetOf(context, variant), fieldId: context.fieldA };
-  const run = await runPortalsAtRate(target, context.data.fanout.scoreIds.slice(0, settings.fanoutPortals), settings.saveIntervalMs, settings.fanoutSeconds * 1000, settings.maxLagMs);
+  const run = await runPortalsAtRate(
+    target,
+    context.data.fanout.scoreIds.slice(0, settings.fanoutPortals),
+    settings.saveIntervalMs,
+    settings.fanoutSeconds * 1000,
+    settings.maxLagMs,
+  );
   await commitsSettled(context, variant, outboxBefore);
   const sent = viaOutbox(variant)
     ? { ...run.sent, expectedSeqs: await sequencedSince(context, outboxBefore) }
     : { ...run.sent, expectedCount: (await stats(context)).naiveEmitted };
   const committed = sent.expectedSeqs?.length ?? sent.expectedCount ?? 0;
-  await ask(children, { type: 'await', group: GROUP, expectedPerClient: committed, quietMs: 10_000, timeoutMs: 180_000 }, 'awaited', 190_000);
+  await ask(
+    children,
+    { type: 'await', group: GROUP, expectedPerClient: committed, quietMs: 10_000, timeoutMs: 180_000 },
+    'awaited',
+    190_000,
+  );
   const cpu = cpuPer(before, await cpuMark(context), committed);
-  const reports = (await ask(children, { type: 'analyze', group: GROUP, base: context.base.toString(), sent, checkSeq: viaOutbox(variant), samples: true }, 'analyzed')).map((answer) => answer.report);
-  const sum = (key: 'clients' | 'receivedTotal' | 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'reconnects') => reports.reduce((total, report) => total + (report[key] ?? 0), 0);
+  const reports = (
+    await ask(
+      children,
+      { type: 'analyze', group: GROUP, base: context.base.toString(), sent, checkSeq: viaOutbox(variant), samples: true },
+      'analyzed',
+    )
+  ).map((answer) => answer.report);
+  const sum = (key: 'clients' | 'receivedTotal' | 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'reconnects') =>
+    reports.reduce((total, report) => total + (report[key] ?? 0), 0);
   const samples = reports.flatMap((report) => report.samplesMs ?? []);
   // Client medians are per client; the merged distribution is over every client of every process.
   const medians = reports.flatMap((report) => (report.clientMedianMs.count > 0 ? [report.clientMedianMs.p50] : []));
@@ -98,7 +134,14 @@ export async function fanoutScenario(context: Context) {
     const connectStarted = performance.now();
     await Promise.all(
       children.map((child, index) => {
-        child.send({ type: 'connect', group: GROUP, url: context.serviceUrl, eventId: context.data.fanout.eventId, count: perProcess, addressBase: 10 + index } satisfies ScoreboardCommand);
+        child.send({
+          type: 'connect',
+          group: GROUP,
+          url: context.serviceUrl,
+          eventId: context.data.fanout.eventId,
+          count: perProcess,
+          addressBase: 10 + index,
+        } satisfies ScoreboardCommand);
         return child.next((message): message is Extract<ScoreboardReply, { type: 'connected' }> => message.type === 'connected', 300_000);
       }),
     );
@@ -106,7 +149,9 @@ export async function fanoutScenario(context: Context) {
     const sockets = (await stats(context)).sockets;
     const phases: FanoutPhase[] = [];
     for (const variant of ['service', 'naive'] as const) {
-      progress(`fan-out: ${variant}, ${settings.fanoutPortals * (1000 / settings.saveIntervalMs)} saves/s × ${settings.fanoutSeconds} s to ${perProcess * settings.fanoutProcesses} scoreboards`);
+      progress(
+        `fan-out: ${variant}, ${settings.fanoutPortals * (1000 / settings.saveIntervalMs)} saves/s × ${settings.fanoutSeconds} s to ${perProcess * settings.fanoutProcesses} scoreboards`,
+      );
       phases.push(await fanoutPhase(context, children, variant));
     }
     const service = phases.find((phase) => phase.variant === 'service')!;

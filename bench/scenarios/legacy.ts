@@ -18,7 +18,10 @@ import { ratio } from '../stats.js';
 /** CPU milliseconds one backend has used so far (utime + stime). */
 function backendCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   return ((fields[11]! + fields[12]!) * 1000) / 100;
 }
 
@@ -33,7 +36,11 @@ export interface LegacySeries {
 }
 
 async function series(context: Context, marked: boolean, round: number): Promise<LegacySeries> {
-  const client = new pg.Client({ connectionString: context.databaseUrl, application_name: marked ? 'bench-legacy-baseline' : 'bench-legacy-desktop', ...(marked ? { options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}` } : {}) });
+  const client = new pg.Client({
+    connectionString: context.databaseUrl,
+    application_name: marked ? 'bench-legacy-baseline' : 'bench-legacy-desktop',
+    ...(marked ? { options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}` } : {}),
+  });
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
@@ -41,7 +48,9 @@ async function series(context: Context, marked: boolean, round: number): Promise
     const scoreIds = context.data.throughput.scoreIds;
     const fieldB = context.data.disciplines[0]!.fields.B;
     // Parse and plan once so the first write does not carry the session's catalogue warm-up.
-    await client.query(`UPDATE ${context.db.tables.jury_results} SET rel_leistung = rel_leistung WHERE int_wertungenid = ${scoreIds[0]} AND int_disziplinen_felderid = ${fieldB}`);
+    await client.query(
+      `UPDATE ${context.db.tables.jury_results} SET rel_leistung = rel_leistung WHERE int_wertungenid = ${scoreIds[0]} AND int_disziplinen_felderid = ${fieldB}`,
+    );
     const outboxBefore = await maxOutboxId(context);
     const writerBefore = backendCpuMs(pid);
     const serverBefore = postgresCpuMs(context.pgDataDir);
@@ -50,7 +59,9 @@ async function series(context: Context, marked: boolean, round: number): Promise
       const scoreId = scoreIds[n % scoreIds.length]!;
       // A value no earlier series wrote to this row, so every write changes it and makes one event.
       const value = ((n * 7 + round * 31) % 900) / 100 + 0.005;
-      await client.query(`UPDATE ${context.db.tables.jury_results} SET rel_leistung = ${value} WHERE int_wertungenid = ${scoreId} AND int_disziplinen_felderid = ${fieldB} AND int_versuch = 1`);
+      await client.query(
+        `UPDATE ${context.db.tables.jury_results} SET rel_leistung = ${value} WHERE int_wertungenid = ${scoreId} AND int_disziplinen_felderid = ${fieldB} AND int_versuch = 1`,
+      );
     }
     const wallMs = performance.now() - started;
     const writerCpu = backendCpuMs(pid) - writerBefore;
@@ -59,14 +70,22 @@ async function series(context: Context, marked: boolean, round: number): Promise
     await new Promise((resolve) => setTimeout(resolve, 500));
     const serverCpu = postgresCpuMs(context.pgDataDir) - serverBefore;
     const per = (value: number) => Math.round((value / settings.legacyWrites) * 1000) / 1000;
-    return { writes: settings.legacyWrites, writerCpuMs: per(writerCpu), postgresCpuMs: per(serverCpu), wallMsPerWrite: per(wallMs), events };
+    return {
+      writes: settings.legacyWrites,
+      writerCpuMs: per(writerCpu),
+      postgresCpuMs: per(serverCpu),
+      wallMsPerWrite: per(wallMs),
+      events,
+    };
   } finally {
     await client.end();
   }
 }
 
 export async function legacyScenario(context: Context) {
-  progress(`legacy writes: ${settings.legacyWrites} single-row UPDATEs outside the service, and as many on a session marked as the service's`);
+  progress(
+    `legacy writes: ${settings.legacyWrites} single-row UPDATEs outside the service, and as many on a session marked as the service's`,
+  );
   // Baseline, legacy, baseline, legacy: a drift in machine load falls on both.
   const baseline1 = await series(context, true, 1);
   const legacy1 = await series(context, false, 2);

@@ -3,7 +3,24 @@
  * the naive direct emit after commit, at several portal counts; every event checked exactly once.
  */
 import type { DeliveryReport } from '../delivery.js';
-import { board, checkDelivery, classify, cpuMark, cpuPer, maxOutboxId, mb, resetCounters, startPhase, stats, targetOf, utilization, type Context, type CpuMark, type Utilization, type Variant } from '../harness.js';
+import {
+  board,
+  checkDelivery,
+  classify,
+  cpuMark,
+  cpuPer,
+  maxOutboxId,
+  mb,
+  resetCounters,
+  startPhase,
+  stats,
+  targetOf,
+  utilization,
+  type Context,
+  type CpuMark,
+  type Utilization,
+  type Variant,
+} from '../harness.js';
 import { runPortalsAtRate } from '../portals.js';
 import { progress, quick, settings } from '../settings.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
@@ -31,7 +48,13 @@ export async function livePhase(context: Context, variant: Variant, portals: num
   await resetCounters(context);
   const outboxBefore = await maxOutboxId(context);
   const meter = await startPhase(context, 'live');
-  const run = await runPortalsAtRate(targetOf(context, variant), context.data.live.scoreIds.slice(0, portals), settings.saveIntervalMs, seconds * 1000, settings.maxLagMs);
+  const run = await runPortalsAtRate(
+    targetOf(context, variant),
+    context.data.live.scoreIds.slice(0, portals),
+    settings.saveIntervalMs,
+    seconds * 1000,
+    settings.maxLagMs,
+  );
   const { report, committed, boardsCpuMs } = await checkDelivery(context, 'live', variant, outboxBefore, run.sent);
   const cpu = cpuPer(meter.cpu, await cpuMark(context), committed);
   const used = await utilization(context, meter, boardsCpuMs);
@@ -64,7 +87,12 @@ export async function warmUp(context: Context): Promise<void> {
     const outboxBefore = await maxOutboxId(context);
     await board(context, { type: 'reset', group: 'live' }, 'reset');
     if (variant === 'naive') await resetCounters(context);
-    const run = await runPortalsAtRate(targetOf(context, variant), context.data.live.scoreIds.slice(0, 50), settings.saveIntervalMs, quick ? 1_500 : 4_000);
+    const run = await runPortalsAtRate(
+      targetOf(context, variant),
+      context.data.live.scoreIds.slice(0, 50),
+      settings.saveIntervalMs,
+      quick ? 1_500 : 4_000,
+    );
     await checkDelivery(context, 'live', variant, outboxBefore, run.sent);
   }
 }

@@ -8,7 +8,11 @@ export async function memoryScenario(context: Context) {
   progress(`memory: ${settings.soakEvents} saves back to back by ${settings.soakPortals} portals, ${settings.scoreboards} scoreboards`);
   await board(context, { type: 'reset', group: 'live' }, 'reset');
   const outboxBefore = await maxOutboxId(context);
-  const run: PortalRun = await runPortalsBackToBack(targetOf(context, 'service'), context.data.live.scoreIds.slice(0, settings.soakPortals), settings.soakEvents);
+  const run: PortalRun = await runPortalsBackToBack(
+    targetOf(context, 'service'),
+    context.data.live.scoreIds.slice(0, settings.soakPortals),
+    settings.soakEvents,
+  );
   const { report, committed } = await checkDelivery(context, 'live', 'service', outboxBefore, run.sent);
   const right = await stats(context);
   // Long enough for socket write buffers and pg's pooled clients to settle.

@@ -16,7 +16,12 @@ export interface ReadSeries {
   statementsConstant: boolean;
 }
 
-export async function readSeries(context: Context, url: string, count: number, before?: () => Promise<void>): Promise<ReadSeries & { bodies: string[] }> {
+export async function readSeries(
+  context: Context,
+  url: string,
+  count: number,
+  before?: () => Promise<void>,
+): Promise<ReadSeries & { bodies: string[] }> {
   const latencies: number[] = [];
   const perRequest: number[] = [];
   const bodies: string[] = [];
@@ -60,7 +65,11 @@ export async function readScenario(context: Context) {
   progress(`read: ${settings.warmReads} warm reads, service and bare baseline`);
   const warm = await readSeries(context, scores(settings.readLimit), settings.warmReads);
   const warmSmallPage = await readSeries(context, scores(100), Math.min(50, settings.warmReads));
-  const naive = await readSeries(context, `${context.bareUrl}/naive/scores?eventId=${read.eventId}&limit=${settings.readLimit}`, settings.warmReads);
+  const naive = await readSeries(
+    context,
+    `${context.bareUrl}/naive/scores?eventId=${read.eventId}&limit=${settings.readLimit}`,
+    settings.warmReads,
+  );
   const strip = ({ bodies: _bodies, ...series }: ReadSeries & { bodies: string[] }) => series;
   return {
     rows: coldPage.results.length,

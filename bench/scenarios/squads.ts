@@ -18,18 +18,24 @@ export async function squadScenario(context: Context) {
     total.server += spent.server;
     total.postgres += spent.postgres;
   };
-  progress(`squads: ${settings.squadRequests} × generate (${settings.squadParticipants} participants, ${settings.squadProposals} proposals), service and bare baseline`);
+  progress(
+    `squads: ${settings.squadRequests} × generate (${settings.squadParticipants} participants, ${settings.squadProposals} proposals), service and bare baseline`,
+  );
   for (let index = 0; index < settings.squadRequests; index++) {
     await resetCounters(context);
     let mark = await cpuMark(context);
-    const reply = await timedRequest('POST', `${context.serviceUrl}/api/squad-management/auto-assign/generate`, body, { authorization: `Bearer ${context.adminToken}` });
+    const reply = await timedRequest('POST', `${context.serviceUrl}/api/squad-management/auto-assign/generate`, body, {
+      authorization: `Bearer ${context.adminToken}`,
+    });
     addCpu(serviceCpu, cpuPer(mark, await cpuMark(context), 1));
     if (reply.status !== 200) throw new Error(`squad generate: ${reply.status} ${reply.body.slice(0, 300)}`);
     statements.push(classify((await stats(context)).statements).request);
     service.push(reply.ms);
     bytes = reply.bytes;
     const parsed = JSON.parse(reply.body) as { proposals: Array<{ stats: { totalParticipants: number } }> };
-    complete &&= parsed.proposals.length === settings.squadProposals && parsed.proposals.every((proposal) => proposal.stats.totalParticipants === settings.squadParticipants);
+    complete &&=
+      parsed.proposals.length === settings.squadProposals &&
+      parsed.proposals.every((proposal) => proposal.stats.totalParticipants === settings.squadParticipants);
     mark = await cpuMark(context);
     const bare = await timedRequest('POST', `${context.bareUrl}/naive/squads/generate`, body);
     addCpu(naiveCpu, cpuPer(mark, await cpuMark(context), 1));

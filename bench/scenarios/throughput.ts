@@ -11,7 +11,25 @@
  */
 import autocannon from 'autocannon';
 import type { DeliveryReport } from '../delivery.js';
-import { board, checkDelivery, classify, commitsSettled, cpuMark, cpuPer, maxOutboxId, mb, resetCounters, startPhase, stats, targetOf, utilization, type Context, type CpuMark, type Utilization, type Variant } from '../harness.js';
+import {
+  board,
+  checkDelivery,
+  classify,
+  commitsSettled,
+  cpuMark,
+  cpuPer,
+  maxOutboxId,
+  mb,
+  resetCounters,
+  startPhase,
+  stats,
+  targetOf,
+  utilization,
+  type Context,
+  type CpuMark,
+  type Utilization,
+  type Variant,
+} from '../harness.js';
 import { progress, settings } from '../settings.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
 
@@ -30,7 +48,16 @@ export interface ThroughputPhase {
   rssMb: number;
 }
 
-const NO_EVENTS: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> = { clients: 0, expectedPerClient: 0, receivedTotal: 0, lost: 0, duplicated: 0, mismatched: 0, seqOutOfOrder: 0, unexpected: 0 };
+const NO_EVENTS: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> = {
+  clients: 0,
+  expectedPerClient: 0,
+  receivedTotal: 0,
+  lost: 0,
+  duplicated: 0,
+  mismatched: 0,
+  seqOutOfOrder: 0,
+  unexpected: 0,
+};
 
 /** Body of the n-th request of a phase: row n mod rows, a value a judge could type that changes with n. */
 export function throughputBody(scoreIds: readonly number[], fieldId: number, n: number): string {
@@ -108,10 +135,16 @@ export interface ThroughputComparison {
 }
 
 export async function throughputScenario(context: Context) {
-  await board(context, { type: 'connect', group: 'throughput', url: context.serviceUrl, eventId: context.data.throughput.eventId, count: 1 }, 'connected');
+  await board(
+    context,
+    { type: 'connect', group: 'throughput', url: context.serviceUrl, eventId: context.data.throughput.eventId, count: 1 },
+    'connected',
+  );
   const phases: ThroughputPhase[] = [];
   for (const [index, connections] of settings.throughputConnections.entries()) {
-    const variants: Variant[] = settings.ceilingConnections.includes(connections) ? ['service', 'naive', 'outbox-ceiling', 'upsert-ceiling'] : ['service', 'naive'];
+    const variants: Variant[] = settings.ceilingConnections.includes(connections)
+      ? ['service', 'naive', 'outbox-ceiling', 'upsert-ceiling']
+      : ['service', 'naive'];
     // Alternating the order spreads a drift in machine load over every variant.
     const order = index % 2 === 0 ? variants : [...variants].reverse();
     for (const variant of order) {
@@ -134,7 +167,11 @@ export async function throughputScenario(context: Context) {
       outboxCeiling: outboxCeiling?.requestsPerSecond ?? null,
       upsertCeiling: upsertCeiling?.requestsPerSecond ?? null,
       ratioToOutboxCeiling: outboxCeiling ? ratio(service.requestsPerSecond, outboxCeiling.requestsPerSecond) : null,
-      postgresCpuMs: { service: service.cpuPerCommandMs.postgres, outboxCeiling: outboxCeiling?.cpuPerCommandMs.postgres ?? null, upsertCeiling: upsertCeiling?.cpuPerCommandMs.postgres ?? null },
+      postgresCpuMs: {
+        service: service.cpuPerCommandMs.postgres,
+        outboxCeiling: outboxCeiling?.cpuPerCommandMs.postgres ?? null,
+        upsertCeiling: upsertCeiling?.cpuPerCommandMs.postgres ?? null,
+      },
     };
   });
   return { phases, comparisons };

@@ -84,13 +84,21 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
       const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE_NAME]);
       if (!rowCount) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE_NAME}`);
     });
-    await withClient(url.toString(), logger, (admin) => provideDesktopRole(admin, readOrCreateSecret(config.dataDir, DESKTOP_PASSWORD_FILE)));
+    await withClient(url.toString(), logger, (admin) =>
+      provideDesktopRole(admin, readOrCreateSecret(config.dataDir, DESKTOP_PASSWORD_FILE)),
+    );
   } catch (error) {
     await server.stop();
     throw error;
   }
   logger.info(
-    { dataDir: server.dataDir, host: config.embeddedDb.host, port: config.embeddedDb.port, database: EMBEDDED_DATABASE_NAME, desktopUser: DESKTOP_ROLE },
+    {
+      dataDir: server.dataDir,
+      host: config.embeddedDb.host,
+      port: config.embeddedDb.port,
+      database: EMBEDDED_DATABASE_NAME,
+      desktopUser: DESKTOP_ROLE,
+    },
     'no DATABASE_URL set: using the embedded PostgreSQL server (`npm run db:info` prints how the desktop program connects)',
   );
   return { url: url.toString(), embedded: true, stop: () => server.stop() };

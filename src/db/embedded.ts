@@ -72,10 +72,7 @@ function readPostmasterFile(pidFile: string): { pid: number; port: number; ready
 }
 
 type ExistingServer =
-  | { state: 'none' }
-  | { state: 'stale' }
-  | { state: 'orphaned'; pid: number }
-  | { state: 'shared'; pid: number; owner: number };
+  { state: 'none' } | { state: 'stale' } | { state: 'orphaned'; pid: number } | { state: 'shared'; pid: number; owner: number };
 
 /**
  * What an earlier run left on this data directory. A service killed with SIGKILL leaves
@@ -99,7 +96,10 @@ function inspectExistingServer(pgDataDir: string): ExistingServer {
 async function clearStaleServer(pgDataDir: string, existing: ExistingServer, logger: Logger): Promise<void> {
   if (existing.state === 'orphaned') {
     const { pid } = existing;
-    logger.warn({ postmasterPid: pid }, 'an earlier embedded PostgreSQL is still running on this data directory without its service; stopping it');
+    logger.warn(
+      { postmasterPid: pid },
+      'an earlier embedded PostgreSQL is still running on this data directory without its service; stopping it',
+    );
     process.kill(pid, 'SIGINT');
     if (!(await waitUntil(() => !isAlive(pid), 15_000))) process.kill(pid, 'SIGKILL');
     await waitUntil(() => !isAlive(pid), 5_000);
@@ -164,9 +164,14 @@ async function ensureBindable(host: string, port: number): Promise<void> {
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(null)));
   });
   if (!problem) return;
-  if (problem.code === 'EADDRINUSE') throw new ConfigError('EMBEDDED_DB_PORT', `${port} is already in use on ${host} (another PostgreSQL?); set EMBEDDED_DB_PORT to a free port`);
+  if (problem.code === 'EADDRINUSE')
+    throw new ConfigError(
+      'EMBEDDED_DB_PORT',
+      `${port} is already in use on ${host} (another PostgreSQL?); set EMBEDDED_DB_PORT to a free port`,
+    );
   if (problem.code === 'EADDRNOTAVAIL') throw new ConfigError('EMBEDDED_DB_HOST', `${host} is not an address of this machine`);
-  if (problem.code === 'EACCES') throw new ConfigError('EMBEDDED_DB_PORT', `${port} needs privileges to be bound; choose a port above 1023`);
+  if (problem.code === 'EACCES')
+    throw new ConfigError('EMBEDDED_DB_PORT', `${port} needs privileges to be bound; choose a port above 1023`);
   throw problem;
 }
 
@@ -175,7 +180,13 @@ async function ensureBindable(host: string, port: number): Promise<void> {
  * the desktop program connects over the LAN); run as the `postgres` OS user (created when
  * missing) because PostgreSQL refuses to run as root.
  */
-export function createEmbeddedServer(options: { databaseDir: string; port: number; password: string; logger: Logger; host?: string }): EmbeddedPostgres {
+export function createEmbeddedServer(options: {
+  databaseDir: string;
+  port: number;
+  password: string;
+  logger: Logger;
+  host?: string;
+}): EmbeddedPostgres {
   const { logger } = options;
   return new EmbeddedPostgres({
     databaseDir: options.databaseDir,
@@ -186,7 +197,14 @@ export function createEmbeddedServer(options: { databaseDir: string; port: numbe
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', `listen_addresses=${listenAddresses(options.host ?? '127.0.0.1').join(',')}`, '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      `listen_addresses=${listenAddresses(options.host ?? '127.0.0.1').join(',')}`,
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ],
     onLog: (message) => logger.debug({ embedded: message.trim() }, 'embedded postgres'),
     onError: (error) => logger.error({ err: error }, 'embedded postgres'),
   });
@@ -223,14 +241,18 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger, opt
   const dataDir = path.join(absoluteBase, 'pg');
   const password = readOrCreateSecret(absoluteBase, SUPERUSER_PASSWORD_FILE);
   // The service itself always connects over loopback, which every listen address set includes.
-  const urlAt = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@${options.host === '::1' ? '[::1]' : '127.0.0.1'}:${port}/postgres`;
+  const urlAt = (port: number) =>
+    `postgres://postgres:${encodeURIComponent(password)}@${options.host === '::1' ? '[::1]' : '127.0.0.1'}:${port}/postgres`;
   const existing = inspectExistingServer(dataDir);
   if (existing.state === 'shared') {
     const pidFile = path.join(dataDir, 'postmaster.pid');
     await waitUntil(() => readPostmasterFile(pidFile)?.ready === true, 15_000);
     const postmaster = readPostmasterFile(pidFile);
     if (postmaster?.ready && postmaster.pid === existing.pid) {
-      logger.info({ dataDir, postmasterPid: existing.pid, service: existing.owner }, 'the embedded PostgreSQL of this data directory is running for another service process; using it');
+      logger.info(
+        { dataDir, postmasterPid: existing.pid, service: existing.owner },
+        'the embedded PostgreSQL of this data directory is running for another service process; using it',
+      );
       return { url: urlAt(postmaster.port), dataDir, stop: async () => undefined };
     }
     throw new Error(`the embedded PostgreSQL of ${dataDir} (pid ${existing.pid}) belongs to process ${existing.owner} and is not ready`);

@@ -49,7 +49,9 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
   });
   // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
   // pg attaches the whole client to this error; logging it would dump the connection state.
-  pgPool.on('error', (error: Error & { code?: string }) => logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'));
+  pgPool.on('error', (error: Error & { code?: string }) =>
+    logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'),
+  );
   const clients = new Set<pg.PoolClient>();
   pgPool.on('connect', (client) => {
     // Before the client is handed out: whoever checks it out gets the names with it.
@@ -100,7 +102,10 @@ export class RequestAbortedError extends Error {
 function cancelRunningQuery(pool: Pool, client: TxClient): void {
   const target = client as TxClient & { activeQuery?: unknown };
   if (!target.activeQuery) return;
-  const canceller = new pg.Client(pool.options) as pg.Client & { cancel(client: TxClient, query: unknown): void; connection: { on(event: string, listener: () => void): void; end(): void } };
+  const canceller = new pg.Client(pool.options) as pg.Client & {
+    cancel(client: TxClient, query: unknown): void;
+    connection: { on(event: string, listener: () => void): void; end(): void };
+  };
   canceller.connection.on('error', () => undefined);
   canceller.cancel(client, target.activeQuery);
 }

@@ -84,7 +84,11 @@ export type FinalCorrection =
  * row (the insert of rule 5 would collide with it), so only the sync can fill it, from a detail
  * that holds a number; a detail without a number is nothing to be authoritative about.
  */
-export function finalCorrection(formula: DisciplineFormula, fields: readonly FieldResult[], detailValue: number | null): FinalCorrection | null {
+export function finalCorrection(
+  formula: DisciplineFormula,
+  fields: readonly FieldResult[],
+  detailValue: number | null,
+): FinalCorrection | null {
   const finalField = finalFieldOf(fields);
   if (finalField === null) return null;
   if (finalField.resultId === null) {

@@ -303,10 +303,7 @@ export function startValue(formulaText: string | null): number {
 }
 
 /** The formula record's expression wins over the discipline's own; blank text counts as absent. */
-export function resolveFormula(
-  recordFormula: string | null | undefined,
-  disciplineFormula: string | null | undefined,
-): string | null {
+export function resolveFormula(recordFormula: string | null | undefined, disciplineFormula: string | null | undefined): string | null {
   for (const candidate of [recordFormula, disciplineFormula]) {
     const trimmed = candidate?.trim();
     if (trimmed) return trimmed;

@@ -9,8 +9,7 @@
 export type MaskClass = 'time' | 'comma' | 'decimal';
 
 export type NormalizeResult =
-  | { readonly ok: true; readonly value: number; readonly text: string }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly value: number; readonly text: string } | { readonly ok: false; readonly error: string };
 
 export interface LegacyDisplayOptions {
   /** Unit of the discipline's value; null when the discipline names none. */
@@ -168,10 +167,7 @@ export function parseTyped(typed: string): number | null {
     if (time === null) return null;
     const [, first = '0', middle, last = '0'] = time;
     const seconds = Number(last.replace(',', '.'));
-    magnitude =
-      middle === undefined
-        ? Number(first) * 60 + seconds
-        : Number(first) * 3600 + Number(middle) * 60 + seconds;
+    magnitude = middle === undefined ? Number(first) * 60 + seconds : Number(first) * 3600 + Number(middle) * 60 + seconds;
   }
   return Number.isFinite(magnitude) ? sign * magnitude : null;
 }

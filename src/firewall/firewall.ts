@@ -43,9 +43,7 @@ export class FirewallError extends Error {
  * HTTP status and contract error code per firewall error. COMMAND_FAILED is an unexpected host
  * failure, which the contract reports as INTERNAL.
  */
-export const FIREWALL_ERROR_HTTP: Readonly<
-  Record<FirewallErrorCode, { readonly statusCode: number; readonly code: string }>
-> = {
+export const FIREWALL_ERROR_HTTP: Readonly<Record<FirewallErrorCode, { readonly statusCode: number; readonly code: string }>> = {
   PERMISSION_DENIED: { statusCode: 403, code: 'PERMISSION_DENIED' },
   RULE_NOT_FOUND: { statusCode: 404, code: 'RULE_NOT_FOUND' },
   UNSUPPORTED_PLATFORM: { statusCode: 501, code: 'UNSUPPORTED_PLATFORM' },
@@ -56,10 +54,7 @@ export const FIREWALL_ERROR_HTTP: Readonly<
  * Rule names reach the host tool only through these definitions. Routes validate `:service` first;
  * an unknown key arriving here is a programming error (a missing schema), hence a TypeError.
  */
-export function findServiceDefinition(
-  services: readonly FirewallServiceDefinition[],
-  service: unknown,
-): FirewallServiceDefinition {
+export function findServiceDefinition(services: readonly FirewallServiceDefinition[], service: unknown): FirewallServiceDefinition {
   const definition = isFirewallServiceKey(service) ? services.find((s) => s.service === service) : undefined;
   if (definition === undefined) {
     throw new TypeError(`Unknown firewall service ${JSON.stringify(service)}`);

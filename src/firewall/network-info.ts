@@ -45,9 +45,8 @@ function serviceUrl(family: 'IPv4' | 'IPv6', address: string, port: number): str
 /** Every local address, plus one URL per service for each address another device can reach. */
 export function networkInfo(options: NetworkInfoOptions = {}): NetworkInfo {
   const ports = options.ports ?? DEFAULT_FIREWALL_PORTS;
-  const interfaces: NetworkInterfaceEntry[] = Object.entries(options.interfaces ?? networkInterfaces()).flatMap(
-    ([name, addresses]) =>
-      (addresses ?? []).map(({ address, family, internal }) => ({ name, address, family, internal })),
+  const interfaces: NetworkInterfaceEntry[] = Object.entries(options.interfaces ?? networkInterfaces()).flatMap(([name, addresses]) =>
+    (addresses ?? []).map(({ address, family, internal }) => ({ name, address, family, internal })),
   );
   const urls: ServiceUrl[] = interfaces
     .filter((entry) => !entry.internal && !(entry.family === 'IPv6' && isLinkLocalIPv6(entry.address)))

@@ -1,16 +1,5 @@
-import {
-  FirewallError,
-  findServiceDefinition,
-  type ChangeResult,
-  type Firewall,
-  type ServiceStatus,
-} from './firewall.js';
-import {
-  firewallServices,
-  type FirewallServiceDefinition,
-  type FirewallServiceKey,
-  type FirewallServiceOptions,
-} from './services.js';
+import { FirewallError, findServiceDefinition, type ChangeResult, type Firewall, type ServiceStatus } from './firewall.js';
+import { firewallServices, type FirewallServiceDefinition, type FirewallServiceKey, type FirewallServiceOptions } from './services.js';
 
 export interface UnsupportedFirewallOptions extends FirewallServiceOptions {
   readonly platform: string;

@@ -1,18 +1,7 @@
 import { execFile } from 'node:child_process';
 import { win32 } from 'node:path';
-import {
-  FirewallError,
-  findServiceDefinition,
-  type ChangeResult,
-  type Firewall,
-  type ServiceStatus,
-} from './firewall.js';
-import {
-  firewallServices,
-  type FirewallServiceDefinition,
-  type FirewallServiceKey,
-  type FirewallServiceOptions,
-} from './services.js';
+import { FirewallError, findServiceDefinition, type ChangeResult, type Firewall, type ServiceStatus } from './firewall.js';
+import { firewallServices, type FirewallServiceDefinition, type FirewallServiceKey, type FirewallServiceOptions } from './services.js';
 
 export interface CommandResult {
   readonly code: number;
@@ -65,10 +54,7 @@ export const execFileRunner: CommandRunner = (file, args) =>
     );
   });
 
-const NO_RULES_MATCH = [
-  /No rules match the specified criteria/i,
-  /Es gibt keine Regeln, die den angegebenen Kriterien entsprechen/i,
-];
+const NO_RULES_MATCH = [/No rules match the specified criteria/i, /Es gibt keine Regeln, die den angegebenen Kriterien entsprechen/i];
 
 // Only ASCII fragments: the umlauts of the German message depend on how the output was decoded.
 const REQUIRES_ELEVATION = [/requires elevation/i, /Run as administrator/i, /Rechte erforderlich/i, /Als Administrator ausf/i];
@@ -131,9 +117,7 @@ export class WindowsFirewall implements Firewall {
   }
 
   async status(): Promise<ServiceStatus[]> {
-    return Promise.all(
-      this.services.map(async (definition) => ({ ...definition, enabled: await this.#ruleExists(definition) })),
-    );
+    return Promise.all(this.services.map(async (definition) => ({ ...definition, enabled: await this.#ruleExists(definition) })));
   }
 
   async enable(service: FirewallServiceKey): Promise<ChangeResult> {
@@ -185,13 +169,7 @@ export class WindowsFirewall implements Firewall {
           message: `${definition.name} is already disabled: no rule "${definition.ruleName}" exists, nothing was changed.`,
         };
       }
-      const result = await this.#netshCommand(definition, [
-        'advfirewall',
-        'firewall',
-        'delete',
-        'rule',
-        `name=${definition.ruleName}`,
-      ]);
+      const result = await this.#netshCommand(definition, ['advfirewall', 'firewall', 'delete', 'rule', `name=${definition.ruleName}`]);
       await this.#assertChanged(definition, result, 'delete');
       return {
         service: definition.service,
@@ -210,13 +188,7 @@ export class WindowsFirewall implements Firewall {
   }
 
   async #ruleExists(definition: FirewallServiceDefinition): Promise<boolean> {
-    const result = await this.#netshCommand(definition, [
-      'advfirewall',
-      'firewall',
-      'show',
-      'rule',
-      `name=${definition.ruleName}`,
-    ]);
+    const result = await this.#netshCommand(definition, ['advfirewall', 'firewall', 'show', 'rule', `name=${definition.ruleName}`]);
     const output = combinedOutput(result);
     if (result.code === 0 && listsRule(output, definition.ruleName)) return true;
     if (matchesAny(output, NO_RULES_MATCH)) return false;
@@ -241,11 +213,7 @@ export class WindowsFirewall implements Firewall {
     }
   }
 
-  async #assertChanged(
-    definition: FirewallServiceDefinition,
-    result: CommandResult,
-    action: 'create' | 'delete',
-  ): Promise<void> {
+  async #assertChanged(definition: FirewallServiceDefinition, result: CommandResult, action: 'create' | 'delete'): Promise<void> {
     const output = combinedOutput(result);
     const elevationRefused = matchesAny(output, REQUIRES_ELEVATION);
     if (result.code === 0 && !elevationRefused) return;

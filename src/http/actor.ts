@@ -15,8 +15,11 @@ function judgeName(request: FastifyRequest): string | null {
   } catch {
     // Not percent-encoded: taken as sent.
   }
-  // eslint-disable-next-line no-control-regex
-  const clean = name.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_ACTOR_LENGTH);
+  const clean = name
+    // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, MAX_ACTOR_LENGTH);
   return clean === '' ? null : clean;
 }
 

@@ -63,7 +63,9 @@ function isDatabaseUnavailable(error: { code?: unknown; message?: unknown }): bo
   return (
     UNAVAILABLE_SQLSTATES.has(code) ||
     UNAVAILABLE_NODE_CODES.has(code) ||
-    /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+    /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i.test(
+      message,
+    )
   );
 }
 
@@ -84,7 +86,9 @@ export function toErrorBody(error: unknown): ErrorBody {
     const first = candidate.validation[0];
     const field = first ? `${context}${first.instancePath.replaceAll('/', '.')}` : context;
     // A union of literals fails once per branch; naming the accepted values helps more than "constant".
-    const allowed = candidate.validation.filter((issue) => issue.keyword === 'const' && issue.instancePath === first?.instancePath).map((issue) => String(issue.params.allowedValue));
+    const allowed = candidate.validation
+      .filter((issue) => issue.keyword === 'const' && issue.instancePath === first?.instancePath)
+      .map((issue) => String(issue.params.allowedValue));
     const detail = allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : (first?.message ?? 'is invalid');
     const missing = first?.keyword === 'required' ? `.${String(first.params.missingProperty)}` : '';
     return errorBody(400, 'VALIDATION_FAILED', `${field}${missing} ${first?.keyword === 'required' ? 'is required' : detail}`);
@@ -124,7 +128,16 @@ export function toErrorBody(error: unknown): ErrorBody {
   }
   const status = candidate.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    const code: ErrorCode = status === 401 ? 'UNAUTHORIZED' : status === 403 ? 'FORBIDDEN' : status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
+    const code: ErrorCode =
+      status === 401
+        ? 'UNAUTHORIZED'
+        : status === 403
+          ? 'FORBIDDEN'
+          : status === 404
+            ? 'NOT_FOUND'
+            : status === 429
+              ? 'RATE_LIMITED'
+              : 'VALIDATION_FAILED';
     return errorBody(status, code, candidate.message ?? 'The request is invalid');
   }
   return errorBody(500, 'INTERNAL', 'An unexpected error occurred; it has been logged');
@@ -161,7 +174,9 @@ export function contractClientErrorHandler(this: FastifyInstance, error: Error &
   const body = JSON.stringify(errorBody(status, 'VALIDATION_FAILED', message));
   this.log.debug({ err: { message: error.message, code: error.code } }, 'client error');
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }
@@ -177,7 +192,11 @@ export function refuseRequestsWhileClosing(app: FastifyInstance): void {
     closing = true;
   });
   app.addHook('onRequest', async (_request, reply) => {
-    if (closing) return reply.header('connection', 'close').status(503).send(errorBody(503, 'UNAVAILABLE', 'The service is shutting down; retry in a moment'));
+    if (closing)
+      return reply
+        .header('connection', 'close')
+        .status(503)
+        .send(errorBody(503, 'UNAVAILABLE', 'The service is shutting down; retry in a moment'));
   });
 }
 

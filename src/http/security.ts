@@ -90,7 +90,10 @@ function hostNameOf(hostHeader: string): string | null {
   const url = new URL(`http://${hostHeader}`);
   // A Host header is host[:port] only; anything else (user info, a path) is not a host.
   if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return null;
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -100,7 +103,10 @@ function hostNameOf(hostHeader: string): string | null {
  * name in Host. IP literals, localhost and this machine's own names cannot be rebound; any other
  * name must be listed in ALLOWED_HOSTS.
  */
-export function hostPolicy(config: Pick<Config, 'allowedHosts'>, machineName: string = os.hostname()): (hostHeader: string | undefined) => boolean {
+export function hostPolicy(
+  config: Pick<Config, 'allowedHosts'>,
+  machineName: string = os.hostname(),
+): (hostHeader: string | undefined) => boolean {
   if (config.allowedHosts.includes('*')) return () => true;
   const machine = machineName.toLowerCase();
   const short = machine.split('.')[0]!;
@@ -111,7 +117,12 @@ export function hostPolicy(config: Pick<Config, 'allowedHosts'>, machineName: st
     if (hostHeader === undefined) return true;
     const host = hostNameOf(hostHeader);
     if (host === null) return false;
-    return isIP(host) !== 0 || names.has(host) || host.endsWith('.localhost') || domains.some((domain) => host.endsWith(domain) || host === domain.slice(1));
+    return (
+      isIP(host) !== 0 ||
+      names.has(host) ||
+      host.endsWith('.localhost') ||
+      domains.some((domain) => host.endsWith(domain) || host === domain.slice(1))
+    );
   };
 }
 
@@ -120,7 +131,9 @@ export function hostPolicy(config: Pick<Config, 'allowedHosts'>, machineName: st
  * websocket upgrade: browsers send it from any page and do not check the answer): no Origin (not a
  * browser), the page's own origin, or an origin the CORS policy allows.
  */
-export function requestOriginPolicy(config: Pick<Config, 'corsOrigins' | 'servicePorts'>): (request: Pick<IncomingMessage, 'headers'>) => boolean {
+export function requestOriginPolicy(
+  config: Pick<Config, 'corsOrigins' | 'servicePorts'>,
+): (request: Pick<IncomingMessage, 'headers'>) => boolean {
   const allowOrigin = corsOriginPolicy(config);
   return (request) => {
     const origin = request.headers.origin;
@@ -197,7 +210,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   // After the guards (onRequest), before the schema: every route that takes a body stores text.
   app.addHook('preValidation', async (request, reply) => {
     const path = illFormedTextPath(request.body, 'body');
-    if (path !== null) return reply.status(400).send(errorBody(400, 'VALIDATION_FAILED', `${path} is not well-formed Unicode (a lone surrogate)`));
+    if (path !== null)
+      return reply.status(400).send(errorBody(400, 'VALIDATION_FAILED', `${path} is not well-formed Unicode (a lone surrogate)`));
   });
 
   const allowHost = hostPolicy(config);
@@ -209,7 +223,14 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     const auth = authOf(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) routes.push({ method, url: route.url, schema: route.schema, auth });
-    const perMinute = auth === null ? 0 : auth.when === 'always' ? config.rateLimit.adminPerMinute : config.authMode === 'strict' ? config.rateLimit.scoreWritesPerMinute : 0;
+    const perMinute =
+      auth === null
+        ? 0
+        : auth.when === 'always'
+          ? config.rateLimit.adminPerMinute
+          : config.authMode === 'strict'
+            ? config.rateLimit.scoreWritesPerMinute
+            : 0;
     if (perMinute === 0) return;
     // One limiter per route keys its counts by client address: per address and route. It goes
     // first, so refused tokens count too and a flood never reaches the token check.

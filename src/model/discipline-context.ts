@@ -41,7 +41,10 @@ export async function selectDisciplineContexts(db: Queryable, disciplineIds: rea
     [disciplineIds],
   );
   return new Map(
-    rows.map((row) => [row.id, { id: row.id, name: row.name, formula: compileFormula(row.recordFormula, row.disciplineFormula), fields: row.fields }]),
+    rows.map((row) => [
+      row.id,
+      { id: row.id, name: row.name, formula: compileFormula(row.recordFormula, row.disciplineFormula), fields: row.fields },
+    ]),
   );
 }
 

@@ -5,7 +5,16 @@
  */
 import type { BaseLogger } from 'pino';
 import type { Queryable } from '../db/pool.js';
-import { calculateFinalScore, compareFields, compileFormula, finalCorrection, finalFieldOf, type DisciplineFormula, type FieldResult, type FinalCorrection } from '../domain/final-score.js';
+import {
+  calculateFinalScore,
+  compareFields,
+  compileFormula,
+  finalCorrection,
+  finalFieldOf,
+  type DisciplineFormula,
+  type FieldResult,
+  type FinalCorrection,
+} from '../domain/final-score.js';
 
 export type WarnLogger = Pick<BaseLogger, 'warn'>;
 
@@ -153,9 +162,7 @@ function fieldsOf(row: StateRow, definitions: Map<number, ScoringField[]>): Scor
   const fieldIds = row.result_field_ids ?? [];
   return fields.map((field) => {
     const index = fieldIds.indexOf(field.fieldId);
-    return index < 0
-      ? field
-      : { ...field, resultId: row.result_ids![index]!, value: finiteOrNull(row.result_values![index]) };
+    return index < 0 ? field : { ...field, resultId: row.result_ids![index]!, value: finiteOrNull(row.result_values![index]) };
   });
 }
 
@@ -173,7 +180,10 @@ export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey
       formula = compileFormula(row.record_formula, row.discipline_formula);
       formulas.set(row.discipline_id, formula);
       if (formula.rejected) {
-        log.warn({ disciplineId: row.discipline_id, formula: formula.rejected.stored, reason: formula.rejected.error }, 'stored formula is malformed; treated as no formula');
+        log.warn(
+          { disciplineId: row.discipline_id, formula: formula.rejected.stored, reason: formula.rejected.error },
+          'stored formula is malformed; treated as no formula',
+        );
       }
     }
     return {
@@ -200,7 +210,12 @@ export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey
 export type DisciplineState = ScoringState & { disciplineId: number; disciplineName: string };
 
 /** One score in one discipline; null when either does not exist. */
-export async function loadDisciplineState(db: Queryable, scoreId: number, disciplineId: number, log: WarnLogger): Promise<DisciplineState | null> {
+export async function loadDisciplineState(
+  db: Queryable,
+  scoreId: number,
+  disciplineId: number,
+  log: WarnLogger,
+): Promise<DisciplineState | null> {
   const [state] = await loadScoringStates(db, [{ scoreId, disciplineId }], log);
   return state !== undefined && state.disciplineId !== null ? (state as DisciplineState) : null;
 }
@@ -220,7 +235,17 @@ export function juryResultEntries(state: ScoringState): JuryResultEntry[] {
   return [...state.fields].sort(compareFields).flatMap((field) =>
     field.resultId === null || field.value === null
       ? []
-      : [{ id: field.resultId, disciplineFieldId: field.fieldId, fieldName: field.name, performance: field.value, isFinalScore: field.isFinal, isStartingScore: field.isStarting, sortOrder: field.sortOrder }],
+      : [
+          {
+            id: field.resultId,
+            disciplineFieldId: field.fieldId,
+            fieldName: field.name,
+            performance: field.value,
+            isFinalScore: field.isFinal,
+            isStartingScore: field.isStarting,
+            sortOrder: field.sortOrder,
+          },
+        ],
   );
 }
 

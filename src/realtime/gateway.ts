@@ -88,7 +88,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   // events: every packet is created into the write buffer, and a flush hands all of it over.
   const queuedBytes = new WeakMap<Socket['conn'], number>();
   io.engine.on('connection', (connection: Socket['conn']) => {
-    connection.on('packetCreate', (packet: { data?: unknown }) => queuedBytes.set(connection, (queuedBytes.get(connection) ?? 0) + byteLength(packet.data)));
+    connection.on('packetCreate', (packet: { data?: unknown }) =>
+      queuedBytes.set(connection, (queuedBytes.get(connection) ?? 0) + byteLength(packet.data)),
+    );
     connection.on('flush', () => queuedBytes.set(connection, 0));
   });
 
@@ -150,7 +152,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
 
   const tooFarBehind = (due: number) => {
     if (due > options.replayMaxEvents) {
-      throw new JoinRefused(`more than ${options.replayMaxEvents} events to replay; reload the data over HTTP and join with its seq`, { reload: true });
+      throw new JoinRefused(`more than ${options.replayMaxEvents} events to replay; reload the data over HTTP and join with its seq`, {
+        reload: true,
+      });
     }
   };
 
@@ -172,10 +176,16 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       socket.emit(delivery.topic, delivery.message);
       dropIfStalled(socket);
     };
-    if (replaying.has(socket)) throw new JoinRefused('a join of this connection is still replaying; join again when it has answered', { retryAfterMs: 1_000 });
+    if (replaying.has(socket))
+      throw new JoinRefused('a join of this connection is still replaying; join again when it has answered', { retryAfterMs: 1_000 });
     const run = replays.run(() =>
       socket.connected
-        ? feed.replay(eventId, since, send, follow, { db: options.replayDb, batchSize: REPLAY_BATCH, afterBatch: () => drained(socket), limit: { cap: options.replayMaxEvents, check: tooFarBehind } })
+        ? feed.replay(eventId, since, send, follow, {
+            db: options.replayDb,
+            batchSize: REPLAY_BATCH,
+            afterBatch: () => drained(socket),
+            limit: { cap: options.replayMaxEvents, check: tooFarBehind },
+          })
         : Promise.reject(new JoinRefused('disconnected', {})),
     );
     replaying.set(socket, run);
@@ -190,7 +200,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   };
 
   const refusal = (error: unknown) =>
-    error instanceof JoinRefused ? { ok: false, error: error.message, ...error.extra } : { ok: false, error: 'replay failed; join again', retryAfterMs: 1_000 };
+    error instanceof JoinRefused
+      ? { ok: false, error: error.message, ...error.extra }
+      : { ok: false, error: 'replay failed; join again', retryAfterMs: 1_000 };
 
   io.on('connection', (socket) => {
     const limiter = admission.connect(socket.handshake.address);
@@ -206,9 +218,13 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       }
       refusedInARow += 1;
       const ack = args.at(-1);
-      if (typeof ack === 'function') (ack as (body: unknown) => void)({ ok: false, error: 'too many messages; slow down', retryAfterMs: admitted.retryAfterMs });
+      if (typeof ack === 'function')
+        (ack as (body: unknown) => void)({ ok: false, error: 'too many messages; slow down', retryAfterMs: admitted.retryAfterMs });
       if (refusedInARow === MAX_REFUSED_IN_A_ROW) {
-        logger.warn({ socketId: socket.id, address: socket.handshake.address }, 'realtime client keeps flooding after being refused; disconnecting it');
+        logger.warn(
+          { socketId: socket.id, address: socket.handshake.address },
+          'realtime client keeps flooding after being refused; disconnecting it',
+        );
         socket.disconnect(true);
       }
     });
@@ -220,7 +236,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       // The handshake's join has nobody to ack; a refusal is sent as `join-refused` with the same body.
       // It counts as a join, or reconnecting in a loop would be a join flood without limit.
       const admitted = limiter.admit('join-competition');
-      const joined = admitted.ok ? join(socket, handshakeEvent, since) : Promise.reject(new JoinRefused('too many messages; slow down', { retryAfterMs: admitted.retryAfterMs }));
+      const joined = admitted.ok
+        ? join(socket, handshakeEvent, since)
+        : Promise.reject(new JoinRefused('too many messages; slow down', { retryAfterMs: admitted.retryAfterMs }));
       joined.catch((error: unknown) => {
         if (!(error instanceof JoinRefused)) logger.warn({ err: error, eventId: handshakeEvent }, 'replay at connect failed');
         if (socket.connected) socket.emit('join-refused', { eventId: handshakeEvent, ...refusal(error) });
@@ -245,7 +263,8 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     socket.on('leave-competition', (message: unknown, ack?: unknown) => {
       const eventId = positiveInteger((message as { eventId?: unknown } | null)?.eventId);
       if (eventId !== null) void socket.leave(roomOf(eventId));
-      if (typeof ack === 'function') (ack as (body: unknown) => void)(eventId === null ? { ok: false, error: 'eventId must be a positive integer' } : { ok: true });
+      if (typeof ack === 'function')
+        (ack as (body: unknown) => void)(eventId === null ? { ok: false, error: 'eventId must be a positive integer' } : { ok: true });
     });
   });
   logger.debug('realtime gateway ready');

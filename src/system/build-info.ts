@@ -16,7 +16,9 @@ export const BUILD_INFO_FILE = path.join(PROJECT_ROOT, 'src/system/build-info.ge
 
 function git(args: string[], cwd: string): string | null {
   try {
-    const out = execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).toString().trim();
+    const out = execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 })
+      .toString()
+      .trim();
     return out || null;
   } catch {
     return null;

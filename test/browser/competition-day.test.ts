@@ -50,7 +50,11 @@ async function open(url: string, viewport = LAPTOP, options: { serviceWorkers?: 
 }
 
 async function saveValue(body: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${server.url}/api/scores/save-value`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}/api/scores/save-value`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -97,7 +101,11 @@ describe('jury portal on competition day', () => {
     await portal.page.selectOption('#squad-select', girls.squads[0]!);
     await waitFor(async () => (await listedNames(portal.page)).length < names.length, { message: 'squad narrows the list' });
     const url = new URL(portal.page.url());
-    expect([url.searchParams.get('competitionId'), url.searchParams.get('disciplineId'), url.searchParams.get('squad')]).toEqual([String(girls.id), String(vault.id), girls.squads[0]]);
+    expect([url.searchParams.get('competitionId'), url.searchParams.get('disciplineId'), url.searchParams.get('squad')]).toEqual([
+      String(girls.id),
+      String(vault.id),
+      girls.squads[0],
+    ]);
     await saveScreenshot(portal.page, 'competition-day-portal-1366x768');
     expect(portal.errors).toEqual([]);
   });
@@ -121,10 +129,14 @@ describe('jury portal on competition day', () => {
     await portal.page.keyboard.press('Enter');
     await waitForAck(portal.page, 'saved', fullName(first));
     // The next pending participant (by start number) is chosen and its first field has the focus.
-    const listed = await portal.page.$$eval('.participant', (buttons) => buttons.map((button) => [button.getAttribute('data-participant-id'), button.getAttribute('data-status')]));
+    const listed = await portal.page.$$eval('.participant', (buttons) =>
+      buttons.map((button) => [button.getAttribute('data-participant-id'), button.getAttribute('data-status')]),
+    );
     const nextId = listed.find(([id, status]) => status === 'pending' && id !== String(first.participantId))![0];
     await portal.page.locator(`.participant[data-participant-id="${nextId}"][aria-pressed="true"]`).waitFor();
-    await waitFor(async () => (await portal.page.evaluate(() => document.activeElement?.id)) === 'field-A', { message: 'focus on the next participant’s first field' });
+    await waitFor(async () => (await portal.page.evaluate(() => document.activeElement?.id)) === 'field-A', {
+      message: 'focus on the next participant’s first field',
+    });
     expect(await storedFinal(first.id, floor.id)).toBeCloseTo(11, 5);
   });
 
@@ -137,7 +149,9 @@ describe('jury portal on competition day', () => {
     await waitFor(async () => (await portal.page.inputValue('#field-A')) !== '', { message: 'stored values loaded' });
     const typedBefore = await portal.page.inputValue('#field-A');
     // The desktop program changes the final score meanwhile.
-    expect((await saveValue({ competitionId: kuer.id, participantId: captured.id, disciplineId: vault.id, score: 14.25 })).status).toBe(200);
+    expect((await saveValue({ competitionId: kuer.id, participantId: captured.id, disciplineId: vault.id, score: 14.25 })).status).toBe(
+      200,
+    );
     const notice = portal.page.locator('.elsewhere-notice:not([hidden])');
     await notice.waitFor({ timeout: 10_000 });
     expect(await notice.textContent()).toContain('14.250');
@@ -185,7 +199,7 @@ describe('jury portal on competition day', () => {
     await prompt.waitFor();
     expect(await prompt.textContent()).toContain('45');
     expect(await portal.page.evaluate(() => document.activeElement?.id)).toBe('plausibility-correct');
-    await saveScreenshot(portal.page, 'competition-day-portal-plausibility-390', ).catch(() => undefined);
+    await saveScreenshot(portal.page, 'competition-day-portal-plausibility-390').catch(() => undefined);
     expect(await storedFinal(target.id, beam.id)).toBeNull();
     expect((await boardRows(board.page)).some((row) => row.name === fullName(target))).toBe(false);
     // Correct it: back to the first field, typed right, saved without a question.
@@ -198,25 +212,38 @@ describe('jury portal on competition day', () => {
     await portal.page.keyboard.press('Enter');
     await waitForAck(portal.page, 'saved', fullName(target));
     expect(await storedFinal(target.id, beam.id)).toBeCloseTo(11.25, 5);
-    await waitFor(async () => (await boardRows(board.page)).some((row) => row.name === fullName(target)), { message: 'confirmed value on the board' });
+    await waitFor(async () => (await boardRows(board.page)).some((row) => row.name === fullName(target)), {
+      message: 'confirmed value on the board',
+    });
   });
 
   it('opens with its waiting saves and last list when reloaded while the server cannot be reached', async () => {
     const kuer = competition(/^Kür männlich/);
     const floor = discipline('Boden');
-    const portal = await open(`/jury/?eventId=${demo.event.id}&competitionId=${kuer.id}&disciplineId=${floor.id}`, LAPTOP, { serviceWorkers: 'allow' });
+    const portal = await open(`/jury/?eventId=${demo.event.id}&competitionId=${kuer.id}&disciplineId=${floor.id}`, LAPTOP, {
+      serviceWorkers: 'allow',
+    });
     const target = (await entries(kuer.id)).find((entry) => entry.disciplineId === floor.id && entry.score === null)!;
     await participantButton(portal.page, target.participantId).waitFor();
     await portal.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     // Once the worker controls the page, every answer it passes on is kept for later.
     await portal.page.reload();
-    await waitFor(() => portal.page.evaluate(() => navigator.serviceWorker.controller !== null), { message: 'service worker controls the page' });
+    await waitFor(() => portal.page.evaluate(() => navigator.serviceWorker.controller !== null), {
+      message: 'service worker controls the page',
+    });
     await participantButton(portal.page, target.participantId).waitFor();
 
     await portal.context.setOffline(true);
     await participantButton(portal.page, target.participantId).click();
     await portal.page.locator('#field-A').waitFor();
-    for (const [field, value] of [['#field-A', '3'], ['#field-B', '1'], ['#field-C', '1'], ['#field-D', '1'], ['#field-E', '0']] as const) await portal.page.fill(field, value);
+    for (const [field, value] of [
+      ['#field-A', '3'],
+      ['#field-B', '1'],
+      ['#field-C', '1'],
+      ['#field-D', '1'],
+      ['#field-E', '0'],
+    ] as const)
+      await portal.page.fill(field, value);
     await portal.page.click('#save-button');
     await waitForAck(portal.page, 'waiting', fullName(target), 20_000);
 
@@ -228,7 +255,9 @@ describe('jury portal on competition day', () => {
     expect(await storedFinal(target.id, floor.id)).toBeNull();
 
     await portal.context.setOffline(false);
-    await portal.page.locator(`.participant[data-participant-id="${target.participantId}"][data-status="completed"]`).waitFor({ timeout: 30_000 });
+    await portal.page
+      .locator(`.participant[data-participant-id="${target.participantId}"][data-status="completed"]`)
+      .waitFor({ timeout: 30_000 });
     expect(await storedFinal(target.id, floor.id)).toBeCloseTo(12, 5);
   });
 });
@@ -269,7 +298,9 @@ describe('scoreboard on competition day', () => {
     const rope = discipline('Tauklettern');
     const rows = (await entries(boys.id)).filter((entry) => entry.disciplineId === rope.id).slice(0, 3);
     for (const [index, row] of rows.entries()) {
-      expect((await saveValue({ competitionId: boys.id, participantId: row.id, disciplineId: rope.id, score: [41.5, 29.75, 65][index] })).status).toBe(200);
+      expect(
+        (await saveValue({ competitionId: boys.id, participantId: row.id, disciplineId: rope.id, score: [41.5, 29.75, 65][index] })).status,
+      ).toBe(200);
     }
     const board = await open(`/board/?eventId=${demo.event.id}&disciplineId=${rope.id}&competitionId=${boys.id}`, LAPTOP);
     await board.page.locator('.ranking tbody tr').nth(2).waitFor();
@@ -308,7 +339,10 @@ describe('office on competition day', () => {
     await first.page.click('#sign-in');
     await first.page.locator('.sign-in-dialog[open] #token-cancel').waitFor();
     // The dialog's buttons are readable: dark text on a light button, light text on the primary one.
-    const colours = await first.page.$eval('#token-cancel', (button) => [getComputedStyle(button).color, getComputedStyle(button).backgroundColor]);
+    const colours = await first.page.$eval('#token-cancel', (button) => [
+      getComputedStyle(button).color,
+      getComputedStyle(button).backgroundColor,
+    ]);
     expect(colours[0]).not.toBe(colours[1]);
     await saveScreenshot(first.page, 'competition-day-office-sign-in-1366x768');
     await first.page.click('#token-cancel');
@@ -318,7 +352,16 @@ describe('office on competition day', () => {
     const memberId = await add.getAttribute('data-add');
     await add.click();
     await first.page.locator(`#members [data-member-id="${memberId}"]`).waitFor();
-    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_group_members} WHERE group_id = $1 AND participant_id = $2`, [group.id, Number(memberId)])).rowCount === 1, { message: 'member stored' });
+    await waitFor(
+      async () =>
+        (
+          await server.pool.query(`SELECT 1 FROM ${t.svc_group_members} WHERE group_id = $1 AND participant_id = $2`, [
+            group.id,
+            Number(memberId),
+          ])
+        ).rowCount === 1,
+      { message: 'member stored' },
+    );
 
     const second = await open(`/office/?view=groups&eventId=${demo.event.id}&groupId=${group.id}`, LAPTOP);
     await signIn(second.page, adminToken);
@@ -348,7 +391,11 @@ describe('screenshots at 390 px, 1366×768 and 1920×1080', () => {
       const office = await open(`/office/?view=groups&eventId=${demo.event.id}`, viewport);
       await office.page.locator('h1').waitFor();
       await saveScreenshot(office.page, `competition-day-office-${name}`);
-      const german = await openPage(browser, `${server.url}/board/?eventId=${demo.event.id}&disciplineId=${vault.id}&competitionId=${girls.id}&lang=de`, viewport);
+      const german = await openPage(
+        browser,
+        `${server.url}/board/?eventId=${demo.event.id}&disciplineId=${vault.id}&competitionId=${girls.id}&lang=de`,
+        viewport,
+      );
       opened.push(german);
       await german.page.locator('.ranking tbody tr').first().waitFor();
       expect(await german.page.locator('.ranking th.score').textContent()).toBe('Wertung');

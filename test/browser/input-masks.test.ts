@@ -74,7 +74,9 @@ describe('blur normalisation by the input mask', () => {
     await portal.page.keyboard.press('Enter');
     // Messages show numbers with the page language's separator (English here), inputs keep the mask's.
     await waitForAck(portal.page, 'saved', '13.25');
-    await waitFor(async () => (await detailRows(server.pool, judge.scoreId)).some((row) => row.disciplineId === devices.comma.id), { message: 'comma detail row' });
+    await waitFor(async () => (await detailRows(server.pool, judge.scoreId)).some((row) => row.disciplineId === devices.comma.id), {
+      message: 'comma detail row',
+    });
     const detail = (await detailRows(server.pool, judge.scoreId)).find((row) => row.disciplineId === devices.comma.id);
     expect(detail!.value).toBeCloseTo(13.25, 5);
   });
@@ -112,11 +114,10 @@ describe('client setting useJuryResults', () => {
     const detail = (await detailRows(server.pool, judge.scoreId)).find((row) => row.disciplineId === devices.decimal.id);
     expect(detail!.value).toBeCloseTo(9.5, 5);
     const fieldIds = Object.values(devices.decimal.fields);
-    const { rows } = await server.pool.query(`SELECT 1 FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid <> $2 AND int_disziplinen_felderid = ANY($3::int[])`, [
-      judge.scoreId,
-      devices.decimal.fields.final,
-      fieldIds,
-    ]);
+    const { rows } = await server.pool.query(
+      `SELECT 1 FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid <> $2 AND int_disziplinen_felderid = ANY($3::int[])`,
+      [judge.scoreId, devices.decimal.fields.final, fieldIds],
+    );
     // Only save-value ran: it keeps the final field's jury result in step, but no field values were sent.
     expect(rows).toHaveLength(0);
   });

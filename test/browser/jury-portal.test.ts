@@ -10,7 +10,15 @@ import { detailRows, juryRows } from '../support/scoring-fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { PHONE, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { seedArena, seedCompetitors, seedDevice, type Competitor, type Device } from './support/fixtures.js';
-import { boardRow, boardRows, noHorizontalOverflow, participantButton, scoreWithKeyboard, waitForAck, waitForParticipantStatus } from './support/portal.js';
+import {
+  boardRow,
+  boardRows,
+  noHorizontalOverflow,
+  participantButton,
+  scoreWithKeyboard,
+  waitForAck,
+  waitForParticipantStatus,
+} from './support/portal.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -118,7 +126,10 @@ describe('jury portal and scoreboard', () => {
       expect(details[0]!.disciplineId).toBe(floor.id);
       expect(details[0]!.value).toBeCloseTo(final!, 5);
     }
-    const { rows } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_teilnehmerid = ANY($1::int[])`, [people.map((person) => person.participantId)]);
+    const { rows } = await server.pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_teilnehmerid = ANY($1::int[])`,
+      [people.map((person) => person.participantId)],
+    );
     expect(rows[0]!.count).toBe(3);
   });
 
@@ -143,7 +154,12 @@ describe('jury portal and scoreboard', () => {
     const response = await fetch(`${server.url}/api/scores/save-value`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ competitionId: (await competitionOf(other.scoreId)), participantId: other.scoreId, disciplineId: floor.id, score: 11 }),
+      body: JSON.stringify({
+        competitionId: await competitionOf(other.scoreId),
+        participantId: other.scoreId,
+        disciplineId: floor.id,
+        score: 11,
+      }),
     });
     expect(response.status).toBe(200);
     await participantButton(portal.page, other.participantId).locator('.status-text', { hasText: '11.000' }).waitFor({ timeout: 15_000 });
@@ -178,7 +194,9 @@ describe('jury portal and scoreboard', () => {
     });
     await waitForParticipantStatus(checker.page, people[1]!.participantId, 'completed');
     await participantButton(checker.page, people[1]!.participantId).click();
-    await waitFor(() => checker.console.some((line) => line.startsWith('warning:') && line.includes('differs from the detail score')), { message: 'mismatch warning' });
+    await waitFor(() => checker.console.some((line) => line.startsWith('warning:') && line.includes('differs from the detail score')), {
+      message: 'mismatch warning',
+    });
     // The mismatch is only reported: the inputs still show the saved field values.
     expect(await checker.page.inputValue('#field-A')).toBe('05.000');
     expect(checker.errors).toEqual([]);
@@ -214,7 +232,9 @@ describe('jury portal and scoreboard', () => {
     await slow.page.locator('[data-badge="backend"][data-state="ready"]').waitFor();
 
     await slow.page.unroute('**/api/system/version');
-    await slow.page.route('**/api/system/version', (route) => route.fulfill({ status: 503, json: { statusCode: 503, error: 'Service Unavailable', code: 'UNAVAILABLE', message: 'down' } }));
+    await slow.page.route('**/api/system/version', (route) =>
+      route.fulfill({ status: 503, json: { statusCode: 503, error: 'Service Unavailable', code: 'UNAVAILABLE', message: 'down' } }),
+    );
     await slow.page.reload();
     const failed = slow.page.locator('[data-badge="backend"][data-state="error"]');
     await failed.waitFor();
@@ -252,6 +272,9 @@ describe('jury portal and scoreboard', () => {
 });
 
 async function competitionOf(scoreId: number): Promise<number> {
-  const { rows } = await server.pool.query<{ id: number }>(`SELECT int_wettkaempfeid AS id FROM ${t.wertungen} WHERE int_wertungenid = $1`, [scoreId]);
+  const { rows } = await server.pool.query<{ id: number }>(
+    `SELECT int_wettkaempfeid AS id FROM ${t.wertungen} WHERE int_wertungenid = $1`,
+    [scoreId],
+  );
   return rows[0]!.id;
 }

@@ -7,7 +7,14 @@ import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { createArena, insertDetail, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
+import {
+  createArena,
+  insertDetail,
+  insertDiscipline,
+  insertParticipantScore,
+  type Arena,
+  type Discipline,
+} from '../support/scoring-fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { headToken } from '../support/tokens.js';
 import { DESKTOP, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
@@ -28,7 +35,11 @@ beforeAll(async () => {
   scored = (await insertParticipantScore(server.pool, arena, { squadName: 'R1', lastName: 'Adler' })).scoreId;
   await insertParticipantScore(server.pool, arena, { squadName: 'R1', lastName: 'Bach' });
   await insertDetail(server.pool, scored, device.id, 12.5);
-  office = await openPage(browser, officeUrl(server.url, 'console', { eventId: arena.eventId, competitionId: arena.competitionId }), DESKTOP);
+  office = await openPage(
+    browser,
+    officeUrl(server.url, 'console', { eventId: arena.eventId, competitionId: arena.competitionId }),
+    DESKTOP,
+  );
 });
 
 afterAll(async () => {
@@ -52,7 +63,10 @@ describe('office: head judge console', () => {
     await expect.poll(() => release.isDisabled(), { timeout: 10_000 }).toBe(false);
     await release.click();
     await page.locator(`.console-device[data-discipline-id="${device.id}"][data-released="true"]`).waitFor({ timeout: 10_000 });
-    const { rows } = await server.pool.query(`SELECT released_by FROM ${t.svc_releases} WHERE competition_id = $1 AND discipline_id = $2`, [arena.competitionId, device.id]);
+    const { rows } = await server.pool.query(`SELECT released_by FROM ${t.svc_releases} WHERE competition_id = $1 AND discipline_id = $2`, [
+      arena.competitionId,
+      device.id,
+    ]);
     expect(rows).toEqual([{ released_by: 'oberkampfrichter' }]);
     await page.locator('#console-live[data-state="live"]').waitFor({ timeout: 10_000 });
 
@@ -60,14 +74,26 @@ describe('office: head judge console', () => {
     const desktop = new pg.Client({ connectionString: server.database.url, application_name: 'TurnerDesk' });
     await desktop.connect();
     try {
-      await desktop.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 13 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [scored, device.id]);
+      await desktop.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 13 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [
+        scored,
+        device.id,
+      ]);
     } finally {
       await desktop.end();
     }
     const late = page.locator(`#corrections-log tr.after-release[data-score-id="${scored}"]`);
     await late.waitFor({ timeout: 10_000 });
     const cells = await late.locator('td').allTextContents();
-    expect(cells.slice(1, 9)).toEqual(['Anna Adler · R1', 'Schwebebalken', 'final', '1', '12.5', '13', 'TurnerDesk', 'legacy after release']);
+    expect(cells.slice(1, 9)).toEqual([
+      'Anna Adler · R1',
+      'Schwebebalken',
+      'final',
+      '1',
+      '12.5',
+      '13',
+      'TurnerDesk',
+      'legacy after release',
+    ]);
     const earlier = page.locator(`#corrections-log tr[data-score-id="${scored}"]:not(.after-release)`);
     expect(await earlier.count()).toBe(1);
 

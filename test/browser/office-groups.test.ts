@@ -29,7 +29,10 @@ async function candidatesAfter(change: () => Promise<void>, expected: Record<str
   const before = asked.length;
   const answered = page().waitForResponse((response) => {
     const url = new URL(response.url());
-    return url.pathname === '/api/groups/available-participants' && Object.entries(expected).every(([name, value]) => url.searchParams.get(name) === value);
+    return (
+      url.pathname === '/api/groups/available-participants' &&
+      Object.entries(expected).every(([name, value]) => url.searchParams.get(name) === value)
+    );
   });
   await change();
   await answered;
@@ -68,7 +71,13 @@ describe('office: group members and candidates', () => {
     const { A1, A2, B1, B2 } = world.people;
     // Ordered by last name: Alpha-A1, Beta-A2, Delta-B2, Gamma-B1.
     expect(await shownCandidates()).toEqual([A1, A2, B2, B1]);
-    expect(asked.at(-1)).toEqual({ eventId: String(world.eventId), clubId: String(world.clubA), groupId: String(world.groupA), hidePlanned: 'false', hideOtherClubs: 'false' });
+    expect(asked.at(-1)).toEqual({
+      eventId: String(world.eventId),
+      clubId: String(world.clubA),
+      groupId: String(world.groupA),
+      hidePlanned: 'false',
+      hideOtherClubs: 'false',
+    });
     expect(await page().inputValue('#group-select')).toBe(String(world.groupA));
     expect(await resetVisible()).toBe(false);
     await saveScreenshot(page(), 'office-groups');
@@ -81,20 +90,39 @@ describe('office: group members and candidates', () => {
     expect(await candidatesAfter(() => page().keyboard.press('Space'), { hidePlanned: 'true', hideOtherClubs: 'false' })).toEqual([A2, B2]);
     expect(await resetVisible()).toBe(true);
 
-    expect(await candidatesAfter(() => page().check('#hide-other-clubs'), { hidePlanned: 'true', hideOtherClubs: 'true', clubId: String(world.clubA) })).toEqual([A2]);
+    expect(
+      await candidatesAfter(() => page().check('#hide-other-clubs'), {
+        hidePlanned: 'true',
+        hideOtherClubs: 'true',
+        clubId: String(world.clubA),
+      }),
+    ).toEqual([A2]);
     expect(await resetVisible()).toBe(true);
     await saveScreenshot(page(), 'office-groups-filtered');
 
-    expect(await candidatesAfter(() => page().uncheck('#hide-planned'), { hidePlanned: 'false', hideOtherClubs: 'true' })).toEqual([A1, A2]);
+    expect(await candidatesAfter(() => page().uncheck('#hide-planned'), { hidePlanned: 'false', hideOtherClubs: 'true' })).toEqual([
+      A1,
+      A2,
+    ]);
     expect(await resetVisible()).toBe(true);
 
-    expect(await candidatesAfter(() => page().uncheck('#hide-other-clubs'), { hidePlanned: 'false', hideOtherClubs: 'false' })).toEqual([A1, A2, B2, B1]);
+    expect(await candidatesAfter(() => page().uncheck('#hide-other-clubs'), { hidePlanned: 'false', hideOtherClubs: 'false' })).toEqual([
+      A1,
+      A2,
+      B2,
+      B1,
+    ]);
     expect(await resetVisible()).toBe(false);
 
     await page().check('#hide-planned');
     await page().locator('#reset-filters').waitFor();
     expect(await candidatesAfter(() => page().check('#hide-other-clubs'), { hidePlanned: 'true', hideOtherClubs: 'true' })).toEqual([A2]);
-    expect(await candidatesAfter(() => page().click('#reset-filters'), { hidePlanned: 'false', hideOtherClubs: 'false' })).toEqual([A1, A2, B2, B1]);
+    expect(await candidatesAfter(() => page().click('#reset-filters'), { hidePlanned: 'false', hideOtherClubs: 'false' })).toEqual([
+      A1,
+      A2,
+      B2,
+      B1,
+    ]);
     expect(await page().isChecked('#hide-planned')).toBe(false);
     expect(await page().isChecked('#hide-other-clubs')).toBe(false);
     expect(await resetVisible()).toBe(false);
@@ -128,23 +156,37 @@ describe('office: group members and candidates', () => {
   it('fetches again when the group changes, with the club of that group', async () => {
     const { A2, B1, B2 } = world.people;
     await page().click(`button[data-add="${A2}"]`);
-    const shown = await candidatesAfter(() => page().selectOption('#group-select', String(world.groupB)).then(() => undefined), {
-      groupId: String(world.groupB),
-      clubId: String(world.clubB),
-    });
+    const shown = await candidatesAfter(
+      () =>
+        page()
+          .selectOption('#group-select', String(world.groupB))
+          .then(() => undefined),
+      {
+        groupId: String(world.groupB),
+        clubId: String(world.clubB),
+      },
+    );
     // A2 is a member of the other group only.
     expect(shown).toContain(A2);
-    expect(await candidatesAfter(() => page().check('#hide-other-clubs'), { groupId: String(world.groupB), hideOtherClubs: 'true' })).toEqual([B2, B1]);
+    expect(
+      await candidatesAfter(() => page().check('#hide-other-clubs'), { groupId: String(world.groupB), hideOtherClubs: 'true' }),
+    ).toEqual([B2, B1]);
     expect(await page().textContent('#club-hint')).toBe('(only SC Berg)');
   });
 
   it('fetches again when the event changes', async () => {
-    const shown = await candidatesAfter(() => page().selectOption('#event-select', String(world.otherEventId)).then(() => undefined), {
-      eventId: String(world.otherEventId),
-      groupId: String(world.otherEventGroup),
-      hidePlanned: 'false',
-      hideOtherClubs: 'false',
-    });
+    const shown = await candidatesAfter(
+      () =>
+        page()
+          .selectOption('#event-select', String(world.otherEventId))
+          .then(() => undefined),
+      {
+        eventId: String(world.otherEventId),
+        groupId: String(world.otherEventGroup),
+        hidePlanned: 'false',
+        hideOtherClubs: 'false',
+      },
+    );
     expect(shown).toEqual([world.people.otherEvent]);
     expect(await resetVisible()).toBe(false);
     expect(office.errors).toEqual([]);

@@ -28,10 +28,15 @@ afterAll(async () => {
 
 const buttonStates = (page: OpenedPage['page']) =>
   page.$$eval('#firewall-services tbody tr', (rows) =>
-    rows.map((row) => [row.getAttribute('data-service'), ...Array.from(row.querySelectorAll('button')).map((button) => `${button.dataset.action}:${button.disabled ? 'off' : 'on'}`)]),
+    rows.map((row) => [
+      row.getAttribute('data-service'),
+      ...Array.from(row.querySelectorAll('button')).map((button) => `${button.dataset.action}:${button.disabled ? 'off' : 'on'}`),
+    ]),
   );
 const ruleStates = (page: OpenedPage['page']) =>
-  page.$$eval('#firewall-services tbody tr', (rows) => rows.map((row) => [row.getAttribute('data-service'), row.querySelector('.rule-state')?.getAttribute('data-state')]));
+  page.$$eval('#firewall-services tbody tr', (rows) =>
+    rows.map((row) => [row.getAttribute('data-service'), row.querySelector('.rule-state')?.getAttribute('data-state')]),
+  );
 
 describe('office: network access on this (Linux) host', () => {
   let server: TestServer;
@@ -71,7 +76,11 @@ describe('office: network access on this (Linux) host', () => {
     }
     await office.page.locator('.access-url').first().waitFor();
     const shown = await office.page.$$eval('.access-url', (items) =>
-      items.map((item) => ({ url: item.getAttribute('data-url'), link: item.querySelector('a')?.getAttribute('href'), qr: item.querySelector('svg.qr')?.getAttribute('data-qr-text') })),
+      items.map((item) => ({
+        url: item.getAttribute('data-url'),
+        link: item.querySelector('a')?.getAttribute('href'),
+        qr: item.querySelector('svg.qr')?.getAttribute('data-qr-text'),
+      })),
     );
     expect(shown).toEqual(expected.map((url) => ({ url, link: url, qr: url })));
     // The drawn modules are the encoder's matrix of that URL, quiet zone included.

@@ -157,7 +157,9 @@ describe('office: result lists and certificates', () => {
     expect(await office.page.getAttribute('#results-csv', 'href')).toBe(
       `/api/results.csv?eventId=${arena.eventId}&competitionId=${arena.competitionId}&groupBy=ageClass`,
     );
-    expect(await office.page.getAttribute('#results-board', 'href')).toBe(`/board/?eventId=${arena.eventId}&competitionId=${arena.competitionId}&groupBy=ageClass&view=all-around`);
+    expect(await office.page.getAttribute('#results-board', 'href')).toBe(
+      `/board/?eventId=${arena.eventId}&competitionId=${arena.competitionId}&groupBy=ageClass&view=all-around`,
+    );
     await saveScreenshot(office.page, 'office-results-1280');
     expect(office.errors).toEqual([]);
   });

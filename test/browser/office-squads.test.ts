@@ -97,7 +97,9 @@ describe('office: squads and the auto-assign dialog', () => {
     expect(await page().isChecked('#crit-separateGenders')).toBe(true);
     expect(await page().isChecked('#crit-keepClubsTogether')).toBe(false);
 
-    const limits = await page().$$eval('#auto-assign input[type="number"]', (inputs) => inputs.map((input) => [input.id, input.getAttribute('min'), input.getAttribute('max')]));
+    const limits = await page().$$eval('#auto-assign input[type="number"]', (inputs) =>
+      inputs.map((input) => [input.id, input.getAttribute('min'), input.getAttribute('max')]),
+    );
     expect(limits).toEqual([
       ['crit-maxParticipantsPerSquad', '2', '50'],
       ['crit-numberOfProposals', '1', '10'],
@@ -134,7 +136,14 @@ describe('office: squads and the auto-assign dialog', () => {
     await page().keyboard.press('Enter');
     generated = (await (await response).json()) as GenerateResponse;
     await page().locator('#auto-assign[data-step="proposals"]').waitFor();
-    expect(generated.criteria).toMatchObject({ maxParticipantsPerSquad: 3, numberOfProposals: 3, groupByAgeCategory: true, ageCategoryRanges: '4-9,10-16', namingPrefix: 'gender', breakCount: 0 });
+    expect(generated.criteria).toMatchObject({
+      maxParticipantsPerSquad: 3,
+      numberOfProposals: 3,
+      groupByAgeCategory: true,
+      ageCategoryRanges: '4-9,10-16',
+      namingPrefix: 'gender',
+      breakCount: 0,
+    });
     expect(generated.proposals).toHaveLength(3);
 
     const cards = page().locator('.proposal');
@@ -151,7 +160,8 @@ describe('office: squads and the auto-assign dialog', () => {
         const item = card.locator(`.proposal-squad[data-squad="${squad.name}"]`);
         expect(await item.locator('.squad-meta').textContent()).toContain(`${squad.colorName} · ${squad.genderGroup}`);
         expect(await item.locator('.swatch').getAttribute('data-color')).toMatch(/^\d+$/);
-        for (const participant of squad.participants) expect(await item.locator('.squad-people').textContent()).toContain(`${participant.firstname} ${participant.lastname}`);
+        for (const participant of squad.participants)
+          expect(await item.locator('.squad-people').textContent()).toContain(`${participant.firstname} ${participant.lastname}`);
         expect(await item.locator('.squad-clubs').textContent()).toContain(squad.participants[0]!.club);
       }
     }
@@ -187,7 +197,9 @@ describe('office: squads and the auto-assign dialog', () => {
     await saveScreenshot(page(), 'office-squads-applied');
 
     const stored = await squadNamesOfEvent(server.pool, planned.arena.eventId);
-    const expected = new Map(chosen.squads.flatMap((squad) => squad.participants.map((participant) => [participant.id, squad.name] as const)));
+    const expected = new Map(
+      chosen.squads.flatMap((squad) => squad.participants.map((participant) => [participant.id, squad.name] as const)),
+    );
     expect(expected.size).toBe(10);
     for (const id of planned.participantIds) {
       // Every row of the participant, in both competitions: the old "ALT" is gone everywhere.
@@ -203,7 +215,9 @@ describe('office: squads and the auto-assign dialog', () => {
     const chosen = generated.proposals[1]!.squads.filter((squad) => squad.participants.length > 0);
     await page().locator(`.squad-card[data-squad="${chosen[0]!.name}"]`).waitFor();
     expect(await page().locator('.squad-card[data-squad="ALT"]').count()).toBe(0);
-    const shown = await page().$$eval('.squad-card[data-squad]', (cards) => cards.map((card) => [card.getAttribute('data-squad'), card.querySelectorAll('li').length] as const));
+    const shown = await page().$$eval('.squad-card[data-squad]', (cards) =>
+      cards.map((card) => [card.getAttribute('data-squad'), card.querySelectorAll('li').length] as const),
+    );
     expect(new Map(shown)).toEqual(new Map(chosen.map((squad) => [squad.name, squad.participants.length])));
     expect(await page().locator('#unassigned').count()).toBe(0);
     expect(office.errors).toEqual([]);

@@ -48,7 +48,8 @@ beforeAll(async () => {
   await server.pool.query(`UPDATE ${t.disziplinen} SET var_eingabemaske = '00.000' WHERE int_disziplinenid = $1`, [world.disciplineId]);
   office = await openPage(browser, 'about:blank');
   office.page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().endsWith('/api/scores/team')) posted.push(request.postDataJSON() as Record<string, unknown>);
+    if (request.method() === 'POST' && request.url().endsWith('/api/scores/team'))
+      posted.push(request.postDataJSON() as Record<string, unknown>);
   });
   await office.page.goto(officeUrl(server.url, 'teams', { eventId: world.eventId }));
 });
@@ -95,7 +96,9 @@ describe('office: team score entry', () => {
     const { Abz } = world.fields;
     await typeAndLeave(cell(1, Abz), '.3');
     expect(await page().inputValue(cell(1, Abz))).toBe('00.300');
-    await page().locator(`${cell(1, Abz)}-error:not([hidden])`).waitFor();
+    await page()
+      .locator(`${cell(1, Abz)}-error:not([hidden])`)
+      .waitFor();
     expect(await page().textContent(`${cell(1, Abz)}-error`)).toContain('A bearer token is required');
     expect(await page().getAttribute(cell(1, Abz), 'aria-invalid')).toBe('true');
     expect(await page().textContent('#status-1')).toBe('✗ Not saved');
@@ -126,7 +129,12 @@ describe('office: team score entry', () => {
     const details = await detailRowsOf(server.pool, await teamScoreId(world.plainCompetitionId));
     // One detail row per field, int_kp = field id, the final score under the final field.
     expect(new Set(details.map((row) => `${row.disciplineId}/${row.attempt}/${row.kp}=${row.value.toFixed(3)}`))).toEqual(
-      new Set([`${world.disciplineId}/1/${D}=4.500`, `${world.disciplineId}/1/${E}=8.200`, `${world.disciplineId}/1/${Abz}=0.300`, `${world.disciplineId}/1/${final}=12.400`]),
+      new Set([
+        `${world.disciplineId}/1/${D}=4.500`,
+        `${world.disciplineId}/1/${E}=8.200`,
+        `${world.disciplineId}/1/${Abz}=0.300`,
+        `${world.disciplineId}/1/${final}=12.400`,
+      ]),
     );
     await saveScreenshot(page(), 'office-teams');
   });
@@ -147,7 +155,11 @@ describe('office: team score entry', () => {
     const { D, E, Abz } = world.fields;
     await page().reload();
     await page().locator('#final-1', { hasText: '12.400' }).waitFor();
-    expect([await page().inputValue(cell(1, D)), await page().inputValue(cell(1, E)), await page().inputValue(cell(1, Abz))]).toEqual(['04.500', '08.200', '00.300']);
+    expect([await page().inputValue(cell(1, D)), await page().inputValue(cell(1, E)), await page().inputValue(cell(1, Abz))]).toEqual([
+      '04.500',
+      '08.200',
+      '00.300',
+    ]);
     expect(await page().inputValue(cell(2, D))).toBe('');
 
     await page().focus(cell(1, E));
@@ -171,14 +183,25 @@ describe('office: team score entry', () => {
     await typeAndLeave(cell(1, 'final'), '7,25');
     await page().locator('#status-1[data-state="saved"]').waitFor();
     expect(await page().inputValue(cell(1, 'final'))).toBe('7.25');
-    expect(posted.at(-1)).toMatchObject({ disciplineId: world.plainDisciplineId, attempt: 1, components: [{ fieldId: D, value: 3 }], finalScore: 7.25 });
+    expect(posted.at(-1)).toMatchObject({
+      disciplineId: world.plainDisciplineId,
+      attempt: 1,
+      components: [{ fieldId: D, value: 3 }],
+      finalScore: 7.25,
+    });
     const details = await detailRowsOf(server.pool, await teamScoreId(world.plainCompetitionId));
-    expect(new Set(details.filter((row) => row.disciplineId === world.plainDisciplineId).map((row) => `${row.kp}=${row.value}`))).toEqual(new Set([`${D}=3`, `${final}=7.25`]));
+    expect(new Set(details.filter((row) => row.disciplineId === world.plainDisciplineId).map((row) => `${row.kp}=${row.value}`))).toEqual(
+      new Set([`${D}=3`, `${final}=7.25`]),
+    );
     expect(office.errors).toEqual([]);
   });
 
   it('fits a phone screen', async () => {
-    const phone = await openPage(browser, `${officeUrl(server.url, 'teams', { eventId: world.eventId })}&teamId=${world.teamId}&competitionId=${world.plainCompetitionId}&disciplineId=${world.disciplineId}`, PHONE);
+    const phone = await openPage(
+      browser,
+      `${officeUrl(server.url, 'teams', { eventId: world.eventId })}&teamId=${world.teamId}&competitionId=${world.plainCompetitionId}&disciplineId=${world.disciplineId}`,
+      PHONE,
+    );
     await phone.page.locator('#final-1', { hasText: '12.700' }).waitFor();
     expect(await noHorizontalOverflow(phone.page)).toBe(true);
     await saveScreenshot(phone.page, 'office-teams-phone');

@@ -172,7 +172,10 @@ describe('jury portal without a server', () => {
     await waitForParticipantStatus(portal.page, target.participantId, 'waiting', DEADLINE_MS);
     await participantButton(portal.page, target.participantId).click();
     // A waiting participant shows what is still to be sent, not the server's older values.
-    await waitFor(async () => (await portal.page.inputValue('#field-B')) === '08.10', { timeoutMs: DEADLINE_MS, message: 'queued values shown after reload' });
+    await waitFor(async () => (await portal.page.inputValue('#field-B')) === '08.10', {
+      timeoutMs: DEADLINE_MS,
+      message: 'queued values shown after reload',
+    });
     expect((await storedRows(server.pool, target.participantId, device.id)).details).toHaveLength(0);
 
     await portal.page.unroute('**/api/scores/save-value');

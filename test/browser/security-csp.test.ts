@@ -66,7 +66,11 @@ describe('pages under their security headers', () => {
     // The jury portal and the scoreboard show their Socket.IO state; connect-src must admit it.
     const indicator = page.page.locator('.connection, .live-indicator');
     if ((await indicator.count()) > 0) {
-      await page.page.waitForFunction(() => document.querySelector('.connection, .live-indicator')?.getAttribute('data-status') === 'live', undefined, { timeout: 15_000 });
+      await page.page.waitForFunction(
+        () => document.querySelector('.connection, .live-indicator')?.getAttribute('data-status') === 'live',
+        undefined,
+        { timeout: 15_000 },
+      );
     }
     await page.page.waitForLoadState('load');
     expect(await violationsOf(page)).toEqual([]);

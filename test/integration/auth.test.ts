@@ -9,7 +9,10 @@ import { runScript } from '../support/process.js';
 import { TEST_JWT_SECRET } from '../support/server.js';
 
 function protectedRoutes(app: TypedApp): void {
-  app.get('/test/admin-only', { onRequest: app.requireRole('admin') }, async (request) => ({ sub: request.user.sub, role: request.user.role }));
+  app.get('/test/admin-only', { onRequest: app.requireRole('admin') }, async (request) => ({
+    sub: request.user.sub,
+    role: request.user.role,
+  }));
   app.get('/test/score-writing', { onRequest: app.requireScoreWriter }, async () => ({ ok: true }));
 }
 
@@ -17,7 +20,10 @@ let lan: TestApp;
 let strict: TestApp;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-auth-'));
 beforeAll(async () => {
-  [lan, strict] = await Promise.all([startTestApp({ routes: protectedRoutes }), startTestApp({ env: { AUTH_MODE: 'strict' }, routes: protectedRoutes })]);
+  [lan, strict] = await Promise.all([
+    startTestApp({ routes: protectedRoutes }),
+    startTestApp({ env: { AUTH_MODE: 'strict' }, routes: protectedRoutes }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([lan?.stop(), strict?.stop()]);
@@ -37,13 +43,25 @@ describe('role check (contract section 4)', () => {
     ['no token', undefined],
     ['a token that is not a JWT', 'not-a-token'],
     ['an expired token', createSigner({ key: TEST_JWT_SECRET })({ sub: 'alice', role: 'admin', exp: Math.floor(Date.now() / 1000) - 60 })],
-    ['a token signed with another secret', createSigner({ key: 'some-other-secret-of-enough-length', expiresIn: 60_000 })({ sub: 'alice', role: 'admin' })],
-    ['an unsigned token (alg none)', `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: 'alice', role: 'admin', exp: Math.floor(Date.now() / 1000) + 600 })}.`],
-    ['a token signed with another algorithm', createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS512', expiresIn: 60_000 })({ sub: 'alice', role: 'admin' })],
-    ['a token whose payload was altered', (() => {
-      const [header, , signature] = sign({ sub: 'alice', role: 'jury' }).split('.');
-      return `${header}.${base64url({ sub: 'alice', role: 'admin', exp: Math.floor(Date.now() / 1000) + 600 })}.${signature}`;
-    })()],
+    [
+      'a token signed with another secret',
+      createSigner({ key: 'some-other-secret-of-enough-length', expiresIn: 60_000 })({ sub: 'alice', role: 'admin' }),
+    ],
+    [
+      'an unsigned token (alg none)',
+      `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: 'alice', role: 'admin', exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+    ],
+    [
+      'a token signed with another algorithm',
+      createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS512', expiresIn: 60_000 })({ sub: 'alice', role: 'admin' }),
+    ],
+    [
+      'a token whose payload was altered',
+      (() => {
+        const [header, , signature] = sign({ sub: 'alice', role: 'jury' }).split('.');
+        return `${header}.${base64url({ sub: 'alice', role: 'admin', exp: Math.floor(Date.now() / 1000) + 600 })}.${signature}`;
+      })(),
+    ],
     ['a token with an unknown role', sign({ sub: 'alice', role: 'root' })],
   ])('refuses %s with 401 UNAUTHORIZED', async (_case, token) => {
     const { status, body } = await call(lan, '/test/admin-only', token);
@@ -59,7 +77,10 @@ describe('role check (contract section 4)', () => {
   });
 
   it('admits an admin token', async () => {
-    expect(await call(lan, '/test/admin-only', sign({ sub: 'alice', role: 'admin' }))).toEqual({ status: 200, body: { sub: 'alice', role: 'admin' } });
+    expect(await call(lan, '/test/admin-only', sign({ sub: 'alice', role: 'admin' }))).toEqual({
+      status: 200,
+      body: { sub: 'alice', role: 'admin' },
+    });
   });
 
   it('leaves score writing open in AUTH_MODE=lan and requires a jury or admin token in strict', async () => {
@@ -72,7 +93,10 @@ describe('role check (contract section 4)', () => {
 
 describe('npm run token', () => {
   it('prints an HS256 token with sub, role and exp that the service accepts', async () => {
-    const result = await runScript('scripts/token.ts', ['--sub', 'alice', '--role', 'admin', '--hours', '1'], { JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir });
+    const result = await runScript('scripts/token.ts', ['--sub', 'alice', '--role', 'admin', '--hours', '1'], {
+      JWT_SECRET: TEST_JWT_SECRET,
+      DATA_DIR: dataDir,
+    });
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -85,7 +109,10 @@ describe('npm run token', () => {
   });
 
   it('refuses an unknown role with exit code 1', async () => {
-    const result = await runScript('scripts/token.ts', ['--sub', 'alice', '--role', 'root'], { JWT_SECRET: TEST_JWT_SECRET, DATA_DIR: dataDir });
+    const result = await runScript('scripts/token.ts', ['--sub', 'alice', '--role', 'root'], {
+      JWT_SECRET: TEST_JWT_SECRET,
+      DATA_DIR: dataDir,
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('--role');

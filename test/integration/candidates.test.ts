@@ -23,12 +23,23 @@ beforeAll(async () => {
   ownClubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TSV Eigen' });
   otherClubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SC Fremd' });
   emptyClubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'Leer e.V.' });
-  groupId = await insertRow(pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: eventId, var_name: 'Gruppe 1', int_vereineid: ownClubId });
+  groupId = await insertRow(pool, 'gruppen', 'int_gruppenid', {
+    int_veranstaltungenid: eventId,
+    var_name: 'Gruppe 1',
+    int_vereineid: ownClubId,
+  });
   const competitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: otherEventId, var_name: 'WK' });
 
   const participant = (key: string, values: Record<string, unknown>) =>
     insertRow(pool, 'teilnehmer', 'int_teilnehmerid', { int_eventid: eventId, var_typ: 'Gruppe', ...values }).then((id) => (ids[key] = id));
-  await participant('ownFree', { var_vorname: 'Anna', var_nachname: 'Zeller', int_vereineid: ownClubId, int_geschlecht: 2, dat_geburtstag: '2012-03-04', var_startnummer: '101' });
+  await participant('ownFree', {
+    var_vorname: 'Anna',
+    var_nachname: 'Zeller',
+    int_vereineid: ownClubId,
+    int_geschlecht: 2,
+    dat_geburtstag: '2012-03-04',
+    var_startnummer: '101',
+  });
   await participant('ownPlanned', { var_vorname: 'Ben', var_nachname: 'Adler', int_vereineid: ownClubId, int_geschlecht: 1 });
   await participant('otherFree', { var_vorname: 'Carla', var_nachname: 'Adler', int_vereineid: otherClubId, int_geschlecht: 9 });
   await participant('otherPlanned', { var_vorname: 'Anton', var_nachname: 'Zeller', int_vereineid: otherClubId });
@@ -37,7 +48,11 @@ beforeAll(async () => {
 
   // A score row anywhere makes a participant planned, even in another event's competition.
   for (const key of ['ownPlanned', 'otherPlanned']) {
-    await insertRow(pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: competitionId, int_teilnehmerid: ids[key], int_statusid: 1 });
+    await insertRow(pool, 'wertungen', 'int_wertungenid', {
+      int_wettkaempfeid: competitionId,
+      int_teilnehmerid: ids[key],
+      int_statusid: 1,
+    });
   }
 });
 afterAll(async () => {
@@ -45,7 +60,9 @@ afterAll(async () => {
 });
 
 async function candidates(query: Record<string, unknown>) {
-  const search = new URLSearchParams(Object.entries({ eventId, clubId: ownClubId, groupId, ...query }).map(([key, value]) => [key, String(value)]));
+  const search = new URLSearchParams(
+    Object.entries({ eventId, clubId: ownClubId, groupId, ...query }).map(([key, value]) => [key, String(value)]),
+  );
   return getJson(`${server.url}/api/groups/available-participants?${search}`);
 }
 
@@ -59,7 +76,12 @@ async function candidateIds(query: Record<string, unknown>): Promise<number[]> {
 describe('GET /api/groups/available-participants', () => {
   it('gives each of the four filter combinations its own answer, ordered by last name then first name', async () => {
     expect(await candidateIds({})).toEqual([ids.ownPlanned, ids.otherFree, ids.ownFree, ids.otherPlanned]);
-    expect(await candidateIds({ hidePlanned: false, hideOtherClubs: false })).toEqual([ids.ownPlanned, ids.otherFree, ids.ownFree, ids.otherPlanned]);
+    expect(await candidateIds({ hidePlanned: false, hideOtherClubs: false })).toEqual([
+      ids.ownPlanned,
+      ids.otherFree,
+      ids.ownFree,
+      ids.otherPlanned,
+    ]);
     expect(await candidateIds({ hideOtherClubs: true })).toEqual([ids.ownPlanned, ids.ownFree]);
     expect(await candidateIds({ hidePlanned: true })).toEqual([ids.otherFree, ids.ownFree]);
     expect(await candidateIds({ hidePlanned: true, hideOtherClubs: true })).toEqual([ids.ownFree]);
@@ -69,13 +91,29 @@ describe('GET /api/groups/available-participants', () => {
     const { body } = await candidates({ hidePlanned: true, hideOtherClubs: true });
     expect(body).toEqual({
       results: [
-        { id: ids.ownFree, firstName: 'Anna', lastName: 'Zeller', startNumber: '101', clubId: ownClubId, clubName: 'TSV Eigen', gender: 'female', birthDate: '2012-03-04' },
+        {
+          id: ids.ownFree,
+          firstName: 'Anna',
+          lastName: 'Zeller',
+          startNumber: '101',
+          clubId: ownClubId,
+          clubName: 'TSV Eigen',
+          gender: 'female',
+          birthDate: '2012-03-04',
+        },
       ],
       total: 1,
     });
     const all = await candidates({});
-    const genders = Object.fromEntries(all.body.results.map((candidate: { id: number; gender: string }) => [candidate.id, candidate.gender]));
-    expect(genders).toEqual({ [ids.ownFree!]: 'female', [ids.ownPlanned!]: 'male', [ids.otherFree!]: 'other', [ids.otherPlanned!]: 'other' });
+    const genders = Object.fromEntries(
+      all.body.results.map((candidate: { id: number; gender: string }) => [candidate.id, candidate.gender]),
+    );
+    expect(genders).toEqual({
+      [ids.ownFree!]: 'female',
+      [ids.ownPlanned!]: 'male',
+      [ids.otherFree!]: 'other',
+      [ids.otherPlanned!]: 'other',
+    });
   });
 
   it('returns an empty result when nothing matches', async () => {

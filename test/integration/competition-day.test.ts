@@ -13,7 +13,12 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let server: TestServer;
 let demo: DemoSummary;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = bearer(adminToken)): Promise<{ status: number; body: any }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = bearer(adminToken),
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -57,7 +62,10 @@ describe('GET /api/scores?competitionId=', () => {
     expect(new Set(only.body.results.map((entry: any) => entry.competitionId))).toEqual(new Set([girls.id]));
     expect(new Set(only.body.results.map((entry: any) => entry.disciplineId))).toEqual(new Set(girls.disciplineIds));
     const squad = girls.squads[0]!;
-    const inSquad = await call('GET', `/api/scores?eventId=${demo.event.id}&competitionId=${girls.id}&squadName=${encodeURIComponent(squad)}&limit=1000`);
+    const inSquad = await call(
+      'GET',
+      `/api/scores?eventId=${demo.event.id}&competitionId=${girls.id}&squadName=${encodeURIComponent(squad)}&limit=1000`,
+    );
     expect(inSquad.body.results.length).toBeGreaterThan(0);
     expect(inSquad.body.results.length).toBeLessThan(only.body.results.length);
   });
@@ -115,15 +123,36 @@ describe('optimistic checks', () => {
     const fieldId = discipline(demo.scores.pendingExample.discipline).fields.find((field) => !field.isFinal)!.id;
     expect(fieldId).toBeGreaterThan(0);
     void disciplineId;
-    const first = await call('POST', '/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance: 4.5, expectedPerformance: null });
+    const first = await call('POST', '/api/jury-results', {
+      participantId: scoreId,
+      disciplineFieldId: fieldId,
+      performance: 4.5,
+      expectedPerformance: null,
+    });
     expect(first.status).toBe(200);
-    const stale = await call('POST', '/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance: 5.5, expectedPerformance: null });
+    const stale = await call('POST', '/api/jury-results', {
+      participantId: scoreId,
+      disciplineFieldId: fieldId,
+      performance: 5.5,
+      expectedPerformance: null,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ code: 'CONFLICT', current: 4.5 });
     const stored = await call('GET', `/api/jury-results?participantId=${scoreId}&disciplineId=${disciplineId}`);
     expect(stored.body.results.find((result: any) => result.fieldId === fieldId).performance).toBe(4.5);
-    expect((await call('POST', '/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance: 5.5, expectedPerformance: 4.5 })).status).toBe(200);
-    expect((await call('POST', '/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance: 5.6 })).status).toBe(200);
+    expect(
+      (
+        await call('POST', '/api/jury-results', {
+          participantId: scoreId,
+          disciplineFieldId: fieldId,
+          performance: 5.5,
+          expectedPerformance: 4.5,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await call('POST', '/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance: 5.6 })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -133,23 +162,40 @@ describe('GET /api/live-results: kind and time order', () => {
     const groupResults = await call('GET', `/api/live-results?eventId=${demo.event.id}&disciplineId=${group.disciplineId}`);
     expect(groupResults.status).toBe(200);
     const groupEntry = groupResults.body.results.find((entry: any) => entry.scoreId === group.scoreId);
-    expect(groupEntry).toMatchObject({ kind: 'group', participantId: null, lastName: demo.groups.find((g) => g.id === group.groupId)!.name, score: group.finalScore });
+    expect(groupEntry).toMatchObject({
+      kind: 'group',
+      participantId: null,
+      lastName: demo.groups.find((g) => g.id === group.groupId)!.name,
+      score: group.finalScore,
+    });
     const team = demo.scores.teamExample;
     const teamResults = await call('GET', `/api/live-results?eventId=${demo.event.id}&disciplineId=${team.disciplineId}`);
     const teamEntry = teamResults.body.results.find((entry: any) => entry.scoreId === team.scoreId);
     expect(teamEntry).toMatchObject({ kind: 'team', participantId: null, lastName: demo.teams.find((g) => g.id === team.teamId)!.name });
-    const individual = await call('GET', `/api/live-results?eventId=${demo.event.id}&disciplineId=${demo.scores.capturedExample.disciplineId}`);
-    expect(individual.body.results.every((entry: any) => entry.kind === 'individual' && typeof entry.participantId === 'number')).toBe(true);
+    const individual = await call(
+      'GET',
+      `/api/live-results?eventId=${demo.event.id}&disciplineId=${demo.scores.capturedExample.disciplineId}`,
+    );
+    expect(individual.body.results.every((entry: any) => entry.kind === 'individual' && typeof entry.participantId === 'number')).toBe(
+      true,
+    );
     expect(individual.body.order).toBe('descending');
   });
 
   it('ranks a time-mask discipline ascending: the shortest time is rank 1', async () => {
     const rope = discipline('Tauklettern');
     const boys = competition(/^P-Stufen männlich/);
-    const rows = (await call('GET', `/api/scores?competitionId=${boys.id}&limit=1000`)).body.results.filter((entry: any) => entry.disciplineId === rope.id).slice(0, 3);
+    const rows = (await call('GET', `/api/scores?competitionId=${boys.id}&limit=1000`)).body.results
+      .filter((entry: any) => entry.disciplineId === rope.id)
+      .slice(0, 3);
     const times = [45.2, 38.9, 52];
     for (const [index, row] of rows.entries()) {
-      const saved = await call('POST', '/api/scores/save-value', { competitionId: boys.id, participantId: row.id, disciplineId: rope.id, score: times[index] });
+      const saved = await call('POST', '/api/scores/save-value', {
+        competitionId: boys.id,
+        participantId: row.id,
+        disciplineId: rope.id,
+        score: times[index],
+      });
       expect(saved.status).toBe(200);
     }
     const live = await call('GET', `/api/live-results?eventId=${demo.event.id}&disciplineId=${rope.id}&competitionId=${boys.id}`);
@@ -165,7 +211,10 @@ describe('GET /api/live-results: kind and time order', () => {
 describe('group members stored by the service', () => {
   it('a member list PUT by one client is what another client GETs; admin only', async () => {
     const group = demo.groups[0]!;
-    const candidates = await call('GET', `/api/groups/available-participants?eventId=${demo.event.id}&clubId=${group.clubId}&groupId=${group.id}`);
+    const candidates = await call(
+      'GET',
+      `/api/groups/available-participants?eventId=${demo.event.id}&clubId=${group.clubId}&groupId=${group.id}`,
+    );
     const ids = candidates.body.results.slice(0, 3).map((candidate: any) => candidate.id);
     expect(ids.length).toBe(3);
     const empty = await call('GET', `/api/groups/${group.id}/members`);

@@ -22,7 +22,6 @@ let service: ServiceProcess | undefined;
 let board: Scoreboard | undefined;
 const clients: pg.Pool[] = [];
 
-
 afterAll(async () => {
   board?.socket.disconnect();
   for (const client of clients) if (!client.ended) await client.end().catch(() => undefined);
@@ -59,7 +58,17 @@ describe('the desktop program on the embedded server', () => {
     expect(printed.password).toBe(readFileSync(passwordFile, 'utf8').trim());
 
     // Exactly the printed fields, and the printed URL, each as the desktop program might use them.
-    const desktop = withTables(new pg.Pool({ host: printed.host, port: Number(printed.port), database: printed.database, user: printed.user, password: printed.password, max: 1 }), t);
+    const desktop = withTables(
+      new pg.Pool({
+        host: printed.host,
+        port: Number(printed.port),
+        database: printed.database,
+        user: printed.user,
+        password: printed.password,
+        max: 1,
+      }),
+      t,
+    );
     const byUrl = new pg.Pool({ connectionString: printed.url, max: 1 });
     clients.push(desktop, byUrl);
     // The service stops its server below; the desktop's idle sessions end with it.
@@ -74,7 +83,10 @@ describe('the desktop program on the embedded server', () => {
     const { scoreId } = await insertParticipantScore(desktop, arena, { lastName: 'Vomdesktop' });
     board = await openScoreboard(service.url, arena.eventId);
 
-    await desktop.query(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`, [scoreId, discipline.id]);
+    await desktop.query(
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`,
+      [scoreId, discipline.id],
+    );
     const inserted = await waitForEvent(board.events, (event) => event.scoreId === scoreId, 10_000);
     expect(inserted).toMatchObject({ source: 'legacy', scoreId, eventId: arena.eventId, score: 8.25, lastname: 'Vomdesktop' });
 
@@ -90,7 +102,9 @@ describe('the desktop program on the embedded server', () => {
     const again = new pg.Client({ connectionString: printed.url });
     again.on('error', () => undefined);
     await again.connect();
-    expect((await again.query(`SELECT rel_leistung AS score FROM ${t.wertungen_details} WHERE int_wertungenid = $1`, [scoreId])).rows).toEqual([{ score: expect.closeTo(9.1, 5) }]);
+    expect(
+      (await again.query(`SELECT rel_leistung AS score FROM ${t.wertungen_details} WHERE int_wertungenid = $1`, [scoreId])).rows,
+    ).toEqual([{ score: expect.closeTo(9.1, 5) }]);
     await again.end();
   }, 180_000);
 
@@ -101,16 +115,25 @@ describe('the desktop program on the embedded server', () => {
     try {
       const pidFile = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
       const takenPort = pidFile[3]!;
-      const result = await runScript('src/main.ts', [], { DATA_DIR: other, EMBEDDED_DB_PORT: takenPort, PORT: String(await freePort()) }, 60_000);
+      const result = await runScript(
+        'src/main.ts',
+        [],
+        { DATA_DIR: other, EMBEDDED_DB_PORT: takenPort, PORT: String(await freePort()) },
+        60_000,
+      );
       expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(`Invalid configuration: EMBEDDED_DB_PORT ${takenPort} is already in use on 127.0.0.1 (another PostgreSQL?); set EMBEDDED_DB_PORT to a free port`);
+      expect(result.stderr.trim()).toBe(
+        `Invalid configuration: EMBEDDED_DB_PORT ${takenPort} is already in use on 127.0.0.1 (another PostgreSQL?); set EMBEDDED_DB_PORT to a free port`,
+      );
 
       // The same for the HTTP port: the running service holds its PORT.
       const httpTaken = await runScript('src/main.ts', [], { DATA_DIR: other, HOST: '127.0.0.1', PORT: String(service!.port) }, 60_000);
       expect(httpTaken.code).toBe(1);
       // node-cron may warn on stderr about its missed ticks on a busy machine; the refusal is the last line, without a stack.
       expect(httpTaken.stderr).not.toMatch(/^\s+at /m);
-      expect(httpTaken.stderr.trim().split('\n').at(-1)).toBe(`Invalid configuration: PORT ${service!.port} is already in use on 127.0.0.1 (another instance?); stop it or set PORT to a free port`);
+      expect(httpTaken.stderr.trim().split('\n').at(-1)).toBe(
+        `Invalid configuration: PORT ${service!.port} is already in use on 127.0.0.1 (another instance?); stop it or set PORT to a free port`,
+      );
     } finally {
       rmSync(other, { recursive: true, force: true });
     }

@@ -13,7 +13,6 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-embedded-start-'));
 const clusterDir = path.join(dataDir, 'pg');
 const services: ServiceProcess[] = [];
 
-
 /** Postmasters serving this test's cluster (only the postmaster names the data directory). */
 function postmastersOfCluster(): number[] {
   return readdirSync('/proc')
@@ -37,7 +36,9 @@ async function startEmbeddedService(): Promise<ServiceProcess> {
 afterAll(async () => {
   for (const service of services) if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
   for (const pid of postmastersOfCluster()) process.kill(pid, 'SIGINT');
-  await waitFor(() => postmastersOfCluster().length === 0, { timeoutMs: 15_000 }).catch(() => postmastersOfCluster().forEach((pid) => process.kill(pid, 'SIGKILL')));
+  await waitFor(() => postmastersOfCluster().length === 0, { timeoutMs: 15_000 }).catch(() =>
+    postmastersOfCluster().forEach((pid) => process.kill(pid, 'SIGKILL')),
+  );
   rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);
 
@@ -58,7 +59,11 @@ describe('npm start without DATABASE_URL', () => {
 
     service.child.kill('SIGTERM');
     expect(await exited(service, 30_000)).toEqual({ code: 0, signal: null });
-    const log = service.stdout().trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
+    const log = service
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
     const shutdown = log.slice(log.findIndex((entry) => entry.msg === 'shutting down'));
     expect(shutdown.at(-1)?.msg).toBe('stopped cleanly');
     // The database went down after the service had let go of it, not underneath it: no warnings.

@@ -26,7 +26,8 @@ afterAll(async () => {
 type JsonType = 'null' | 'array' | 'object' | 'string' | 'number' | 'boolean';
 const jsonTypeOf = (value: unknown): JsonType => (value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as JsonType));
 /** Key → JSON type, as a client receives the payload (after a JSON round trip). */
-const shapeOf = (payload: object) => Object.fromEntries(Object.entries(JSON.parse(JSON.stringify(payload)) as object).map(([key, value]) => [key, jsonTypeOf(value)]));
+const shapeOf = (payload: object) =>
+  Object.fromEntries(Object.entries(JSON.parse(JSON.stringify(payload)) as object).map(([key, value]) => [key, jsonTypeOf(value)]));
 
 async function legacyPayloads(scoreId: number): Promise<Array<Record<string, unknown>>> {
   const { rows } = await server.pool.query<{ payload: Record<string, unknown> }>(

@@ -69,10 +69,23 @@ it('answers 503 with Retry-After to the judges on a locked score and keeps other
       const response = await fetch(`${server.url}/api/scores/save-value`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ competitionId: targets.arena.competitionId, participantId: locked, disciplineId: targets.discipline.id, score: 7.5 }),
+        body: JSON.stringify({
+          competitionId: targets.arena.competitionId,
+          participantId: locked,
+          disciplineId: targets.discipline.id,
+          score: 7.5,
+        }),
         signal: AbortSignal.timeout(60_000),
       });
-      return { scoreId: locked!, kind: 'value' as const, status: response.status, body: await response.json(), sentAt: 0, answeredAt: performance.now() - started, retryAfter: response.headers.get('retry-after') };
+      return {
+        scoreId: locked!,
+        kind: 'value' as const,
+        status: response.status,
+        body: await response.json(),
+        sentAt: 0,
+        answeredAt: performance.now() - started,
+        retryAfter: response.headers.get('retry-after'),
+      };
     });
     await waitFor(async () => (await serviceLockWaits()) > 0, { timeoutMs: 20_000, message: 'the judges wait on the desktop lock' });
     const during = await othersLatency(others.splice(0, 8));
@@ -132,6 +145,12 @@ it('reports degraded health while every pool connection is taken, and ok again a
 });
 
 it('maps a lock timeout and a statement timeout to 503 UNAVAILABLE, never 500', () => {
-  expect(toErrorBody(Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }))).toMatchObject({ statusCode: 503, code: 'UNAVAILABLE' });
-  expect(toErrorBody(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toMatchObject({ statusCode: 503, code: 'UNAVAILABLE' });
+  expect(toErrorBody(Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }))).toMatchObject({
+    statusCode: 503,
+    code: 'UNAVAILABLE',
+  });
+  expect(toErrorBody(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toMatchObject({
+    statusCode: 503,
+    code: 'UNAVAILABLE',
+  });
 });

@@ -21,8 +21,10 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-fault-embedded-'));
 const clusterDir = path.join(dataDir, 'pg');
 let service: ServiceProcess | undefined;
 let pool: (pg.Pool & WithTables) | undefined;
-const postmasterPids = () => processesOfCluster(clusterDir).filter(({ command }) => command.includes(clusterDir)).map(({ pid }) => pid);
-
+const postmasterPids = () =>
+  processesOfCluster(clusterDir)
+    .filter(({ command }) => command.includes(clusterDir))
+    .map(({ pid }) => pid);
 
 afterAll(async () => {
   if (pool && !pool.ended) await pool.end().catch(() => undefined);
@@ -43,7 +45,10 @@ describe('supervised embedded PostgreSQL', () => {
     service = await startService({ DATA_DIR: dataDir, EMBEDDED_DB_PORT: String(embeddedPort), LOG_LEVEL: 'warn' });
     const { url } = service;
     const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-    pool = withTables(new pg.Pool({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${embeddedPort}/gym`, max: 2 }), t);
+    pool = withTables(
+      new pg.Pool({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${embeddedPort}/gym`, max: 2 }),
+      t,
+    );
     pool.on('error', () => undefined);
     const arena = await createArena(pool, 'Ausfall-Cup');
     const discipline = await insertDiscipline(pool);
@@ -62,7 +67,9 @@ describe('supervised embedded PostgreSQL', () => {
     const killedAt = Date.now();
     await waitFor(() => !isAlive(postmaster!), { timeoutMs: 5_000 });
     // Degraded while it is gone (the health check runs a query), then ok on a new postmaster.
-    await waitFor(async () => (await health(url)).body.status === 'degraded' || postmasterPids().some((pid) => pid !== postmaster), { timeoutMs: 10_000 });
+    await waitFor(async () => (await health(url)).body.status === 'degraded' || postmasterPids().some((pid) => pid !== postmaster), {
+      timeoutMs: 10_000,
+    });
     await waitFor(async () => (await health(url)).status === 200, { timeoutMs: 10_000, message: 'health ok within 10 s of the kill' });
     const recoveredMs = Date.now() - killedAt;
     expect(postmasterPids()).not.toContain(postmaster);

@@ -58,9 +58,14 @@ it('finishes the saves in flight on SIGTERM, exits 0, and resuming scoreboards m
   await blocker.query(`SELECT 1 FROM ${t.wertungen} WHERE int_wertungenid = ANY($1::int[]) FOR UPDATE`, [heldScores]);
   const heldSaves = Promise.all(heldScores.map((scoreId) => sendSave(first.url, rig.targets, scoreId, 'value', { timeoutMs: 30_000 })));
   try {
-    await waitFor(async () => (await sessionsWaitingForLock(rig.database.name)) >= heldScores.length, { message: 'the held saves waiting inside the service' });
+    await waitFor(async () => (await sessionsWaitingForLock(rig.database.name)) >= heldScores.length, {
+      message: 'the held saves waiting inside the service',
+    });
     first.child.kill('SIGTERM');
-    await waitFor(async () => !(await acceptsNewConnections(first.url)), { timeoutMs: 10_000, message: 'the service stops taking new requests' });
+    await waitFor(async () => !(await acceptsNewConnections(first.url)), {
+      timeoutMs: 10_000,
+      message: 'the service stops taking new requests',
+    });
   } finally {
     await blocker.query('COMMIT');
     blocker.release();
@@ -71,11 +76,18 @@ it('finishes the saves in flight on SIGTERM, exits 0, and resuming scoreboards m
 
   const second = await rig.startService({ port: first.port });
   const answeredAfterRestart = load.succeeded();
-  await waitFor(() => load.succeeded() >= answeredAfterRestart + 200, { timeoutMs: 20_000, message: '200 saves answered after the restart' });
+  await waitFor(() => load.succeeded() >= answeredAfterRestart + 200, {
+    timeoutMs: 20_000,
+    message: '200 saves answered after the restart',
+  });
   const outcomes = await load.stop();
 
   // Refused while shutting down: the contract's 503, never a bare framework body; or no answer at all (port closed).
-  expect(outcomes.filter((outcome) => outcome.status !== null && outcome.status !== 200 && !isContractErrorBody(outcome.body, 503, 'UNAVAILABLE'))).toEqual([]);
+  expect(
+    outcomes.filter(
+      (outcome) => outcome.status !== null && outcome.status !== 200 && !isContractErrorBody(outcome.body, 503, 'UNAVAILABLE'),
+    ),
+  ).toEqual([]);
   const targets = { ...rig.targets, scoresByPortal: [...rig.targets.scoresByPortal, heldScores] };
   expect(await saveViolations(rig.pool, targets, [...outcomes, ...held])).toEqual([]);
 

@@ -35,7 +35,10 @@ beforeAll(async () => {
        FROM generate_series(1, $2::int) AS n`,
     [FLOOD_EVENT, FLOOD_ROOM_EVENTS],
   );
-  await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL LIMIT 1`)).rowCount === 0, { timeoutMs: 20_000, message: 'flood room numbered' });
+  await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL LIMIT 1`)).rowCount === 0, {
+    timeoutMs: 20_000,
+    message: 'flood room numbered',
+  });
   await waitFor(async () => {
     const { rows } = await server.pool.query<{ last: number }>(`SELECT max(seq) AS last FROM ${t.svc_outbox}`);
     return server.relay.status().cursor >= rows[0]!.last;

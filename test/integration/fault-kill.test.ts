@@ -30,7 +30,10 @@ it('keeps every answered save and delivers every committed event exactly once ac
   expect(await exited(first, 10_000)).toEqual({ code: null, signal: 'SIGKILL' });
   const answeredBeforeRestart = load.succeeded();
   const second = await rig.startService({ port: first.port });
-  await waitFor(() => load.succeeded() >= answeredBeforeRestart + 300, { timeoutMs: 20_000, message: '300 saves answered after the restart' });
+  await waitFor(() => load.succeeded() >= answeredBeforeRestart + 300, {
+    timeoutMs: 20_000,
+    message: '300 saves answered after the restart',
+  });
   // A scoreboard that arrives only now replays the whole history with since 0.
   boards.push(...(await rig.openScoreboards(second.url, 1)));
   const outcomes = await load.stop();

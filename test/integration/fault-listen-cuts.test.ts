@@ -33,7 +33,10 @@ it('loses no event and keeps the order while the LISTEN connection is cut again 
 
   const listening = async () =>
     (
-      await rig.pool.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [rig.database.name, LISTEN_APPLICATION_NAME])
+      await rig.pool.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [
+        rig.database.name,
+        LISTEN_APPLICATION_NAME,
+      ])
     ).rows.map((row: { pid: number }) => row.pid);
   const cuts: Array<{ terminated: number; answered: number }> = [];
   for (let index = 0; index < CUTS; index++) {
@@ -47,11 +50,14 @@ it('loses no event and keeps the order while the LISTEN connection is cut again 
         return found.length > 0 && load.succeeded() > previous ? found : null;
       },
       {
-      timeoutMs: 20_000,
+        timeoutMs: 20_000,
         message: `the relay listens again and saves are answered before cut ${index + 1}`,
       },
     );
-    const { rows } = await rig.pool.query('SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS terminated FROM unnest($1::int[]) AS pid', [pids]);
+    const { rows } = await rig.pool.query(
+      'SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS terminated FROM unnest($1::int[]) AS pid',
+      [pids],
+    );
     cuts.push({ terminated: rows[0].terminated, answered: load.succeeded() });
   }
   // The saves still in flight commit while the relay is away: only its catch-up can deliver them,

@@ -56,20 +56,33 @@ it('answers 503 while PostgreSQL is down, reports it in health, and recovers by 
   expect(down).toMatchObject({ status: 503, body: { status: 'degraded', database: 'down', relay: 'reconnecting' } });
   // A sustained outage under load, not one unlucky moment.
   const unavailableAtDown = unavailable();
-  await waitFor(() => unavailable() >= unavailableAtDown + 40, { timeoutMs: 15_000, message: '40 more saves answered 503 while the database is down' });
+  await waitFor(() => unavailable() >= unavailableAtDown + 40, {
+    timeoutMs: 15_000,
+    message: '40 more saves answered 503 while the database is down',
+  });
 
   await postgres.start();
-  await waitFor(async () => (await health(service.url)).status === 200, { timeoutMs: 20_000, message: 'health 200 after the database is back' });
+  await waitFor(async () => (await health(service.url)).status === 200, {
+    timeoutMs: 20_000,
+    message: 'health 200 after the database is back',
+  });
   expect((await health(service.url)).body).toMatchObject({ status: 'ok', database: 'up', relay: 'listening' });
   const answeredAfterRestart = load.succeeded();
-  await waitFor(() => load.succeeded() >= answeredAfterRestart + 200, { timeoutMs: 20_000, message: '200 saves answered after the restart' });
+  await waitFor(() => load.succeeded() >= answeredAfterRestart + 200, {
+    timeoutMs: 20_000,
+    message: '200 saves answered after the restart',
+  });
   const outcomes = await load.stop();
 
   expect(service.child.exitCode).toBeNull();
   expect(service.child.signalCode).toBeNull();
   // Every save got an HTTP answer before its deadline: 200, or 503 with the contract body.
   expect(outcomes.filter((outcome) => outcome.status === null)).toEqual([]);
-  expect(outcomes.filter((outcome) => outcome.status !== 200 && !(outcome.status === 503 && isContractErrorBody(outcome.body, 503, 'UNAVAILABLE')))).toEqual([]);
+  expect(
+    outcomes.filter(
+      (outcome) => outcome.status !== 200 && !(outcome.status === 503 && isContractErrorBody(outcome.body, 503, 'UNAVAILABLE')),
+    ),
+  ).toEqual([]);
   expect(await saveViolations(rig.pool, rig.targets, outcomes)).toEqual([]);
 
   // The scoreboards stayed connected to the service the whole time; the relay caught up after the restart.

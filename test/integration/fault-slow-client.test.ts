@@ -12,7 +12,14 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { MAX_QUEUED_BYTES, roomOf } from '../../src/realtime/gateway.js';
-import { committedScoreEvents, joinCompetition, openScoreboard, seqsOf, waitUntilBoardsCaughtUp, type Scoreboard } from '../support/realtime.js';
+import {
+  committedScoreEvents,
+  joinCompetition,
+  openScoreboard,
+  seqsOf,
+  waitUntilBoardsCaughtUp,
+  type Scoreboard,
+} from '../support/realtime.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 
 const EVENT_ID = 40;
@@ -85,7 +92,10 @@ async function commitBurst(): Promise<number> {
 /** Commits a burst and waits until every given board has received it. */
 async function burstReceivedBy(boards: ReadonlyArray<{ seqs: number[] }>): Promise<void> {
   const last = await commitBurst();
-  await waitFor(() => boards.every((board) => board.seqs.at(-1) === last), { timeoutMs: 30_000, message: 'the healthy scoreboards received the burst' });
+  await waitFor(() => boards.every((board) => board.seqs.at(-1) === last), {
+    timeoutMs: 30_000,
+    message: 'the healthy scoreboards received the burst',
+  });
 }
 
 it('drops a client that stopped reading once its queue passes the limit, without slowing the others', async () => {
@@ -93,7 +103,10 @@ it('drops a client that stopped reading once its queue passes the limit, without
   const stalled: Scoreboard = await openScoreboard(server.url, EVENT_ID);
   sockets.push(...healthy.map((board) => board.socket), stalled.socket);
   await burstReceivedBy(healthy);
-  await waitFor(() => stalled.events.length === BURST_EVENTS, { timeoutMs: 20_000, message: 'the reading scoreboard received the first burst' });
+  await waitFor(() => stalled.events.length === BURST_EVENTS, {
+    timeoutMs: 20_000,
+    message: 'the reading scoreboard received the first burst',
+  });
 
   const stalledId = stalled.socket.id!;
   // socket.io-client cannot stop reading; pausing the TCP socket under its WebSocket is what a

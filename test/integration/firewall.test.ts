@@ -97,7 +97,10 @@ describe('firewall over HTTP on a (replayed) Windows host', () => {
       });
       expect(host.modifyingCalls()).toEqual([]);
       expect(host.calls).toEqual(
-        expect.arrayContaining([{ file: NET, args: ['session'] }, ...SERVICES.map((s) => ({ file: NETSH, args: NETSH_ARGS.show(s.ruleName) }))]),
+        expect.arrayContaining([
+          { file: NET, args: ['session'] },
+          ...SERVICES.map((s) => ({ file: NETSH, args: NETSH_ARGS.show(s.ruleName) })),
+        ]),
       );
       expect(host.calls).toHaveLength(4);
     });
@@ -133,12 +136,70 @@ describe('firewall over HTTP on a (replayed) Windows host', () => {
     /** No add/delete may even be attempted. */
     untouched?: true;
   }[] = [
-    { row: 'disabled -> enable with administrator rights -> enabled', admin: true, before: [], action: 'enable', service: 'backend', status: 200, message: /inbound allow rule "App Backend Server" created/, after: ['backend'] },
-    { row: 'disabled -> enable without administrator rights -> PERMISSION_DENIED, still disabled', admin: false, before: [], action: 'enable', service: 'frontend', status: 403, code: 'PERMISSION_DENIED', message: /administrator rights.*Frontend Client was not changed/, after: [] },
-    { row: 'enabled -> disable with administrator rights -> disabled', admin: true, before: ['jury'], action: 'disable', service: 'jury', status: 200, message: /rule "App Jury Portal" deleted/, after: [] },
-    { row: 'enabled -> disable without administrator rights -> PERMISSION_DENIED, still enabled', admin: false, before: ['jury'], action: 'disable', service: 'jury', status: 403, code: 'PERMISSION_DENIED', message: /administrator rights.*Jury Portal was not changed/, after: ['jury'] },
-    { row: 'enabled -> enable -> already enabled, nothing changed', admin: true, before: ['backend'], action: 'enable', service: 'backend', status: 200, message: /already enabled.*nothing was changed/, after: ['backend'], untouched: true },
-    { row: 'disabled -> disable -> already disabled, nothing changed', admin: true, before: [], action: 'disable', service: 'frontend', status: 200, message: /already disabled.*nothing was changed/, after: [], untouched: true },
+    {
+      row: 'disabled -> enable with administrator rights -> enabled',
+      admin: true,
+      before: [],
+      action: 'enable',
+      service: 'backend',
+      status: 200,
+      message: /inbound allow rule "App Backend Server" created/,
+      after: ['backend'],
+    },
+    {
+      row: 'disabled -> enable without administrator rights -> PERMISSION_DENIED, still disabled',
+      admin: false,
+      before: [],
+      action: 'enable',
+      service: 'frontend',
+      status: 403,
+      code: 'PERMISSION_DENIED',
+      message: /administrator rights.*Frontend Client was not changed/,
+      after: [],
+    },
+    {
+      row: 'enabled -> disable with administrator rights -> disabled',
+      admin: true,
+      before: ['jury'],
+      action: 'disable',
+      service: 'jury',
+      status: 200,
+      message: /rule "App Jury Portal" deleted/,
+      after: [],
+    },
+    {
+      row: 'enabled -> disable without administrator rights -> PERMISSION_DENIED, still enabled',
+      admin: false,
+      before: ['jury'],
+      action: 'disable',
+      service: 'jury',
+      status: 403,
+      code: 'PERMISSION_DENIED',
+      message: /administrator rights.*Jury Portal was not changed/,
+      after: ['jury'],
+    },
+    {
+      row: 'enabled -> enable -> already enabled, nothing changed',
+      admin: true,
+      before: ['backend'],
+      action: 'enable',
+      service: 'backend',
+      status: 200,
+      message: /already enabled.*nothing was changed/,
+      after: ['backend'],
+      untouched: true,
+    },
+    {
+      row: 'disabled -> disable -> already disabled, nothing changed',
+      admin: true,
+      before: [],
+      action: 'disable',
+      service: 'frontend',
+      status: 200,
+      message: /already disabled.*nothing was changed/,
+      after: [],
+      untouched: true,
+    },
   ];
 
   function rulesOf(services: readonly FirewallServiceKey[]): Map<string, number> {

@@ -24,7 +24,17 @@ import { APP_SETTING_DEFAULTS } from '../../queries/app-settings.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import type { RouteEntry } from '../../src/http/security.js';
 import { t } from '../support/tables.js';
-import { appRoutes, changedTables, contractProblems, fingerprint, pathOf, send, windowsWithoutAdminRights, type Answer, type Fingerprint } from '../support/security.js';
+import {
+  appRoutes,
+  changedTables,
+  contractProblems,
+  fingerprint,
+  pathOf,
+  send,
+  windowsWithoutAdminRights,
+  type Answer,
+  type Fingerprint,
+} from '../support/security.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
 
@@ -49,7 +59,7 @@ const MISSING_ID = 2_147_483_647;
 const RUNS = { schemaBreaking: 150, hostile: 50, writes: 60 };
 const HOSTILE_TEXT = [
   "' OR '1'='1",
-  "1; DROP TABLE app_wertungen; --",
+  '1; DROP TABLE app_wertungen; --',
   '"); DELETE FROM app_wertungen; --',
   '$(reboot)',
   '`id`',
@@ -93,7 +103,10 @@ function validates(schema: Schema, part: Part, value: unknown): boolean {
 
 beforeAll(async () => {
   // Rate limits would turn the later requests of a route into 429s; they have a test of their own.
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' }, firewall: windowsWithoutAdminRights() });
+  server = await startTestServer({
+    env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' },
+    firewall: windowsWithoutAdminRights(),
+  });
   demo = await runCommand(server.pool, (tx) => seedDemo(tx));
   ids = [
     demo.event.id,
@@ -111,7 +124,9 @@ beforeAll(async () => {
   // on first read; let them do that once, so that any change afterwards comes from a fuzz request.
   for (const key of Object.keys(APP_SETTING_DEFAULTS)) await send(`${server.url}/api/app-settings/${key}`);
   for (let offset = 0; ; offset += 1000) {
-    const page = JSON.parse((await send(`${server.url}/api/scores?limit=1000&offset=${offset}`)).text) as { pagination: { hasMore: boolean } };
+    const page = JSON.parse((await send(`${server.url}/api/scores?limit=1000&offset=${offset}`)).text) as {
+      pagination: { hasMore: boolean };
+    };
     if (!page.pagination.hasMore) break;
   }
   await waitFor(async () => {
@@ -144,11 +159,19 @@ function validValue(schema: Schema, options: { hostile: boolean; missingIds: boo
     case 'integer': {
       const min = schema.minimum ?? -1000;
       const max = schema.maximum ?? 1000;
-      if (min >= 1) return options.missingIds ? fc.constant(Math.min(max, MISSING_ID)) : fc.constantFrom(...[min, ...ids].filter((id) => id >= min && id <= max));
+      if (min >= 1)
+        return options.missingIds
+          ? fc.constant(Math.min(max, MISSING_ID))
+          : fc.constantFrom(...[min, ...ids].filter((id) => id >= min && id <= max));
       return fc.integer({ min: Math.max(min, -1000), max: Math.min(max, 1000) });
     }
     case 'number':
-      return fc.double({ min: Math.max(schema.minimum ?? -1000, -1000), max: Math.min(schema.maximum ?? 1000, 1000), noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: Math.max(schema.minimum ?? -1000, -1000),
+        max: Math.min(schema.maximum ?? 1000, 1000),
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'string': {
       const plain = fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 12, 12) });
       const hostile = HOSTILE_TEXT.filter((text) => fitsLength(text, schema));
@@ -159,7 +182,10 @@ function validValue(schema: Schema, options: { hostile: boolean; missingIds: boo
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(validValue(schema.items ?? {}, options), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return fc.array(validValue(schema.items ?? {}, options), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+      });
     case 'object': {
       const properties = schema.properties ?? {};
       const model = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, validValue(property, options)]));
@@ -179,7 +205,26 @@ function deeplyNested(depth: number): unknown {
 /** Anything at all, weighted towards what breaks naive handlers; the property filters out what the schema happens to accept. */
 function badValue(part: Part): fc.Arbitrary<unknown> {
   const text = fc.oneof(
-    fc.constantFrom('', '0', '-1', '1.5', '1e400', 'NaN', 'Infinity', '-Infinity', '2147483648', '-2147483649', '0x10', 'true', 'null', '[]', '{}', ' 1', '1 ', '１'),
+    fc.constantFrom(
+      '',
+      '0',
+      '-1',
+      '1.5',
+      '1e400',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '2147483648',
+      '-2147483649',
+      '0x10',
+      'true',
+      'null',
+      '[]',
+      '{}',
+      ' 1',
+      '1 ',
+      '１',
+    ),
     fc.constantFrom(...HOSTILE_TEXT),
     fc.string({ maxLength: 30 }),
   );
@@ -237,7 +282,10 @@ function schemaOf(route: RouteEntry, part: Part): Schema | undefined {
 
 const stringify = (value: unknown) => (Array.isArray(value) ? value.map(asText) : asText(value));
 const toText = (record: unknown) =>
-  Object.fromEntries(Object.entries((record ?? {}) as Record<string, unknown>).map(([key, value]) => [key, stringify(value)])) as Record<string, string | string[]>;
+  Object.fromEntries(Object.entries((record ?? {}) as Record<string, unknown>).map(([key, value]) => [key, stringify(value)])) as Record<
+    string,
+    string | string[]
+  >;
 
 /** A request the route's schemas accept, hostile where they allow text. */
 function wellFormed(route: RouteEntry, options: { hostile: boolean; missingIds: boolean }): fc.Arbitrary<Request> {
@@ -372,7 +420,11 @@ describe('fuzzing every route from the route table', () => {
           const problems = judge(answer, false, sentText(request));
           // A path segment that no longer matches the route is a 404, one over 100 characters a 414;
           // a URL over Node's header limit is a 431.
-          const expected = [400, ...(request.broken === 'params' ? [404, 414] : []), ...(urlOf(route, request).length > 16_000 ? [431] : [])];
+          const expected = [
+            400,
+            ...(request.broken === 'params' ? [404, 414] : []),
+            ...(urlOf(route, request).length > 16_000 ? [431] : []),
+          ];
           if (!expected.includes(answer.status)) problems.push(`expected ${expected.join(' or ')}`);
           if (problems.length > 0) throw new Error(describeFailure(route, request, answer, problems));
         }),
@@ -443,7 +495,15 @@ describe('transport-level abuse', () => {
 
   it('refuses odd query strings and paths on every GET route with a 4xx contract body or answers them', async () => {
     const gets = appRoutes(server.app).filter((route) => route.method === 'GET');
-    const oddQueries = ['limit=1&limit=2', 'eventId[]=1', 'eventId[$ne]=1', 'limit=%00', 'offset=-0', '%E0%A4%A=1', `squadName=${'%F0%9F%98%80'.repeat(3000)}`];
+    const oddQueries = [
+      'limit=1&limit=2',
+      'eventId[]=1',
+      'eventId[$ne]=1',
+      'limit=%00',
+      'offset=-0',
+      '%E0%A4%A=1',
+      `squadName=${'%F0%9F%98%80'.repeat(3000)}`,
+    ];
     for (const route of gets) {
       for (const query of oddQueries) {
         const answer = await send(`${server.url}${pathOf(route.url, { service: 'backend', key: 'scoreCapture' }, 'index.html')}?${query}`);
@@ -451,7 +511,14 @@ describe('transport-level abuse', () => {
         expect(problems, `${route.url}?${query.slice(0, 60)} → ${answer.status} ${answer.text.slice(0, 200)}`).toEqual([]);
       }
     }
-    for (const path of ['/jury/../../../etc/passwd', '/jury/%2e%2e/%2e%2e/etc/passwd', '/board/..%2f..%2fpackage.json', '/docs/static/..%2f..%2f..%2fpackage.json', '/api/scores/group/%00', '/api/app-settings/%2e%2e']) {
+    for (const path of [
+      '/jury/../../../etc/passwd',
+      '/jury/%2e%2e/%2e%2e/etc/passwd',
+      '/board/..%2f..%2fpackage.json',
+      '/docs/static/..%2f..%2f..%2fpackage.json',
+      '/api/scores/group/%00',
+      '/api/app-settings/%2e%2e',
+    ]) {
       const answer = await send(`${server.url}${path}`);
       expect(answer.text).not.toContain('"dependencies"');
       expect(answer.text).not.toContain('root:');

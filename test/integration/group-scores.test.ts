@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { detailRowsOf as storedDetails, itRefusesWithoutWrites, getJson, newUnit, postJson, sharedRefusals, useScoringServer, type Refusal } from '../support/group-team-fixtures.js';
+import {
+  detailRowsOf as storedDetails,
+  itRefusesWithoutWrites,
+  getJson,
+  newUnit,
+  postJson,
+  sharedRefusals,
+  useScoringServer,
+  type Refusal,
+} from '../support/group-team-fixtures.js';
 
 const scoring = useScoringServer();
 
@@ -46,7 +55,17 @@ describe('POST /api/scores/group', () => {
     ]);
 
     expect(await scoreRowsOf(groupId)).toEqual([
-      { id: scoreId, competitionId: scoring.world.groupCompetitionId, participantId: null, groupId, teamId: null, statusId: 1, round: 1, startNumber: 42, squadName: 'Gelb' },
+      {
+        id: scoreId,
+        competitionId: scoring.world.groupCompetitionId,
+        participantId: null,
+        groupId,
+        teamId: null,
+        statusId: 1,
+        round: 1,
+        startNumber: 42,
+        squadName: 'Gelb',
+      },
     ]);
     const details = await detailRowsOf(scoreId);
     expect(details.map(({ kp, value, attempt, disciplineId }) => ({ kp, value, attempt, disciplineId }))).toEqual(
@@ -54,9 +73,14 @@ describe('POST /api/scores/group', () => {
         .map((kp, index) => ({ kp, value: [4.5, 8.2, 0.3, 12.4][index], attempt: 1, disciplineId: scoring.world.disciplineId }))
         .sort((a, b) => a.kp - b.kp),
     );
-    expect(response.body.components.map((component: { id: number }) => component.id).sort()).toEqual(details.map((detail) => detail.id).sort());
+    expect(response.body.components.map((component: { id: number }) => component.id).sort()).toEqual(
+      details.map((detail) => detail.id).sort(),
+    );
 
-    const { rows } = await scoring.server.pool.query(`SELECT topic, event_id AS "eventId", payload FROM ${t.svc_outbox} WHERE payload->>'scoreId' = $1`, [String(scoreId)]);
+    const { rows } = await scoring.server.pool.query(
+      `SELECT topic, event_id AS "eventId", payload FROM ${t.svc_outbox} WHERE payload->>'scoreId' = $1`,
+      [String(scoreId)],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ topic: 'score-updated', eventId: scoring.world.eventId });
     expect(rows[0].payload).toEqual({
@@ -81,11 +105,24 @@ describe('POST /api/scores/group', () => {
     const groupId = await newGroup();
     const { fields } = scoring.world;
     const key = { groupId, competitionId: scoring.world.groupCompetitionId, disciplineId: scoring.world.disciplineId, attemptNumber: 2 };
-    const first = await saveGroup({ ...key, components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: 8 }], finalScore: 12 });
+    const first = await saveGroup({
+      ...key,
+      components: [
+        { fieldId: fields.D, value: 4 },
+        { fieldId: fields.E, value: 8 },
+      ],
+      finalScore: 12,
+    });
     expect(first.status).toBe(200);
     const before = await detailRowsOf(first.body.scoreId);
 
-    const second = await saveGroup({ ...key, squadName: 'Blau', statusId: 9, components: [{ fieldId: fields.E, value: 9 }], finalScore: 13 });
+    const second = await saveGroup({
+      ...key,
+      squadName: 'Blau',
+      statusId: 9,
+      components: [{ fieldId: fields.E, value: 9 }],
+      finalScore: 13,
+    });
     expect(second.status).toBe(200);
     expect(second.body.scoreId).toBe(first.body.scoreId);
 
@@ -105,7 +142,14 @@ describe('POST /api/scores/group', () => {
     const groupId = await newGroup();
     const responses = await Promise.all(
       [1, 2, 3, 4, 5, 6].map((value) =>
-        saveGroup({ groupId, competitionId: scoring.world.groupCompetitionId, disciplineId: scoring.world.disciplineId, attemptNumber: 1, components: [{ fieldId: scoring.world.fields.D, value }], finalScore: value }),
+        saveGroup({
+          groupId,
+          competitionId: scoring.world.groupCompetitionId,
+          disciplineId: scoring.world.disciplineId,
+          attemptNumber: 1,
+          components: [{ fieldId: scoring.world.fields.D, value }],
+          finalScore: value,
+        }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
@@ -131,12 +175,35 @@ describe('POST /api/scores/group', () => {
   const finals: Array<[string, () => { disciplineId: number; components: Array<[number, number]> }, number, () => number]> = [
     [
       'calculates an omitted finalScore from the field short names',
-      () => ({ disciplineId: scoring.world.disciplineId, components: [[scoring.world.fields.D, 4.5], [scoring.world.fields.E, 8.2], [scoring.world.fields.Abz, 0.3]] }),
+      () => ({
+        disciplineId: scoring.world.disciplineId,
+        components: [
+          [scoring.world.fields.D, 4.5],
+          [scoring.world.fields.E, 8.2],
+          [scoring.world.fields.Abz, 0.3],
+        ],
+      }),
       12.4,
       () => scoring.world.fields.final,
     ],
-    ['uses the formula record before the discipline formula', () => ({ disciplineId: scoring.world.recordDisciplineId, components: [[scoring.world.recordFields.D, 3.5]] }), 7, () => scoring.world.recordFields.final],
-    ['takes a final field sent as a component as the finalScore', () => ({ disciplineId: scoring.world.disciplineId, components: [[scoring.world.fields.D, 1], [scoring.world.fields.final, 9.5]] }), 9.5, () => scoring.world.fields.final],
+    [
+      'uses the formula record before the discipline formula',
+      () => ({ disciplineId: scoring.world.recordDisciplineId, components: [[scoring.world.recordFields.D, 3.5]] }),
+      7,
+      () => scoring.world.recordFields.final,
+    ],
+    [
+      'takes a final field sent as a component as the finalScore',
+      () => ({
+        disciplineId: scoring.world.disciplineId,
+        components: [
+          [scoring.world.fields.D, 1],
+          [scoring.world.fields.final, 9.5],
+        ],
+      }),
+      9.5,
+      () => scoring.world.fields.final,
+    ],
   ];
 
   it.each(finals)('%s', async (_name, request, expected, finalField) => {
@@ -158,10 +225,27 @@ describe('POST /api/scores/group refusals write nothing', () => {
     ['unknown group', () => ({ groupId: 999_999 }), 404, /group 999999 not found/],
     ...sharedRefusals('attemptNumber'),
     ['a group of another event', (world) => ({ groupId: world.otherEventGroupId }), 400, /does not belong to the event/],
-    ['a competition that is not a group competition', (world) => ({ competitionId: world.plainCompetitionId }), 400, /not a group competition/],
+    [
+      'a competition that is not a group competition',
+      (world) => ({ competitionId: world.plainCompetitionId }),
+      400,
+      /not a group competition/,
+    ],
   ];
 
-  itRefusesWithoutWrites(scoring, '/api/scores/group', (world) => ({ groupId: world.groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, attemptNumber: 1, components: [{ fieldId: world.fields.D, value: 4 }], finalScore: 10 }), refusals);
+  itRefusesWithoutWrites(
+    scoring,
+    '/api/scores/group',
+    (world) => ({
+      groupId: world.groupId,
+      competitionId: world.groupCompetitionId,
+      disciplineId: world.disciplineId,
+      attemptNumber: 1,
+      components: [{ fieldId: world.fields.D, value: 4 }],
+      finalScore: 10,
+    }),
+    refusals,
+  );
 });
 
 describe('GET /api/scores/group/:groupId', () => {
@@ -171,9 +255,24 @@ describe('GET /api/scores/group/:groupId', () => {
     const { fields } = scoring.world;
     const save = (competitionId: number, disciplineId: number, attemptNumber: number, components: unknown[], finalScore: number) =>
       saveGroup({ groupId, competitionId, disciplineId, attemptNumber, components, finalScore });
-    await save(scoring.world.groupCompetitionId, scoring.world.disciplineId, 1, [{ fieldId: fields.Abz, value: 0.5 }, { fieldId: fields.D, value: 4 }], 11.5);
+    await save(
+      scoring.world.groupCompetitionId,
+      scoring.world.disciplineId,
+      1,
+      [
+        { fieldId: fields.Abz, value: 0.5 },
+        { fieldId: fields.D, value: 4 },
+      ],
+      11.5,
+    );
     await save(scoring.world.groupCompetitionId, scoring.world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
-    await save(scoring.world.groupCompetitionId, scoring.world.plainDisciplineId, 1, [{ fieldId: scoring.world.plainFields.E, value: 7 }], 7);
+    await save(
+      scoring.world.groupCompetitionId,
+      scoring.world.plainDisciplineId,
+      1,
+      [{ fieldId: scoring.world.plainFields.E, value: 7 }],
+      7,
+    );
     const secondCompetition = await scoring.server.pool.query<{ id: number }>(
       `INSERT INTO ${t.wettkaempfe} (int_veranstaltungenid, var_name, bol_gruppe, int_versuche) VALUES ($1, 'WK 2', true, 1) RETURNING int_wettkaempfeid AS id`,
       [scoring.world.eventId],
@@ -209,11 +308,17 @@ describe('GET /api/scores/group/:groupId', () => {
   });
 
   it('filters by competition and discipline and drops components on request', async () => {
-    const byCompetition = await getJson(`${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}`);
+    const byCompetition = await getJson(
+      `${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}`,
+    );
     expect(byCompetition.body.scores).toHaveLength(3);
-    const byBoth = await getJson(`${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}`);
+    const byBoth = await getJson(
+      `${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}`,
+    );
     expect(byBoth.body.scores.map((score: { finalScore: number }) => score.finalScore)).toEqual([7]);
-    const bare = await getJson(`${scoring.server.url}/api/scores/group/${groupId}?disciplineId=${scoring.world.disciplineId}&includeComponents=false`);
+    const bare = await getJson(
+      `${scoring.server.url}/api/scores/group/${groupId}?disciplineId=${scoring.world.disciplineId}&includeComponents=false`,
+    );
     expect(bare.body.scores).toHaveLength(3);
     for (const score of bare.body.scores) expect(score).not.toHaveProperty('components');
   });

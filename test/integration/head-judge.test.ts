@@ -34,7 +34,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function send(method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+async function send(
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -75,7 +80,10 @@ async function lastAuditId(): Promise<number> {
 
 /** A connection of "the desktop program": no service marker, its own application_name. */
 async function desktop<T>(work: (client: pg.Client) => Promise<T>, applicationName: string | null = 'TurnerDesk 4.2'): Promise<T> {
-  const client = new pg.Client({ connectionString: server.database.url, ...(applicationName === null ? {} : { application_name: applicationName }) });
+  const client = new pg.Client({
+    connectionString: server.database.url,
+    ...(applicationName === null ? {} : { application_name: applicationName }),
+  });
   await client.connect();
   try {
     return await work(client);
@@ -92,20 +100,49 @@ describe('audit record: exactly one row per changed value, by every path', () =>
   it('jury-results: the token subject, the field, none for an unchanged value', async () => {
     const { scoreId } = await newScore();
     const save = (value: number) =>
-      post('/api/jury-results', { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: value, attempt: 1 }, bearer(juryToken));
+      post(
+        '/api/jury-results',
+        { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: value, attempt: 1 },
+        bearer(juryToken),
+      );
     expect((await save(9)).status).toBe(200);
     expect((await save(9)).status).toBe(200);
     expect((await save(9.5)).status).toBe(200);
     expect(await auditRows([scoreId])).toEqual([
-      { scoreId, disciplineId: discipline.id, fieldId: discipline.fields.A, attempt: 1, from: null, to: 9, source: 'api', actor: 'judge-1', afterRelease: false },
-      { scoreId, disciplineId: discipline.id, fieldId: discipline.fields.A, attempt: 1, from: 9, to: 9.5, source: 'api', actor: 'judge-1', afterRelease: false },
+      {
+        scoreId,
+        disciplineId: discipline.id,
+        fieldId: discipline.fields.A,
+        attempt: 1,
+        from: null,
+        to: 9,
+        source: 'api',
+        actor: 'judge-1',
+        afterRelease: false,
+      },
+      {
+        scoreId,
+        disciplineId: discipline.id,
+        fieldId: discipline.fields.A,
+        attempt: 1,
+        from: 9,
+        to: 9.5,
+        source: 'api',
+        actor: 'judge-1',
+        afterRelease: false,
+      },
     ]);
   });
 
   it('save-value: the judge name header, one row for the final although it is stored twice', async () => {
     const { scoreId } = await newScore();
     const headers = { 'x-judge-name': encodeURIComponent('Maria Hüber') };
-    const save = (score: number) => post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score }, headers);
+    const save = (score: number) =>
+      post(
+        '/api/scores/save-value',
+        { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score },
+        headers,
+      );
     expect((await save(12.5)).status).toBe(200);
     expect((await save(12.5)).status).toBe(200);
     expect((await save(13)).status).toBe(200);
@@ -120,7 +157,14 @@ describe('audit record: exactly one row per changed value, by every path', () =>
     const { scoreId } = await newScore();
     const { fields } = discipline;
     const capture = (a: number) =>
-      post('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: fields.A, value: a }, { fieldId: fields.B, value: 8 }, { fieldId: fields.C, value: 1 }] });
+      post('/api/scores/capture', {
+        wertungenId: scoreId,
+        fieldValues: [
+          { fieldId: fields.A, value: a },
+          { fieldId: fields.B, value: 8 },
+          { fieldId: fields.C, value: 1 },
+        ],
+      });
     expect((await capture(9)).status).toBe(200);
     const first = await auditRows([scoreId]);
     expect(first.map(({ fieldId, from, to }) => ({ fieldId, from, to }))).toEqual(
@@ -149,7 +193,17 @@ describe('audit record: exactly one row per changed value, by every path', () =>
     const save = (d: number) =>
       post(
         '/api/scores/group',
-        { groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, attemptNumber: 1, components: [{ fieldId: fields.D, value: d }, { fieldId: fields.E, value: 8 }, { fieldId: fields.Abz, value: 0 }] },
+        {
+          groupId,
+          competitionId: world.groupCompetitionId,
+          disciplineId: world.disciplineId,
+          attemptNumber: 1,
+          components: [
+            { fieldId: fields.D, value: d },
+            { fieldId: fields.E, value: 8 },
+            { fieldId: fields.Abz, value: 0 },
+          ],
+        },
         bearer(juryToken),
       );
     const saved = await save(4);
@@ -178,7 +232,11 @@ describe('audit record: exactly one row per changed value, by every path', () =>
         competitionId: world.plainCompetitionId,
         disciplineId: world.disciplineId,
         attempt: 2,
-        components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: e }, { fieldId: fields.Abz, value: 0 }],
+        components: [
+          { fieldId: fields.D, value: 4 },
+          { fieldId: fields.E, value: e },
+          { fieldId: fields.Abz, value: 0 },
+        ],
       });
     const saved = await save(8);
     expect(saved.status).toBe(201);
@@ -206,7 +264,9 @@ describe('audit record: exactly one row per changed value, by every path', () =>
         [scores, discipline.id],
       );
     });
-    expect((await auditRows(scores)).map(({ scoreId, fieldId, from, to, source, actor }) => ({ scoreId, fieldId, from, to, source, actor }))).toEqual([
+    expect(
+      (await auditRows(scores)).map(({ scoreId, fieldId, from, to, source, actor }) => ({ scoreId, fieldId, from, to, source, actor })),
+    ).toEqual([
       { scoreId: scores[0], fieldId: null, from: null, to: 11, source: 'legacy', actor: 'TurnerDesk 4.2' },
       { scoreId: scores[1], fieldId: null, from: null, to: 12, source: 'legacy', actor: 'TurnerDesk 4.2' },
       { scoreId: scores[2], fieldId: null, from: null, to: 13, source: 'legacy', actor: 'TurnerDesk 4.2' },
@@ -236,7 +296,10 @@ describe('audit record: exactly one row per changed value, by every path', () =>
         `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 7, 1, 0), ($1, $3, 6, 1, 0)`,
         [scoreId, discipline.fields.A, discipline.fields.B],
       );
-      await client.query(`DELETE FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, discipline.fields.B]);
+      await client.query(`DELETE FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [
+        scoreId,
+        discipline.fields.B,
+      ]);
     });
     expect((await auditRows([scoreId])).map(({ fieldId, from, to, source }) => ({ fieldId, from, to, source }))).toEqual([
       { fieldId: discipline.fields.A, from: null, to: 7, source: 'legacy' },
@@ -250,9 +313,19 @@ describe('history and the corrections log', () => {
   it('GET /api/scores/:scoreId/history lists the changes oldest first, also after outbox retention removed the events', async () => {
     const { scoreId } = await newScore();
     for (const score of [8, 8.5, 9]) {
-      expect((await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score }, bearer(juryToken))).status).toBe(200);
+      expect(
+        (
+          await post(
+            '/api/scores/save-value',
+            { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score },
+            bearer(juryToken),
+          )
+        ).status,
+      ).toBe(200);
     }
-    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL`)).rowCount === 0, { message: 'events numbered' });
+    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL`)).rowCount === 0, {
+      message: 'events numbered',
+    });
     await server.pool.query(`UPDATE ${t.svc_outbox} SET sequenced_at = now() - interval '100 hours' WHERE seq IS NOT NULL`);
     expect(await deleteExpiredOutboxRows(server.pool, 48)).toBeGreaterThan(0);
     const { rows } = await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE (payload->>'scoreId')::int = $1`, [scoreId]);
@@ -263,9 +336,42 @@ describe('history and the corrections log', () => {
     expect(history.body).toEqual({
       scoreId,
       changes: [
-        { id: expect.any(Number), at: expect.stringMatching(/Z$/), source: 'api', actor: 'judge-1', disciplineId: discipline.id, fieldId: null, attempt: 1, from: null, to: 8, afterRelease: false },
-        { id: expect.any(Number), at: expect.any(String), source: 'api', actor: 'judge-1', disciplineId: discipline.id, fieldId: null, attempt: 1, from: 8, to: 8.5, afterRelease: false },
-        { id: expect.any(Number), at: expect.any(String), source: 'api', actor: 'judge-1', disciplineId: discipline.id, fieldId: null, attempt: 1, from: 8.5, to: 9, afterRelease: false },
+        {
+          id: expect.any(Number),
+          at: expect.stringMatching(/Z$/),
+          source: 'api',
+          actor: 'judge-1',
+          disciplineId: discipline.id,
+          fieldId: null,
+          attempt: 1,
+          from: null,
+          to: 8,
+          afterRelease: false,
+        },
+        {
+          id: expect.any(Number),
+          at: expect.any(String),
+          source: 'api',
+          actor: 'judge-1',
+          disciplineId: discipline.id,
+          fieldId: null,
+          attempt: 1,
+          from: 8,
+          to: 8.5,
+          afterRelease: false,
+        },
+        {
+          id: expect.any(Number),
+          at: expect.any(String),
+          source: 'api',
+          actor: 'judge-1',
+          disciplineId: discipline.id,
+          fieldId: null,
+          attempt: 1,
+          from: 8.5,
+          to: 9,
+          afterRelease: false,
+        },
       ],
     });
     expect((await get('/api/scores/2000000000/history')).status).toBe(404);
@@ -276,13 +382,20 @@ describe('history and the corrections log', () => {
     expect(page1.status).toBe(200);
     expect(page1.body.changes).toHaveLength(2);
     expect(page1.body.changes[0].id).toBeGreaterThan(page1.body.changes[1].id);
-    expect(page1.body.changes[0]).toMatchObject({ eventId: arena.eventId, competitionId: arena.competitionId, disciplineName: 'Reck', name: expect.any(String) });
+    expect(page1.body.changes[0]).toMatchObject({
+      eventId: arena.eventId,
+      competitionId: arena.competitionId,
+      disciplineName: 'Reck',
+      name: expect.any(String),
+    });
     const page2 = await get(`/api/audit?eventId=${arena.eventId}&limit=2&before=${page1.body.nextBefore}`);
     expect(page2.body.changes[0].id).toBeLessThan(page1.body.changes[1].id);
     const filtered = await get(`/api/audit?eventId=${world.eventId}&disciplineId=${world.disciplineId}&limit=1000`);
     expect(filtered.body.changes.length).toBeGreaterThan(0);
     expect(filtered.body.changes.every((change: { disciplineId: number }) => change.disciplineId === world.disciplineId)).toBe(true);
-    const future = await get(`/api/audit?eventId=${arena.eventId}&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    const future = await get(
+      `/api/audit?eventId=${arena.eventId}&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
     expect(future.body).toEqual({ eventId: arena.eventId, changes: [], nextBefore: null });
     expect((await get(`/api/audit?eventId=${arena.eventId}&since=yesterday`)).status).toBe(400);
   });
@@ -319,19 +432,34 @@ describe('releases', () => {
     for (const headers of [{}, bearer(juryToken), { 'x-judge-name': 'Paul' }]) {
       const refused = await juryWrite(6, headers);
       expect(refused.status).toBe(409);
-      expect(refused.body).toEqual({ statusCode: 409, error: 'Conflict', code: 'CONFLICT', message: 'released; ask the head judge to reopen' });
+      expect(refused.body).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        code: 'CONFLICT',
+        message: 'released; ask the head judge to reopen',
+      });
     }
-    const refusedFinal = await post('/api/scores/save-value', { competitionId: releaseArena.competitionId, participantId: scoreId, disciplineId: device.id, score: 3 });
+    const refusedFinal = await post('/api/scores/save-value', {
+      competitionId: releaseArena.competitionId,
+      participantId: scoreId,
+      disciplineId: device.id,
+      score: 3,
+    });
     expect(refusedFinal.status).toBe(409);
     expect(await scoringRowCounts(server.pool)).toEqual(before);
     expect(await lastAuditId()).toBe(auditBefore);
 
     expect((await juryWrite(6, bearer(headToken))).status).toBe(200);
     await desktop((client) =>
-      client.query(`UPDATE ${t.jury_results} SET rel_leistung = 6.5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, device.fields.A]),
+      client.query(`UPDATE ${t.jury_results} SET rel_leistung = 6.5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [
+        scoreId,
+        device.fields.A,
+      ]),
     );
     const history = await get(`/api/scores/${scoreId}/history`);
-    expect(history.body.changes.map(({ source, actor, from, to, afterRelease }: any) => ({ source, actor, from, to, afterRelease }))).toEqual([
+    expect(
+      history.body.changes.map(({ source, actor, from, to, afterRelease }: any) => ({ source, actor, from, to, afterRelease })),
+    ).toEqual([
       { source: 'api', actor: 'anonymous', from: null, to: 5, afterRelease: false },
       { source: 'api', actor: 'oberkampfrichter', from: 5, to: 6, afterRelease: true },
       { source: 'legacy', actor: 'TurnerDesk 4.2', from: 6, to: 6.5, afterRelease: true },
@@ -346,8 +474,12 @@ describe('releases', () => {
   it('a squad release holds only that squad', async () => {
     const inSquad = await insertParticipantScore(server.pool, releaseArena, { squadName: 'R2' });
     const otherSquad = await insertParticipantScore(server.pool, releaseArena, { squadName: 'R3' });
-    expect((await post('/api/releases', { ...scope(), squadName: 'R2' }, bearer(headToken))).body).toMatchObject({ squadName: 'R2', released: true });
-    const write = (scoreId: number) => post('/api/jury-results', { participantId: scoreId, disciplineFieldId: device.fields.B, performance: 4, attempt: 1 });
+    expect((await post('/api/releases', { ...scope(), squadName: 'R2' }, bearer(headToken))).body).toMatchObject({
+      squadName: 'R2',
+      released: true,
+    });
+    const write = (scoreId: number) =>
+      post('/api/jury-results', { participantId: scoreId, disciplineFieldId: device.fields.B, performance: 4, attempt: 1 });
     expect((await write(inSquad.scoreId)).status).toBe(409);
     expect((await write(otherSquad.scoreId)).status).toBe(200);
     expect((await send('DELETE', '/api/releases', { ...scope(), squadName: 'R2' }, bearer(headToken))).body.released).toBe(false);
@@ -358,13 +490,23 @@ describe('releases', () => {
     const a = await insertParticipantScore(server.pool, arenaLive, { squadName: 'A', lastName: 'Alpha' });
     const b = await insertParticipantScore(server.pool, arenaLive, { squadName: 'B', lastName: 'Beta' });
     const save = (scoreId: number, score: number) =>
-      post('/api/scores/save-value', { competitionId: arenaLive.competitionId, participantId: scoreId, disciplineId: device.id, score }, bearer(headToken));
+      post(
+        '/api/scores/save-value',
+        { competitionId: arenaLive.competitionId, participantId: scoreId, disciplineId: device.id, score },
+        bearer(headToken),
+      );
     expect((await save(a.scoreId, 9)).status).toBe(200);
-    expect((await post('/api/releases', { competitionId: arenaLive.competitionId, disciplineId: device.id, squadName: 'A' }, bearer(headToken))).status).toBe(200);
+    expect(
+      (await post('/api/releases', { competitionId: arenaLive.competitionId, disciplineId: device.id, squadName: 'A' }, bearer(headToken)))
+        .status,
+    ).toBe(200);
     expect((await save(a.scoreId, 9.1)).status).toBe(200);
     expect((await save(b.scoreId, 8)).status).toBe(200);
     await desktop((client) =>
-      client.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.2 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [a.scoreId, device.id]),
+      client.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.2 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [
+        a.scoreId,
+        device.id,
+      ]),
     );
 
     const { rows } = await server.pool.query<{ scoreId: number; source: string; released: boolean }>(
@@ -378,8 +520,21 @@ describe('releases', () => {
       { scoreId: b.scoreId, source: 'api', released: false },
       { scoreId: a.scoreId, source: 'legacy', released: true },
     ]);
-    const { rows: releaseEvents } = await server.pool.query(`SELECT payload FROM ${t.svc_outbox} WHERE topic = 'release-changed' AND event_id = $1`, [arenaLive.eventId]);
-    expect(releaseEvents).toEqual([{ payload: expect.objectContaining({ competitionId: arenaLive.competitionId, disciplineId: device.id, squadName: 'A', released: true, by: 'oberkampfrichter' }) }]);
+    const { rows: releaseEvents } = await server.pool.query(
+      `SELECT payload FROM ${t.svc_outbox} WHERE topic = 'release-changed' AND event_id = $1`,
+      [arenaLive.eventId],
+    );
+    expect(releaseEvents).toEqual([
+      {
+        payload: expect.objectContaining({
+          competitionId: arenaLive.competitionId,
+          disciplineId: device.id,
+          squadName: 'A',
+          released: true,
+          by: 'oberkampfrichter',
+        }),
+      },
+    ]);
 
     const all = await get(`/api/live-results?eventId=${arenaLive.eventId}&disciplineId=${device.id}`);
     expect(all.body.results.map(({ scoreId, released, rank }: any) => ({ scoreId, released, rank }))).toEqual([
@@ -387,7 +542,9 @@ describe('releases', () => {
       { scoreId: b.scoreId, released: false, rank: 2 },
     ]);
     const only = await get(`/api/live-results?eventId=${arenaLive.eventId}&disciplineId=${device.id}&released=only`);
-    expect(only.body.results.map(({ scoreId, released }: any) => ({ scoreId, released }))).toEqual([{ scoreId: a.scoreId, released: true }]);
+    expect(only.body.results.map(({ scoreId, released }: any) => ({ scoreId, released }))).toEqual([
+      { scoreId: a.scoreId, released: true },
+    ]);
     expect((await get(`/api/live-results?eventId=${arenaLive.eventId}&disciplineId=${device.id}&released=all`)).status).toBe(400);
   });
 });
@@ -409,7 +566,10 @@ describe('GET /api/completeness', () => {
         [r1a.scoreId, r1b.scoreId, r2a.scoreId, floor.id, vault.id],
       );
     });
-    expect((await post('/api/releases', { competitionId: comp.competitionId, disciplineId: vault.id, squadName: 'R1' }, bearer(headToken))).status).toBe(200);
+    expect(
+      (await post('/api/releases', { competitionId: comp.competitionId, disciplineId: vault.id, squadName: 'R1' }, bearer(headToken)))
+        .status,
+    ).toBe(200);
 
     const answer = await get(`/api/completeness?eventId=${comp.eventId}&competitionId=${comp.competitionId}`);
     expect(answer.status).toBe(200);
@@ -436,14 +596,25 @@ describe('GET /api/completeness', () => {
           scored: 1,
           release: null,
           squads: [
-            { squadName: 'R1', expected: 2, scored: 1, didNotStart: 0, missing: [missingOf('Bär', r1b.scoreId)], release: { releasedAt: expect.any(String), releasedBy: 'oberkampfrichter' } },
+            {
+              squadName: 'R1',
+              expected: 2,
+              scored: 1,
+              didNotStart: 0,
+              missing: [missingOf('Bär', r1b.scoreId)],
+              release: { releasedAt: expect.any(String), releasedBy: 'oberkampfrichter' },
+            },
             { squadName: 'R2', expected: 1, scored: 0, didNotStart: 1, missing: [missingOf('Chamäleon', r2a.scoreId)], release: null },
           ],
         },
       ],
     });
-    const filtered = await get(`/api/completeness?eventId=${comp.eventId}&competitionId=${comp.competitionId}&disciplineId=${floor.id}&squadName=R2`);
-    expect(filtered.body.devices).toEqual([expect.objectContaining({ disciplineId: floor.id, expected: 1, scored: 1, squads: [expect.objectContaining({ squadName: 'R2' })] })]);
+    const filtered = await get(
+      `/api/completeness?eventId=${comp.eventId}&competitionId=${comp.competitionId}&disciplineId=${floor.id}&squadName=R2`,
+    );
+    expect(filtered.body.devices).toEqual([
+      expect.objectContaining({ disciplineId: floor.id, expected: 1, scored: 1, squads: [expect.objectContaining({ squadName: 'R2' })] }),
+    ]);
     expect((await get(`/api/completeness?eventId=${world.eventId}&competitionId=${comp.competitionId}`)).status).toBe(404);
   });
 });

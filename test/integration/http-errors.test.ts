@@ -25,7 +25,10 @@ beforeAll(async () => {
         '/test/echo',
         {
           schema: {
-            body: Type.Object({ score: Type.Number(), squadName: Type.String({ minLength: 1, maxLength: 5 }) }, { additionalProperties: false }),
+            body: Type.Object(
+              { score: Type.Number(), squadName: Type.String({ minLength: 1, maxLength: 5 }) },
+              { additionalProperties: false },
+            ),
             response: withErrors({ 200: Type.Object({ ok: Type.Boolean() }) }, 400, 413),
           },
         },
@@ -104,7 +107,12 @@ describe('error bodies over HTTP', () => {
     const response = await fetch(`${server.url}/test/failure`);
     expect(response.status).toBe(500);
     const body = await errorBody(response);
-    expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', code: 'INTERNAL', message: 'An unexpected error occurred; it has been logged' });
+    expect(body).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      code: 'INTERNAL',
+      message: 'An unexpected error occurred; it has been logged',
+    });
 
     const logged = logLines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request failed');
     expect(logged?.err?.message).toContain('app_table_that_does_not_exist');

@@ -6,7 +6,14 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { insertRow } from '../support/group-team-fixtures.js';
-import { createArena, insertDetail, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
+import {
+  createArena,
+  insertDetail,
+  insertDiscipline,
+  insertParticipantScore,
+  type Arena,
+  type Discipline,
+} from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import { collectEvents, joinCompetition, waitForEvent, waitUntilDelivered } from '../support/realtime.js';
 
@@ -29,11 +36,10 @@ beforeAll(async () => {
   const scored = async (lastName: string, value: number | null, extra: Record<string, unknown> = {}) => {
     const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName, squadName: 'R2' });
     if (Object.keys(extra).length > 0) {
-      await server.pool.query(`UPDATE ${t.wertungen} SET bol_ak = COALESCE($2, bol_ak), bol_startet_nicht = COALESCE($3, bol_startet_nicht) WHERE int_wertungenid = $1`, [
-        scoreId,
-        extra.outOfCompetition ?? null,
-        extra.didNotStart ?? null,
-      ]);
+      await server.pool.query(
+        `UPDATE ${t.wertungen} SET bol_ak = COALESCE($2, bol_ak), bol_startet_nicht = COALESCE($3, bol_startet_nicht) WHERE int_wertungenid = $1`,
+        [scoreId, extra.outOfCompetition ?? null, extra.didNotStart ?? null],
+      );
     }
     if (value !== null) await insertDetail(server.pool, scoreId, discipline.id, value);
     scoreIds[lastName] = scoreId;
@@ -48,7 +54,13 @@ beforeAll(async () => {
   await scored('Ohne', null);
   // A second attempt: the latest one with a value counts.
   const twice = await scored('Zweimal', 7);
-  await insertRow(server.pool, 'wertungen_details', 'int_wertungen_detailsid', { int_wertungenid: twice, int_disziplinenid: discipline.id, int_versuch: 2, int_kp: 0, rel_leistung: 8.5 });
+  await insertRow(server.pool, 'wertungen_details', 'int_wertungen_detailsid', {
+    int_wertungenid: twice,
+    int_disziplinenid: discipline.id,
+    int_versuch: 2,
+    int_kp: 0,
+    rel_leistung: 8.5,
+  });
   const elsewhere = await scored('Anderes', null);
   await insertDetail(server.pool, elsewhere, otherDiscipline.id, 9.99);
 });
@@ -61,7 +73,14 @@ describe('GET /api/live-results', () => {
   it('ranks the latest final score of every individual with ties (1, 1, 3)', async () => {
     const { status, body } = await liveResults(`eventId=${arena.eventId}&disciplineId=${discipline.id}`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ eventId: arena.eventId, disciplineId: discipline.id, disciplineName: 'Reck', competitionId: null, order: 'descending', seq: expect.any(Number) });
+    expect(body).toMatchObject({
+      eventId: arena.eventId,
+      disciplineId: discipline.id,
+      disciplineName: 'Reck',
+      competitionId: null,
+      order: 'descending',
+      seq: expect.any(Number),
+    });
     expect(body.results.map((row: any) => [row.rank, row.lastName, row.score])).toEqual([
       [1, 'Adler', 9.5],
       [1, 'City', 9.5],
@@ -109,7 +128,11 @@ describe('GET /api/live-results', () => {
   });
 
   it('answers 404 for an unknown event or discipline and 400 for a missing parameter', async () => {
-    expect((await liveResults(`eventId=999999&disciplineId=${discipline.id}`)).body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND', message: 'No event 999999' });
+    expect((await liveResults(`eventId=999999&disciplineId=${discipline.id}`)).body).toMatchObject({
+      statusCode: 404,
+      code: 'NOT_FOUND',
+      message: 'No event 999999',
+    });
     expect((await liveResults(`eventId=${arena.eventId}&disciplineId=999999`)).status).toBe(404);
     expect((await liveResults(`eventId=${arena.eventId}`)).body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
   });

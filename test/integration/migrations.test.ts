@@ -59,7 +59,10 @@ describe('migrations', () => {
 
   it('two instances migrating the same database at once apply each migration exactly once', async () => {
     const { db } = await freshDatabase();
-    const [first, second] = await Promise.all([migrateDatabase(db.url, createTables('app_'), logger), migrateDatabase(db.url, createTables('app_'), logger)]);
+    const [first, second] = await Promise.all([
+      migrateDatabase(db.url, createTables('app_'), logger),
+      migrateDatabase(db.url, createTables('app_'), logger),
+    ]);
     expect([...first, ...second].sort()).toEqual(readMigrations().map((migration) => migration.name));
   });
 
@@ -72,7 +75,9 @@ describe('migrations', () => {
     const tables = relations.filter((relation) => relation.kind === 'r' || relation.kind === 'p');
     expect(tables.length).toBeGreaterThanOrEqual(17);
     expect(relations.filter((relation) => !relation.name.startsWith('xyz_'))).toEqual([]);
-    const { rows: functions } = await client.query<{ name: string }>(`SELECT proname AS name FROM pg_proc WHERE pronamespace = 'public'::regnamespace`);
+    const { rows: functions } = await client.query<{ name: string }>(
+      `SELECT proname AS name FROM pg_proc WHERE pronamespace = 'public'::regnamespace`,
+    );
     expect(functions.filter((fn) => !fn.name.startsWith('xyz_'))).toEqual([]);
     const { rows: statuses } = await client.query('SELECT int_statusid AS id, var_name AS name FROM xyz_status ORDER BY 1');
     expect(statuses).toEqual([
@@ -105,8 +110,12 @@ describe('migrations', () => {
         'app_wettkaempfe.int_veranstaltungenid -> app_veranstaltungen',
       ]),
     );
-    const { rows: indexes } = await client.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'app_jury_results'`);
-    expect(indexes.map((index) => index.indexdef)).toContainEqual(expect.stringMatching(/^CREATE UNIQUE INDEX .* \(int_wertungenid, int_disziplinen_felderid, int_versuch\)$/));
+    const { rows: indexes } = await client.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'app_jury_results'`,
+    );
+    expect(indexes.map((index) => index.indexdef)).toContainEqual(
+      expect.stringMatching(/^CREATE UNIQUE INDEX .* \(int_wertungenid, int_disziplinen_felderid, int_versuch\)$/),
+    );
     const { rows: statuses } = await client.query('SELECT int_statusid AS id FROM app_status ORDER BY 1');
     expect(statuses).toEqual([{ id: 1 }, { id: 9 }]);
   });
@@ -148,7 +157,19 @@ const LEGACY_LAYOUT = `
   INSERT INTO app_jury_results (int_wertungenid, int_disziplinen_felderid, rel_leistung) VALUES (1, 1, 3.5), (1, 2, 1.15), (1, 3, 12.35);
 `;
 
-const LEGACY_TABLES = ['veranstaltungen', 'wettkaempfe', 'vereine', 'status', 'teilnehmer', 'formeln', 'disziplinen', 'disziplinen_felder', 'wertungen', 'wertungen_details', 'jury_results'];
+const LEGACY_TABLES = [
+  'veranstaltungen',
+  'wettkaempfe',
+  'vereine',
+  'status',
+  'teilnehmer',
+  'formeln',
+  'disziplinen',
+  'disziplinen_felder',
+  'wertungen',
+  'wertungen_details',
+  'jury_results',
+];
 
 /** Row contents plus physical identity (ctid, xmin): an UPDATE or a table rewrite changes the latter. */
 async function legacyRows(client: pg.Client): Promise<Record<string, Array<{ row: Record<string, unknown>; version: string }>>> {
@@ -174,12 +195,17 @@ describe('migrations on a database the legacy program already uses', () => {
     for (const table of LEGACY_TABLES) {
       const oldRows = before[table]!;
       const newRows = after[table]!;
-      expect(newRows.map((entry) => entry.version), table).toEqual(oldRows.map((entry) => entry.version));
+      expect(
+        newRows.map((entry) => entry.version),
+        table,
+      ).toEqual(oldRows.map((entry) => entry.version));
       // Added columns are NULL on old rows; every legacy column keeps its value.
       newRows.forEach((entry, index) => {
         const old = oldRows[index]!.row;
         const added = Object.keys(entry.row).filter((column) => !(column in old));
-        expect(Object.fromEntries(added.map((column) => [column, entry.row[column]])), table).toEqual(Object.fromEntries(added.map((column) => [column, null])));
+        expect(Object.fromEntries(added.map((column) => [column, entry.row[column]])), table).toEqual(
+          Object.fromEntries(added.map((column) => [column, null])),
+        );
         expect(Object.fromEntries(Object.keys(old).map((column) => [column, entry.row[column]])), table).toEqual(old);
       });
     }
@@ -187,14 +213,21 @@ describe('migrations on a database the legacy program already uses', () => {
       `SELECT table_name || '.' || column_name AS column FROM information_schema.columns
         WHERE table_schema = 'public' AND (table_name, column_name) IN (('app_disziplinen', 'var_eingabemaske'), ('app_disziplinen', 'int_berechnung'), ('app_disziplinen_felder', 'int_sortierung'))`,
     );
-    expect(added.map((row) => row.column).sort()).toEqual(['app_disziplinen.int_berechnung', 'app_disziplinen.var_eingabemaske', 'app_disziplinen_felder.int_sortierung']);
+    expect(added.map((row) => row.column).sort()).toEqual([
+      'app_disziplinen.int_berechnung',
+      'app_disziplinen.var_eingabemaske',
+      'app_disziplinen_felder.int_sortierung',
+    ]);
     const { rows: uniqueness } = await client.query(
       `SELECT 1 FROM pg_indexes WHERE tablename = 'app_jury_results' AND indexdef LIKE 'CREATE UNIQUE INDEX % (int_wertungenid, int_disziplinen_felderid, int_versuch)'`,
     );
     expect(uniqueness).toHaveLength(1);
     // The legacy name of status 1 stays; the tables the legacy program lacked now exist.
     expect((await client.query('SELECT var_name FROM app_status WHERE int_statusid = 1')).rows).toEqual([{ var_name: 'Offen' }]);
-    expect((await client.query(`SELECT to_regclass('app_gruppen') IS NOT NULL AS groups, to_regclass('app_mannschaften') IS NOT NULL AS teams`)).rows).toEqual([{ groups: true, teams: true }]);
+    expect(
+      (await client.query(`SELECT to_regclass('app_gruppen') IS NOT NULL AS groups, to_regclass('app_mannschaften') IS NOT NULL AS teams`))
+        .rows,
+    ).toEqual([{ groups: true, teams: true }]);
   });
 
   it('fail loudly, and apply nothing of that migration, when legacy jury results break the insert-or-update key', async () => {
@@ -203,7 +236,9 @@ describe('migrations on a database the legacy program already uses', () => {
     await client.query('INSERT INTO app_jury_results (int_wertungenid, int_disziplinen_felderid, rel_leistung) VALUES (1, 1, 3.6)');
     const before = await legacyRows(client);
 
-    await expect(migrateDatabase(db.url, createTables('app_'), logger)).rejects.toThrow(/0001_legacy_layout\.sql failed: could not create unique index/);
+    await expect(migrateDatabase(db.url, createTables('app_'), logger)).rejects.toThrow(
+      /0001_legacy_layout\.sql failed: could not create unique index/,
+    );
 
     expect(await legacyRows(client)).toEqual(before);
     expect((await client.query(`SELECT to_regclass('app_gruppen') AS groups`)).rows).toEqual([{ groups: null }]);

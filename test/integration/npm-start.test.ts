@@ -19,7 +19,6 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-npm-start-'));
 const clusterDir = path.join(dataDir, 'pg');
 const started: number[] = [];
 
-
 function canBind(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = createServer();
@@ -30,7 +29,9 @@ function canBind(port: number): Promise<boolean> {
 
 beforeAll(async () => {
   // What `npm start`'s prestart does first (incremental: quick when dist/ is current).
-  await promisify(execFile)(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT });
+  await promisify(execFile)(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: PROJECT_ROOT,
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -44,7 +45,8 @@ afterAll(async () => {
   // A service left behind by a failed round: it is the process started with this DATA_DIR.
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`DATA_DIR=${dataDir}`)) process.kill(Number(entry), 'SIGKILL');
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`DATA_DIR=${dataDir}`))
+        process.kill(Number(entry), 'SIGKILL');
     } catch {
       // gone, or not ours to read
     }
@@ -65,7 +67,10 @@ async function npmStart(env: Record<string, string>) {
   await waitFor(
     async () => {
       if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}:\n${output}`);
-      return fetch(`${url}/api/system/health`).then((response) => response.status === 200, () => false);
+      return fetch(`${url}/api/system/health`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
     },
     { timeoutMs: 90_000, message: 'health 200 from npm start' },
   );
@@ -74,7 +79,13 @@ async function npmStart(env: Record<string, string>) {
 
 describe('npm start', () => {
   it('runs compiled JavaScript, and SIGTERM to its PID frees both ports and the data directory within 10 s; the next start works', async () => {
-    const env = { DATA_DIR: dataDir, EMBEDDED_DB_PORT: String(await freePort()), PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const env = {
+      DATA_DIR: dataDir,
+      EMBEDDED_DB_PORT: String(await freePort()),
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    };
     for (const round of [1, 2]) {
       const { npm, closed, output } = await npmStart(env);
       // The service is node running dist/, with no TypeScript loader.
@@ -95,8 +106,12 @@ describe('npm start', () => {
       npm.kill('SIGTERM');
       const signalled = Date.now();
       await waitFor(
-        async () => processesOfCluster(clusterDir).length === 0 && (await canBind(Number(env.PORT))) && (await canBind(Number(env.EMBEDDED_DB_PORT))),
-        { timeoutMs: 10_000, message: `round ${round}: ports and data directory free within 10 s of SIGTERM; left: ${JSON.stringify(processesOfCluster(clusterDir))}` },
+        async () =>
+          processesOfCluster(clusterDir).length === 0 && (await canBind(Number(env.PORT))) && (await canBind(Number(env.EMBEDDED_DB_PORT))),
+        {
+          timeoutMs: 10_000,
+          message: `round ${round}: ports and data directory free within 10 s of SIGTERM; left: ${JSON.stringify(processesOfCluster(clusterDir))}`,
+        },
       );
       const freedMs = Date.now() - signalled;
       await closed;

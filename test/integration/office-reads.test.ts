@@ -25,8 +25,18 @@ afterAll(async () => {
 
 describe('GET /api/events/:eventId/competitions', () => {
   it('lists the competitions with group flag and attempts (1 when int_versuche is not set)', async () => {
-    const groupCompetition = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: arena.eventId, var_name: 'Gruppen', bol_gruppe: true, int_versuche: 3 });
-    const unset = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: arena.eventId, var_name: null, bol_gruppe: null, int_versuche: null });
+    const groupCompetition = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
+      int_veranstaltungenid: arena.eventId,
+      var_name: 'Gruppen',
+      bol_gruppe: true,
+      int_versuche: 3,
+    });
+    const unset = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
+      int_veranstaltungenid: arena.eventId,
+      var_name: null,
+      bol_gruppe: null,
+      int_versuche: null,
+    });
     const { status, body } = await getJson(`${server.url}/api/events/${arena.eventId}/competitions`);
     expect(status).toBe(200);
     expect(body).toEqual([
@@ -49,8 +59,18 @@ describe('GET /api/events/:eventId/groups and /teams', () => {
     ['groups', 'gruppen', 'int_gruppenid'],
     ['teams', 'mannschaften', 'int_mannschaftenid'],
   ] as const)('lists the %s of the event by start number with club and squad', async (kind, table, idColumn) => {
-    const late = await insertRow(server.pool, table, idColumn, { int_veranstaltungenid: arena.eventId, var_name: `${kind} B`, int_startnummer: 9, int_vereineid: arena.clubId, var_riege: 'wRot' });
-    const early = await insertRow(server.pool, table, idColumn, { int_veranstaltungenid: arena.eventId, var_name: `${kind} A`, int_startnummer: 2 });
+    const late = await insertRow(server.pool, table, idColumn, {
+      int_veranstaltungenid: arena.eventId,
+      var_name: `${kind} B`,
+      int_startnummer: 9,
+      int_vereineid: arena.clubId,
+      var_riege: 'wRot',
+    });
+    const early = await insertRow(server.pool, table, idColumn, {
+      int_veranstaltungenid: arena.eventId,
+      var_name: `${kind} A`,
+      int_startnummer: 2,
+    });
     await insertRow(server.pool, table, idColumn, { int_veranstaltungenid: emptyEventId, var_name: 'elsewhere' });
     const { status, body } = await getJson(`${server.url}/api/events/${arena.eventId}/${kind}`);
     expect(status).toBe(200);
@@ -65,9 +85,21 @@ describe('GET /api/events/:eventId/groups and /teams', () => {
 describe('GET /api/events/:eventId/squads', () => {
   it('groups the participants by the squad names of their score rows; blank names and group rows count as none', async () => {
     const squadEvent = await createArena(server.pool, 'Riegen');
-    const second = { ...squadEvent, competitionId: await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: squadEvent.eventId, var_name: 'Finale' }) };
+    const second = {
+      ...squadEvent,
+      competitionId: await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
+        int_veranstaltungenid: squadEvent.eventId,
+        var_name: 'Finale',
+      }),
+    };
     const person = (lastName: string, gender = 2) => insertParticipant(server.pool, squadEvent, { firstName: 'Pia', lastName, gender });
-    const [zoe, adam, bert, carl, dora] = [await person('Zoe'), await person('Adam', 1), await person('Bert', 1), await person('Carl', 9), await person('Dora')];
+    const [zoe, adam, bert, carl, dora] = [
+      await person('Zoe'),
+      await person('Adam', 1),
+      await person('Bert', 1),
+      await person('Carl', 9),
+      await person('Dora'),
+    ];
     await insertScore(server.pool, squadEvent, zoe, { squadName: 'wRot' });
     await insertScore(server.pool, second, zoe, { squadName: 'wRot' });
     await insertScore(server.pool, squadEvent, adam, { squadName: 'mBlau' });
@@ -79,11 +111,22 @@ describe('GET /api/events/:eventId/squads', () => {
     // A squad on one row makes a participant assigned, whatever the other rows say.
     await insertScore(server.pool, second, adam);
     const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: squadEvent.eventId, var_name: 'G' });
-    await insertRow(server.pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: squadEvent.competitionId, int_gruppenid: groupId, int_statusid: 1, var_riege: 'GRP' });
+    await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
+      int_wettkaempfeid: squadEvent.competitionId,
+      int_gruppenid: groupId,
+      int_statusid: 1,
+      var_riege: 'GRP',
+    });
 
     const { status, body } = await getJson(`${server.url}/api/events/${squadEvent.eventId}/squads`);
     expect(status).toBe(200);
-    const entry = (id: number, lastName: string, gender: string) => ({ id, firstName: 'Pia', lastName, clubName: 'TV Musterstadt', gender });
+    const entry = (id: number, lastName: string, gender: string) => ({
+      id,
+      firstName: 'Pia',
+      lastName,
+      clubName: 'TV Musterstadt',
+      gender,
+    });
     expect(body).toEqual({
       eventId: squadEvent.eventId,
       squads: [
@@ -96,14 +139,19 @@ describe('GET /api/events/:eventId/squads', () => {
   });
 
   it('answers an event without score rows with no squads, and 404 for a missing event', async () => {
-    expect(await getJson(`${server.url}/api/events/${emptyEventId}/squads`)).toEqual({ status: 200, body: { eventId: emptyEventId, squads: [], unassigned: [] } });
+    expect(await getJson(`${server.url}/api/events/${emptyEventId}/squads`)).toEqual({
+      status: 200,
+      body: { eventId: emptyEventId, squads: [], unassigned: [] },
+    });
     expect((await getJson(`${server.url}/api/events/${MISSING}/squads`)).status).toBe(404);
   });
 
   it('runs one statement however many participants and squads the event has', async () => {
     const big = await createArena(server.pool, 'Gross');
     for (let index = 0; index < 30; index++) {
-      await insertScore(server.pool, big, await insertParticipant(server.pool, big, { lastName: `P${index}` }), { squadName: `R${index % 7}` });
+      await insertScore(server.pool, big, await insertParticipant(server.pool, big, { lastName: `P${index}` }), {
+        squadName: `R${index % 7}`,
+      });
     }
     // Only the request's own statements: the outbox relay polls the same pool meanwhile.
     const eventStatements = (statements: string[]) => statements.filter((text) => text.includes(t.veranstaltungen));

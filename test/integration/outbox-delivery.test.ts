@@ -80,9 +80,37 @@ describe('1. atomic, through the real commands', () => {
     const post = (path: string, body: unknown) =>
       fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-    expect((await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 12.5 })).status).toBe(200);
-    expect((await post('/api/jury-results', { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 1, type: 0 })).status).toBe(200);
-    expect((await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: 999_999, score: 1 })).status).toBe(404);
+    expect(
+      (
+        await post('/api/scores/save-value', {
+          competitionId: arena.competitionId,
+          participantId: scoreId,
+          disciplineId: discipline.id,
+          score: 12.5,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post('/api/jury-results', {
+          participantId: scoreId,
+          disciplineFieldId: discipline.fields.A,
+          performance: 9,
+          attempt: 1,
+          type: 0,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post('/api/scores/save-value', {
+          competitionId: arena.competitionId,
+          participantId: scoreId,
+          disciplineId: 999_999,
+          score: 1,
+        })
+      ).status,
+    ).toBe(404);
     // Barrier: committed after the commands, so once it is here their events can no longer come.
     await commitAndAwait(server.pool, events, arena.eventId, 'after-commands');
 
@@ -225,7 +253,11 @@ describe('4. seq strictly increases in delivery order', () => {
     expect(seqsOf(second)).toEqual(seqsOf(first));
     expect(new Set(first.map((event) => event.marker))).toEqual(new Set(markers));
 
-    const health = (await (await fetch(`${server.url}/api/system/health`)).json()) as { eventsDelivered: number; relaySeq: number; sequencer: boolean };
+    const health = (await (await fetch(`${server.url}/api/system/health`)).json()) as {
+      eventsDelivered: number;
+      relaySeq: number;
+      sequencer: boolean;
+    };
     expect(health.eventsDelivered).toBeGreaterThanOrEqual(markers.length);
     expect(health.relaySeq).toBe(first[first.length - 1]!.seq);
     expect(health.sequencer).toBe(true);

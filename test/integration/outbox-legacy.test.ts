@@ -50,7 +50,12 @@ let barriers = 0;
  * relay delivers in seq order and the legacy triggers append in the writing transaction, so once
  * the barrier is here every event of the write has arrived and none can still come.
  */
-async function legacyWrite(sql: string, values: unknown[], scoreId: number, barrier = `after-${++barriers}`): Promise<{ received: ReceivedEvent[] }> {
+async function legacyWrite(
+  sql: string,
+  values: unknown[],
+  scoreId: number,
+  barrier = `after-${++barriers}`,
+): Promise<{ received: ReceivedEvent[] }> {
   const before = events.length;
   await server.pool.query(sql, values);
   await commitAndAwait(server.pool, events, arena.eventId, barrier, 15_000);
@@ -89,8 +94,16 @@ describe('8. legacy writes', () => {
 
   it('turns an update of rel_leistung into an event, and an update that changes nothing into none', async () => {
     const { scoreId } = await insertParticipantScore(server.pool, arena);
-    await legacyWrite(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 7)`, [scoreId, discipline.id], scoreId);
-    const { received } = await legacyWrite(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.25 WHERE int_wertungenid = $1`, [scoreId], scoreId);
+    await legacyWrite(
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 7)`,
+      [scoreId, discipline.id],
+      scoreId,
+    );
+    const { received } = await legacyWrite(
+      `UPDATE ${t.wertungen_details} SET rel_leistung = 9.25 WHERE int_wertungenid = $1`,
+      [scoreId],
+      scoreId,
+    );
     expect(received.map((event) => [event.source, event.score, event.storedScore])).toEqual([['legacy', 9.25, 9.25]]);
 
     const before = events.length;
@@ -101,7 +114,11 @@ describe('8. legacy writes', () => {
 
   it('turns a jury result insert and update into an event carrying the stored final score', async () => {
     const { scoreId } = await insertParticipantScore(server.pool, arena);
-    await legacyWrite(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 6.5)`, [scoreId, discipline.id], scoreId);
+    await legacyWrite(
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 6.5)`,
+      [scoreId, discipline.id],
+      scoreId,
+    );
 
     const inserted = await legacyWrite(
       `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0), ($1, $3, 3, 1, 0)`,
@@ -112,7 +129,11 @@ describe('8. legacy writes', () => {
     expect(inserted.received).toHaveLength(1);
     expect(inserted.received[0]).toMatchObject({ source: 'legacy', scoreId, disciplineId: discipline.id, score: 6.5, finalScore: 6.5 });
 
-    const updated = await legacyWrite(`UPDATE ${t.jury_results} SET rel_leistung = 5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [scoreId, discipline.fields.A], scoreId);
+    const updated = await legacyWrite(
+      `UPDATE ${t.jury_results} SET rel_leistung = 5 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`,
+      [scoreId, discipline.fields.A],
+      scoreId,
+    );
     expect(updated.received.map((event) => [event.source, event.score])).toEqual([['legacy', 6.5]]);
   });
 
@@ -149,8 +170,14 @@ describe('8. legacy writes', () => {
     const { scoreId } = await insertParticipantScore(server.pool, arena);
     const before = events.length;
     await runCommand(server.pool, async (tx) => {
-      await tx.query(`INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 9.9)`, [scoreId, discipline.id]);
-      await tx.query(`INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 9.9, 1, 0)`, [scoreId, discipline.fields.final]);
+      await tx.query(
+        `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 9.9)`,
+        [scoreId, discipline.id],
+      );
+      await tx.query(
+        `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 9.9, 1, 0)`,
+        [scoreId, discipline.fields.final],
+      );
       await tx.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
       await appendOutboxEvent(tx, markerEvent(arena.eventId, 'command', { scoreId }));
     });
@@ -161,13 +188,27 @@ describe('8. legacy writes', () => {
   });
 
   it('names a group score by the group in the lastname of its legacy event', async () => {
-    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: arena.eventId, var_name: 'Showgruppe Nord' });
-    const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: arena.competitionId, int_gruppenid: groupId, int_statusid: 1 });
+    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
+      int_veranstaltungenid: arena.eventId,
+      var_name: 'Showgruppe Nord',
+    });
+    const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
+      int_wettkaempfeid: arena.competitionId,
+      int_gruppenid: groupId,
+      int_statusid: 1,
+    });
     const { received } = await legacyWrite(
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 17.5)`,
       [scoreId, discipline.id, discipline.fields.final],
       scoreId,
     );
-    expect(received[0]).toMatchObject({ source: 'legacy', scoreId, participantId: null, firstname: null, lastname: 'Showgruppe Nord', score: 17.5 });
+    expect(received[0]).toMatchObject({
+      source: 'legacy',
+      scoreId,
+      participantId: null,
+      firstname: null,
+      lastname: 'Showgruppe Nord',
+      score: 17.5,
+    });
   });
 });

@@ -77,10 +77,10 @@ describe('5. the relay survives connection loss', () => {
       // Refusing new connections keeps the relay down long enough to observe, instead of the
       // few milliseconds an immediate reconnect takes.
       await admin.query(`ALTER DATABASE ${server.database.name} ALLOW_CONNECTIONS false`);
-      const { rowCount } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [
-        server.database.name,
-        LISTEN_APPLICATION_NAME,
-      ]);
+      const { rowCount } = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
+        [server.database.name, LISTEN_APPLICATION_NAME],
+      );
       expect(rowCount).toBe(1);
       await waitFor(async () => (await health(server)).relay === 'reconnecting', { message: 'health reports reconnecting' });
       expect((await health(server)).status).toBe(503);
@@ -91,7 +91,10 @@ describe('5. the relay survives connection loss', () => {
     await commitOnOwnConnection(server.database.url, 30, 'while-reconnecting');
 
     await waitForMarker(events, 'while-reconnecting', 10_000);
-    await waitFor(async () => (await health(server)).relay === 'listening', { timeoutMs: 15_000, message: 'health reports listening again' });
+    await waitFor(async () => (await health(server)).relay === 'listening', {
+      timeoutMs: 15_000,
+      message: 'health reports listening again',
+    });
     expect(await health(server)).toEqual({ status: 200, relay: 'listening' });
     const messages = lines.map((line) => line.msg);
     expect(messages).toContain('outbox listener reconnecting');
@@ -144,7 +147,10 @@ describe('5. the relay survives a restart of PostgreSQL', () => {
     await commitOnOwnConnection(postgres.url, 31, 'after-restart');
 
     await waitForMarker(events, 'after-restart', 15_000);
-    await waitFor(async () => (await health(server)).relay === 'listening', { timeoutMs: 15_000, message: 'health reports listening again' });
+    await waitFor(async () => (await health(server)).relay === 'listening', {
+      timeoutMs: 15_000,
+      message: 'health reports listening again',
+    });
     expect(events.map((event) => event.marker)).toEqual(['before-restart', 'after-restart']);
     expect(events[1]!.seq).toBeGreaterThan(events[0]!.seq);
   });

@@ -23,8 +23,18 @@ afterAll(async () => {
 });
 
 /** Connects with the given transport and extra headers; resolves with the socket or the connect error. */
-function tryConnect(transport: 'websocket' | 'polling', headers: Record<string, string>, localAddress?: string): Promise<{ socket: Socket } | { error: Error }> {
-  const socket = connectSocket(server.url, { transports: [transport], forceNew: true, reconnection: false, extraHeaders: headers, ...(localAddress ? { localAddress } : {}) } as never);
+function tryConnect(
+  transport: 'websocket' | 'polling',
+  headers: Record<string, string>,
+  localAddress?: string,
+): Promise<{ socket: Socket } | { error: Error }> {
+  const socket = connectSocket(server.url, {
+    transports: [transport],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: headers,
+    ...(localAddress ? { localAddress } : {}),
+  } as never);
   sockets.push(socket);
   return new Promise((resolve) => {
     socket.once('connect', () => resolve({ socket }));
@@ -55,7 +65,8 @@ describe('origin rule on every transport', () => {
 });
 
 type Ack = { ok: boolean; error?: string; retryAfterMs?: number; reload?: boolean; replayed?: number };
-const emitWithAck = (socket: Socket, event: string, body: unknown, timeoutMs = 10_000) => socket.timeout(timeoutMs).emitWithAck(event, body) as Promise<Ack>;
+const emitWithAck = (socket: Socket, event: string, body: unknown, timeoutMs = 10_000) =>
+  socket.timeout(timeoutMs).emitWithAck(event, body) as Promise<Ack>;
 
 describe('message limits', () => {
   it('refuses joins beyond the per-connection allowance with retryAfterMs, and answers again later', async () => {
@@ -65,7 +76,8 @@ describe('message limits', () => {
     const refused = acks.filter((ack) => !ack.ok);
     expect(acks.filter((ack) => ack.ok).length).toBeGreaterThan(0);
     expect(refused.length).toBeGreaterThan(0);
-    for (const ack of refused) expect(ack).toMatchObject({ ok: false, error: expect.stringContaining('too many'), retryAfterMs: expect.any(Number) });
+    for (const ack of refused)
+      expect(ack).toMatchObject({ ok: false, error: expect.stringContaining('too many'), retryAfterMs: expect.any(Number) });
     await new Promise((resolve) => setTimeout(resolve, Math.max(...refused.map((ack) => ack.retryAfterMs!))));
     expect(await emitWithAck(socket, 'join-competition', { eventId: 2 })).toMatchObject({ ok: true });
   });
@@ -75,7 +87,9 @@ describe('message limits', () => {
     sockets.push(socket);
     let cut = false;
     socket.on('disconnect', () => (cut = true));
-    const refusedLeaves = await Promise.all(Array.from({ length: 30 }, () => emitWithAck(socket, 'leave-competition', { eventId: 2 }).catch(() => null)));
+    const refusedLeaves = await Promise.all(
+      Array.from({ length: 30 }, () => emitWithAck(socket, 'leave-competition', { eventId: 2 }).catch(() => null)),
+    );
     expect(refusedLeaves.some((ack) => ack?.ok === false)).toBe(true);
     for (let message = 0; message < 1_000 && !cut; message++) socket.emit('any-event', { n: message });
     await waitFor(() => cut, { timeoutMs: 10_000, message: 'the flooding connection was cut' });
@@ -89,7 +103,9 @@ describe('message limits', () => {
     }
     expect(fromOne).toHaveLength(12);
     // 12 connections × 35 messages stay within each connection's allowance (40) but not the address's (400).
-    const acks = await Promise.all(fromOne.flatMap((socket) => Array.from({ length: 35 }, () => emitWithAck(socket, 'unknown-event', {}, 2_000).catch(() => null))));
+    const acks = await Promise.all(
+      fromOne.flatMap((socket) => Array.from({ length: 35 }, () => emitWithAck(socket, 'unknown-event', {}, 2_000).catch(() => null))),
+    );
     const refused = acks.filter((ack) => ack?.ok === false);
     expect(refused.length).toBeGreaterThan(0);
     const other = await tryConnect('websocket', {}, '127.0.0.4');
@@ -113,7 +129,10 @@ describe('replay size', () => {
     expect(events).toHaveLength(0);
 
     // Exactly at the limit: replayed; live events after it arrive once, in order.
-    const { rows } = await server.pool.query<{ seq: number }>(`SELECT seq FROM ${t.svc_outbox} WHERE event_id = $1 ORDER BY seq OFFSET 10 LIMIT 1`, [eventId]);
+    const { rows } = await server.pool.query<{ seq: number }>(
+      `SELECT seq FROM ${t.svc_outbox} WHERE event_id = $1 ORDER BY seq OFFSET 10 LIMIT 1`,
+      [eventId],
+    );
     const since = rows[0]!.seq - 1;
     expect(await joinCompetition(socket, eventId, since)).toMatchObject({ ok: true, replayed: REPLAY_MAX_EVENTS });
     await commitAndAwait(server.pool, events, eventId, 'live-after-replay');
@@ -124,7 +143,12 @@ describe('replay size', () => {
   });
 
   it('tells a client that joins at connect too far behind to reload, with a join-refused event', async () => {
-    const socket = connectSocket(server.url, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { eventId: 8_101, since: 0 } });
+    const socket = connectSocket(server.url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      auth: { eventId: 8_101, since: 0 },
+    });
     sockets.push(socket);
     const refusal = await new Promise<Ack & { eventId: number }>((resolve) => socket.once('join-refused', resolve));
     expect(refusal).toMatchObject({ eventId: 8_101, ok: false, reload: true });

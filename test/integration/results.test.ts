@@ -250,9 +250,8 @@ describe('GET /api/results', () => {
         results(`eventId=${arena.eventId}&competitionId=${competitionId}&groupBy=ageClass`),
       );
       expect(result.status).toBe(200);
-      return statements.filter(
-        (text) => text.includes(t.wertungen) || text.includes(t.svc_settings) || text.includes(t.veranstaltungen),
-      ).length;
+      return statements.filter((text) => text.includes(t.wertungen) || text.includes(t.svc_settings) || text.includes(t.veranstaltungen))
+        .length;
     };
     const small = await count(ageClasses);
     expect(small).toBeLessThanOrEqual(5);

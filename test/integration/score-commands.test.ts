@@ -60,11 +60,20 @@ describe('POST /api/jury-results', () => {
     const { scoreId, discipline } = await scene();
     const first = await saveField(scoreId, discipline.fields.A, 9.5);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ success: true, id: expect.any(Number), wertungenId: scoreId, disciplineFieldId: discipline.fields.A, performance: 9.5, finalScore: null });
+    expect(first.body).toEqual({
+      success: true,
+      id: expect.any(Number),
+      wertungenId: scoreId,
+      disciplineFieldId: discipline.fields.A,
+      performance: 9.5,
+      finalScore: null,
+    });
 
     const second = await saveField(scoreId, discipline.fields.A, 9.75, { type: 1 });
     expect(second.body).toMatchObject({ id: first.body.id, performance: 9.75 });
-    expect(await juryRows(server.pool, scoreId)).toEqual([{ id: first.body.id, fieldId: discipline.fields.A, value: 9.75, attempt: 1, kind: 1 }]);
+    expect(await juryRows(server.pool, scoreId)).toEqual([
+      { id: first.body.id, fieldId: discipline.fields.A, value: 9.75, attempt: 1, kind: 1 },
+    ]);
   });
 
   it('appends event 1 with the score calculated from the current jury results', async () => {
@@ -103,9 +112,17 @@ describe('POST /api/jury-results', () => {
   it('maps int_geschlecht 1 to male and anything but 1 and 2 to other', async () => {
     const arena = await createArena(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    for (const [code, gender] of [[1, 'male'], [null, 'other'], [3, 'other']] as const) {
+    for (const [code, gender] of [
+      [1, 'male'],
+      [null, 'other'],
+      [3, 'other'],
+    ] as const) {
       const participantId = await insertParticipant(server.pool, arena, { gender: code });
-      const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: arena.competitionId, int_teilnehmerid: participantId, int_statusid: 1 });
+      const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
+        int_wettkaempfeid: arena.competitionId,
+        int_teilnehmerid: participantId,
+        int_statusid: 1,
+      });
       await saveField(scoreId, discipline.fields.A, 9);
       expect((await apiEvents(server.pool, scoreId))[0]?.payload.gender).toBe(gender);
     }
@@ -113,13 +130,25 @@ describe('POST /api/jury-results', () => {
 
   it('accepts attempt 1 only', async () => {
     const { scoreId, discipline } = await scene();
-    await expectRefused('/api/jury-results', { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 2, type: 0 }, 400);
+    await expectRefused(
+      '/api/jury-results',
+      { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 2, type: 0 },
+      400,
+    );
   });
 
   it('answers 404 for an unknown score or field and writes nothing', async () => {
     const { scoreId, discipline } = await scene();
-    await expectRefused('/api/jury-results', { participantId: 2_000_000, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 1, type: 0 }, 404);
-    await expectRefused('/api/jury-results', { participantId: scoreId, disciplineFieldId: 2_000_000, performance: 9, attempt: 1, type: 0 }, 404);
+    await expectRefused(
+      '/api/jury-results',
+      { participantId: 2_000_000, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 1, type: 0 },
+      404,
+    );
+    await expectRefused(
+      '/api/jury-results',
+      { participantId: scoreId, disciplineFieldId: 2_000_000, performance: 9, attempt: 1, type: 0 },
+      404,
+    );
   });
 
   it.each([
@@ -130,7 +159,11 @@ describe('POST /api/jury-results', () => {
     ['a missing disciplineFieldId', { disciplineFieldId: undefined }],
   ])('refuses %s with 400', async (_name, override) => {
     const { scoreId, discipline } = await scene();
-    await expectRefused('/api/jury-results', { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 1, type: 0, ...override }, 400);
+    await expectRefused(
+      '/api/jury-results',
+      { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance: 9, attempt: 1, type: 0, ...override },
+      400,
+    );
   });
 
   it('50 parallel saves of one score and field leave one row holding one of the sent values', async () => {
@@ -168,22 +201,68 @@ describe('GET /api/jury-results', () => {
   it('answers 404 for an unknown score or discipline and 400 without participantId', async () => {
     const { scoreId, discipline } = await scene();
     expect((await getJson(`${server.url}/api/jury-results?participantId=2000000&disciplineId=${discipline.id}`)).status).toBe(404);
-    expect((await getJson(`${server.url}/api/jury-results?participantId=${scoreId}&disciplineId=2000000`)).body).toEqual(errorBody(404, 'Not Found', 'NOT_FOUND'));
-    expect((await getJson(`${server.url}/api/jury-results?disciplineId=${discipline.id}`)).body).toEqual(errorBody(400, 'Bad Request', 'VALIDATION_FAILED'));
+    expect((await getJson(`${server.url}/api/jury-results?participantId=${scoreId}&disciplineId=2000000`)).body).toEqual(
+      errorBody(404, 'Not Found', 'NOT_FOUND'),
+    );
+    expect((await getJson(`${server.url}/api/jury-results?disciplineId=${discipline.id}`)).body).toEqual(
+      errorBody(400, 'Bad Request', 'VALIDATION_FAILED'),
+    );
   });
 });
 
 describe('GET /api/discipline-fields', () => {
   it('returns a bare array of fields by sort order, filtered by disciplineId', async () => {
     const discipline = await insertDiscipline(server.pool);
-    await server.pool.query(`UPDATE ${t.disziplinen_felder} SET bol_enabled = false WHERE int_disziplinen_felderid = $1`, [discipline.fields.C]);
+    await server.pool.query(`UPDATE ${t.disziplinen_felder} SET bol_enabled = false WHERE int_disziplinen_felderid = $1`, [
+      discipline.fields.C,
+    ]);
     const response = await getJson(`${server.url}/api/discipline-fields?disciplineId=${discipline.id}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: discipline.fields.A, disciplineId: discipline.id, name: 'Ausgangswert', shortName: 'D', sortOrder: 1, isFinalScore: false, isStartingScore: true, enabled: true, group: 1 },
-      { id: discipline.fields.B, disciplineId: discipline.id, name: 'Ausführung', shortName: 'E', sortOrder: 2, isFinalScore: false, isStartingScore: false, enabled: true, group: null },
-      { id: discipline.fields.C, disciplineId: discipline.id, name: 'AbzugAusf.', shortName: 'Abz', sortOrder: 3, isFinalScore: false, isStartingScore: false, enabled: false, group: null },
-      { id: discipline.fields.final, disciplineId: discipline.id, name: 'Endwert', shortName: 'End', sortOrder: 4, isFinalScore: true, isStartingScore: false, enabled: true, group: null },
+      {
+        id: discipline.fields.A,
+        disciplineId: discipline.id,
+        name: 'Ausgangswert',
+        shortName: 'D',
+        sortOrder: 1,
+        isFinalScore: false,
+        isStartingScore: true,
+        enabled: true,
+        group: 1,
+      },
+      {
+        id: discipline.fields.B,
+        disciplineId: discipline.id,
+        name: 'Ausführung',
+        shortName: 'E',
+        sortOrder: 2,
+        isFinalScore: false,
+        isStartingScore: false,
+        enabled: true,
+        group: null,
+      },
+      {
+        id: discipline.fields.C,
+        disciplineId: discipline.id,
+        name: 'AbzugAusf.',
+        shortName: 'Abz',
+        sortOrder: 3,
+        isFinalScore: false,
+        isStartingScore: false,
+        enabled: false,
+        group: null,
+      },
+      {
+        id: discipline.fields.final,
+        disciplineId: discipline.id,
+        name: 'Endwert',
+        shortName: 'End',
+        sortOrder: 4,
+        isFinalScore: true,
+        isStartingScore: false,
+        enabled: true,
+        group: null,
+      },
     ]);
   });
 
@@ -201,11 +280,18 @@ describe('GET /api/discipline-fields', () => {
 describe('POST /api/scores/save-value', () => {
   it('with the wertungenId writes the detail value and the final field, and appends event 2', async () => {
     const { arena, discipline, participantId, scoreId } = await scene();
-    const response = await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 16.25 });
+    const response = await post('/api/scores/save-value', {
+      competitionId: arena.competitionId,
+      participantId: scoreId,
+      disciplineId: discipline.id,
+      score: 16.25,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, wertungenId: scoreId, score: 16.25 });
     expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 16.25 }]);
-    expect(await juryRows(server.pool, scoreId)).toEqual([{ id: expect.any(Number), fieldId: discipline.fields.final, value: 16.25, attempt: 1, kind: 0 }]);
+    expect(await juryRows(server.pool, scoreId)).toEqual([
+      { id: expect.any(Number), fieldId: discipline.fields.final, value: 16.25, attempt: 1, kind: 0 },
+    ]);
     expect(await apiEvents(server.pool, scoreId)).toEqual([
       {
         eventId: arena.eventId,
@@ -235,16 +321,28 @@ describe('POST /api/scores/save-value', () => {
     const arena = await createArena(server.pool);
     const discipline = await insertDiscipline(server.pool);
     const participantId = await insertParticipant(server.pool, arena, { startNumber: '42' });
-    const created = await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId, disciplineId: discipline.id, score: 0 });
+    const created = await post('/api/scores/save-value', {
+      competitionId: arena.competitionId,
+      participantId,
+      disciplineId: discipline.id,
+      score: 0,
+    });
     expect(created.status).toBe(200);
     const scoreId = created.body.wertungenId;
     const { rows } = await server.pool.query(
       `SELECT int_wettkaempfeid, int_teilnehmerid, int_statusid, int_startnummer FROM ${t.wertungen} WHERE int_wertungenid = $1`,
       [scoreId],
     );
-    expect(rows).toEqual([{ int_wettkaempfeid: arena.competitionId, int_teilnehmerid: participantId, int_statusid: 1, int_startnummer: 42 }]);
+    expect(rows).toEqual([
+      { int_wettkaempfeid: arena.competitionId, int_teilnehmerid: participantId, int_statusid: 1, int_startnummer: 42 },
+    ]);
 
-    const again = await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId, disciplineId: discipline.id, score: 12 });
+    const again = await post('/api/scores/save-value', {
+      competitionId: arena.competitionId,
+      participantId,
+      disciplineId: discipline.id,
+      score: 12,
+    });
     expect(again.body).toEqual({ success: true, wertungenId: scoreId, score: 12 });
     expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 12 }]);
   });
@@ -254,7 +352,9 @@ describe('POST /api/scores/save-value', () => {
     const discipline = await insertDiscipline(server.pool);
     const participantId = await insertParticipant(server.pool, arena);
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => post('/api/scores/save-value', { competitionId: arena.competitionId, participantId, disciplineId: discipline.id, score: 0 })),
+      Array.from({ length: 20 }, () =>
+        post('/api/scores/save-value', { competitionId: arena.competitionId, participantId, disciplineId: discipline.id, score: 0 }),
+      ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
     const { rows } = await server.pool.query(`SELECT int_wertungenid FROM ${t.wertungen} WHERE int_teilnehmerid = $1`, [participantId]);
@@ -303,7 +403,8 @@ describe('POST /api/scores/save-value', () => {
 });
 
 describe('POST /api/scores/capture', () => {
-  const capture = (wertungenId: number, fieldValues: Array<{ fieldId: number; value: unknown }>) => post('/api/scores/capture', { wertungenId, fieldValues });
+  const capture = (wertungenId: number, fieldValues: Array<{ fieldId: number; value: unknown }>) =>
+    post('/api/scores/capture', { wertungenId, fieldValues });
 
   it('stores the field values, calculates the missing final and writes it to the final field and the detail', async () => {
     const { arena, discipline, scoreId, participantId } = await scene();
@@ -319,17 +420,57 @@ describe('POST /api/scores/capture', () => {
       finalScore: 17,
       calculated: true,
       juryResults: [
-        { id: expect.any(Number), disciplineFieldId: discipline.fields.A, fieldName: 'Ausgangswert', performance: 9.5, isFinalScore: false, isStartingScore: true, sortOrder: 1 },
-        { id: expect.any(Number), disciplineFieldId: discipline.fields.B, fieldName: 'Ausführung', performance: 8.25, isFinalScore: false, isStartingScore: false, sortOrder: 2 },
-        { id: expect.any(Number), disciplineFieldId: discipline.fields.C, fieldName: 'AbzugAusf.', performance: 0.75, isFinalScore: false, isStartingScore: false, sortOrder: 3 },
-        { id: expect.any(Number), disciplineFieldId: discipline.fields.final, fieldName: 'Endwert', performance: 17, isFinalScore: true, isStartingScore: false, sortOrder: 4 },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: discipline.fields.A,
+          fieldName: 'Ausgangswert',
+          performance: 9.5,
+          isFinalScore: false,
+          isStartingScore: true,
+          sortOrder: 1,
+        },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: discipline.fields.B,
+          fieldName: 'Ausführung',
+          performance: 8.25,
+          isFinalScore: false,
+          isStartingScore: false,
+          sortOrder: 2,
+        },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: discipline.fields.C,
+          fieldName: 'AbzugAusf.',
+          performance: 0.75,
+          isFinalScore: false,
+          isStartingScore: false,
+          sortOrder: 3,
+        },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: discipline.fields.final,
+          fieldName: 'Endwert',
+          performance: 17,
+          isFinalScore: true,
+          isStartingScore: false,
+          sortOrder: 4,
+        },
       ],
     });
     expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 17 }]);
     expect(await apiEvents(server.pool, scoreId)).toEqual([
       {
         eventId: arena.eventId,
-        payload: expect.objectContaining({ scoreId, participantId, disciplineId: discipline.id, score: 17, finalScore: 17, storedScore: 17, hasFormula: true }),
+        payload: expect.objectContaining({
+          scoreId,
+          participantId,
+          disciplineId: discipline.id,
+          score: 17,
+          finalScore: 17,
+          storedScore: 17,
+          hasFormula: true,
+        }),
       },
     ]);
   });
@@ -361,9 +502,39 @@ describe('POST /api/scores/capture', () => {
   it('refuses unknown fields, fields of two disciplines, repeated fields and an unknown score, writing nothing', async () => {
     const { discipline, scoreId } = await scene();
     const other = await insertDiscipline(server.pool);
-    await expectRefused('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: discipline.fields.A, value: 9 }, { fieldId: 2_000_000, value: 1 }] }, 400);
-    await expectRefused('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: discipline.fields.A, value: 9 }, { fieldId: other.fields.B, value: 1 }] }, 400);
-    await expectRefused('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: discipline.fields.A, value: 9 }, { fieldId: discipline.fields.A, value: 1 }] }, 400);
+    await expectRefused(
+      '/api/scores/capture',
+      {
+        wertungenId: scoreId,
+        fieldValues: [
+          { fieldId: discipline.fields.A, value: 9 },
+          { fieldId: 2_000_000, value: 1 },
+        ],
+      },
+      400,
+    );
+    await expectRefused(
+      '/api/scores/capture',
+      {
+        wertungenId: scoreId,
+        fieldValues: [
+          { fieldId: discipline.fields.A, value: 9 },
+          { fieldId: other.fields.B, value: 1 },
+        ],
+      },
+      400,
+    );
+    await expectRefused(
+      '/api/scores/capture',
+      {
+        wertungenId: scoreId,
+        fieldValues: [
+          { fieldId: discipline.fields.A, value: 9 },
+          { fieldId: discipline.fields.A, value: 1 },
+        ],
+      },
+      400,
+    );
     await expectRefused('/api/scores/capture', { wertungenId: scoreId, fieldValues: [] }, 400);
     await expectRefused('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: discipline.fields.A, value: true }] }, 400);
     await expectRefused('/api/scores/capture', { wertungenId: 2_000_000, fieldValues: [{ fieldId: discipline.fields.A, value: 9 }] }, 404);
@@ -403,8 +574,15 @@ describe('one transaction per command', () => {
     try {
       const before = await scoringRowCounts(server.pool);
       expect((await saveField(scoreId, discipline.fields.A, 9)).status).toBe(500);
-      expect((await post('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: discipline.fields.A, value: 9 }] })).status).toBe(500);
-      const saved = await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 9 });
+      expect(
+        (await post('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: discipline.fields.A, value: 9 }] })).status,
+      ).toBe(500);
+      const saved = await post('/api/scores/save-value', {
+        competitionId: arena.competitionId,
+        participantId: scoreId,
+        disciplineId: discipline.id,
+        score: 9,
+      });
       expect(saved.body).toEqual(errorBody(500, 'Internal Server Error', 'INTERNAL'));
       expect(await scoringRowCounts(server.pool)).toEqual(before);
     } finally {
@@ -417,7 +595,12 @@ describe('score writers in strict auth mode', () => {
   it('refuse a save without a token with 401 and write nothing', async () => {
     const strict = await startTestServer({ env: { AUTH_MODE: 'strict' } });
     try {
-      const response = await postJson(`${strict.url}/api/scores/save-value`, { competitionId: 1, participantId: 1, disciplineId: 1, score: 1 });
+      const response = await postJson(`${strict.url}/api/scores/save-value`, {
+        competitionId: 1,
+        participantId: 1,
+        disciplineId: 1,
+        score: 1,
+      });
       expect(response.status).toBe(401);
       expect(response.body.code).toBe('UNAUTHORIZED');
     } finally {

@@ -26,7 +26,12 @@ it('refuses save-value for a participant of another event, writing nothing', asy
   const discipline = await insertDiscipline(server.pool);
   const stranger = await insertParticipant(server.pool, other);
   const before = await fingerprint(server.pool);
-  const answer = await postJson(`${server.url}/api/scores/save-value`, { competitionId: home.competitionId, participantId: stranger, disciplineId: discipline.id, score: 9.5 });
+  const answer = await postJson(`${server.url}/api/scores/save-value`, {
+    competitionId: home.competitionId,
+    participantId: stranger,
+    disciplineId: discipline.id,
+    score: 9.5,
+  });
   expect(answer.status).toBe(400);
   expect(answer.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^participantId /) });
   expect(changedTables(before, await fingerprint(server.pool))).toEqual([]);
@@ -38,9 +43,19 @@ it('still saves for a participant of the competition’s own event, by participa
   const home = await createArena(server.pool, 'Heimfest 2');
   const discipline = await insertDiscipline(server.pool);
   const local = await insertParticipant(server.pool, home);
-  const created = await postJson(`${server.url}/api/scores/save-value`, { competitionId: home.competitionId, participantId: local, disciplineId: discipline.id, score: 9.5 });
+  const created = await postJson(`${server.url}/api/scores/save-value`, {
+    competitionId: home.competitionId,
+    participantId: local,
+    disciplineId: discipline.id,
+    score: 9.5,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const existing = await insertParticipantScore(server.pool, home);
-  const saved = await postJson(`${server.url}/api/scores/save-value`, { competitionId: home.competitionId, participantId: existing.scoreId, disciplineId: discipline.id, score: 8 });
+  const saved = await postJson(`${server.url}/api/scores/save-value`, {
+    competitionId: home.competitionId,
+    participantId: existing.scoreId,
+    disciplineId: discipline.id,
+    score: 8,
+  });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 });

@@ -27,7 +27,11 @@ let participantId: number;
 let scoreId: number;
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -63,11 +67,19 @@ describe('9. payloads of the service commands', () => {
       [discipline.fields.A, 2.5],
       [discipline.fields.B, 8],
     ] as const) {
-      expect((await post('/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance, attempt: 1, type: 0 })).status).toBe(200);
+      expect(
+        (await post('/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance, attempt: 1, type: 0 })).status,
+      ).toBe(200);
     }
     await commitAndAwait(server.pool, events, arena.eventId, 'after-first-fields');
     const before = events.length;
-    const saved = await post('/api/jury-results', { participantId: scoreId, disciplineFieldId: discipline.fields.C, performance: 0.5, attempt: 1, type: 0 });
+    const saved = await post('/api/jury-results', {
+      participantId: scoreId,
+      disciplineFieldId: discipline.fields.C,
+      performance: 0.5,
+      attempt: 1,
+      type: 0,
+    });
     expect(saved.status).toBe(200);
 
     const received = await eventsOfScoreSince(before, 'after-jury-result');
@@ -98,7 +110,12 @@ describe('9. payloads of the service commands', () => {
 
   it('event 2 (POST /api/scores/save-value) carries exactly the spec fields with the participant id, and is the only event of the write', async () => {
     const before = events.length;
-    const saved = await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 19.5 });
+    const saved = await post('/api/scores/save-value', {
+      competitionId: arena.competitionId,
+      participantId: scoreId,
+      disciplineId: discipline.id,
+      score: 19.5,
+    });
     expect(saved.status).toBe(200);
 
     // save-value writes the jury final and the detail value; the legacy triggers must stay silent.
@@ -127,7 +144,12 @@ describe('9. payloads of the service commands', () => {
 
   it('1. a command that fails emits nothing', async () => {
     const before = events.length;
-    const refused = await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: 999_999, score: 1 });
+    const refused = await post('/api/scores/save-value', {
+      competitionId: arena.competitionId,
+      participantId: scoreId,
+      disciplineId: 999_999,
+      score: 1,
+    });
     expect(refused.status).toBe(404);
     expect(await eventsOfScoreSince(before, 'after-refused')).toEqual([]);
   });
@@ -135,7 +157,16 @@ describe('9. payloads of the service commands', () => {
   it('delivers the events of successive commands in seq order', async () => {
     const before = events.length;
     for (const score of [11, 12, 13]) {
-      expect((await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score })).status).toBe(200);
+      expect(
+        (
+          await post('/api/scores/save-value', {
+            competitionId: arena.competitionId,
+            participantId: scoreId,
+            disciplineId: discipline.id,
+            score,
+          })
+        ).status,
+      ).toBe(200);
     }
     const received = await eventsOfScoreSince(before, 'after-three');
     expect(received.map((event) => event.score)).toEqual([11, 12, 13]);

@@ -50,7 +50,12 @@ async function finalRow(scoreId: number, discipline: Discipline) {
 }
 
 /** A participant's score with a detail row (value `detail`) and the given non-final results A, B, C. */
-async function scoreWithResults(arena: Arena, discipline: Discipline, detail: number | null, results: { A?: number; B?: number; C?: number; final?: number }) {
+async function scoreWithResults(
+  arena: Arena,
+  discipline: Discipline,
+  detail: number | null,
+  results: { A?: number; B?: number; C?: number; final?: number },
+) {
   const { scoreId, participantId } = await insertParticipantScore(server.pool, arena);
   await insertDetail(server.pool, scoreId, discipline.id, detail);
   const pairs = (['A', 'B', 'C', 'final'] as const).flatMap((key) => {
@@ -92,10 +97,42 @@ describe('GET /api/scores entries', () => {
       participant: { firstName: 'Anna', lastName: 'Muster' },
       discipline: { name: 'Boden' },
       juryResults: [
-        { id: expect.any(Number), disciplineFieldId: floor.fields.A, fieldName: 'Ausgangswert', performance: 9, isFinalScore: false, isStartingScore: true, sortOrder: 1 },
-        { id: expect.any(Number), disciplineFieldId: floor.fields.B, fieldName: 'Ausführung', performance: 8.5, isFinalScore: false, isStartingScore: false, sortOrder: 2 },
-        { id: expect.any(Number), disciplineFieldId: floor.fields.C, fieldName: 'AbzugAusf.', performance: 1, isFinalScore: false, isStartingScore: false, sortOrder: 3 },
-        { id: expect.any(Number), disciplineFieldId: floor.fields.final, fieldName: 'Endwert', performance: 16.5, isFinalScore: true, isStartingScore: false, sortOrder: 4 },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: floor.fields.A,
+          fieldName: 'Ausgangswert',
+          performance: 9,
+          isFinalScore: false,
+          isStartingScore: true,
+          sortOrder: 1,
+        },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: floor.fields.B,
+          fieldName: 'Ausführung',
+          performance: 8.5,
+          isFinalScore: false,
+          isStartingScore: false,
+          sortOrder: 2,
+        },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: floor.fields.C,
+          fieldName: 'AbzugAusf.',
+          performance: 1,
+          isFinalScore: false,
+          isStartingScore: false,
+          sortOrder: 3,
+        },
+        {
+          id: expect.any(Number),
+          disciplineFieldId: floor.fields.final,
+          fieldName: 'Endwert',
+          performance: 16.5,
+          isFinalScore: true,
+          isStartingScore: false,
+          sortOrder: 4,
+        },
       ],
     });
     const vaultEntry = entries.find((item) => item.disciplineId === vault.id);
@@ -129,8 +166,15 @@ describe('GET /api/scores entries', () => {
     const otherArena = await createArena(server.pool, 'Herbstpokal');
     const { scoreId } = await insertParticipantScore(server.pool, arena);
     await insertParticipantScore(server.pool, otherArena);
-    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: arena.eventId, var_name: 'Gruppe Sonne' });
-    await insertRow(server.pool, 'wertungen', 'int_wertungenid', { int_wettkaempfeid: arena.competitionId, int_gruppenid: groupId, int_statusid: 1 });
+    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
+      int_veranstaltungenid: arena.eventId,
+      var_name: 'Gruppe Sonne',
+    });
+    await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
+      int_wettkaempfeid: arena.competitionId,
+      int_gruppenid: groupId,
+      int_statusid: 1,
+    });
 
     expect((await entriesOf(arena)).map((entry) => entry.id)).toEqual([scoreId]);
   });
@@ -239,7 +283,13 @@ describe('Calculation rules on read', () => {
     expect(entry.score).toBe(17.75);
     const final = entry.juryResults.find((result: any) => result.isFinalScore);
     expect(final).toMatchObject({ disciplineFieldId: discipline.fields.final, performance: 17.75, sortOrder: 4 });
-    expect(await finalRow(scoreId, discipline)).toEqual({ id: final.id, fieldId: discipline.fields.final, value: 17.75, attempt: 1, kind: 0 });
+    expect(await finalRow(scoreId, discipline)).toEqual({
+      id: final.id,
+      fieldId: discipline.fields.final,
+      value: 17.75,
+      attempt: 1,
+      kind: 0,
+    });
     expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 17.75 }]);
     // A second read finds the final and changes nothing.
     expect(await entryOf(arena, scoreId, discipline.id)).toEqual(entry);
@@ -334,7 +384,8 @@ describe('Calculation rules on read', () => {
     const responses = await Promise.all(Array.from({ length: 20 }, () => scores({ eventId: arena.eventId })));
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
     // Every reader answers the calculated final, also those whose insert lost the race.
-    for (const response of responses) expect(response.body.results.map((entry: { score: number | null }) => entry.score)).toEqual([16, 16, 16, 16, 16]);
+    for (const response of responses)
+      expect(response.body.results.map((entry: { score: number | null }) => entry.score)).toEqual([16, 16, 16, 16, 16]);
     const { rows } = await server.pool.query(
       `SELECT int_wertungenid, count(*)::int AS n, min(rel_leistung) AS value FROM ${t.jury_results}
         WHERE int_wertungenid = ANY($1::int[]) AND int_disziplinen_felderid = $2 GROUP BY int_wertungenid`,
@@ -382,14 +433,20 @@ describe('Calculation rules on read', () => {
       // The reader that lost the race answers the final that won, not none (issue 15 item 7).
       const racedEntry = answer.body.results.find((entry: { id: number }) => entry.id === raced.scoreId);
       expect(racedEntry.score).toBe(15);
-      expect(racedEntry.juryResults.find((result: { disciplineFieldId: number }) => result.disciplineFieldId === discipline.fields.final)).toMatchObject({ performance: 15 });
+      expect(
+        racedEntry.juryResults.find((result: { disciplineFieldId: number }) => result.disciplineFieldId === discipline.fields.final),
+      ).toMatchObject({ performance: 15 });
     } finally {
       await writer.query('ROLLBACK').catch(() => undefined);
       writer.release();
     }
 
-    expect((await juryRows(server.pool, raced.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([{ value: 15 }]);
-    expect((await juryRows(server.pool, other.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([{ value: 16 }]);
+    expect((await juryRows(server.pool, raced.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([
+      { value: 15 },
+    ]);
+    expect((await juryRows(server.pool, other.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([
+      { value: 16 },
+    ]);
     expect(await detailRows(server.pool, other.scoreId)).toEqual([{ disciplineId: discipline.id, value: 16 }]);
     expect(warnings.slice(warningsBefore).filter((line) => /corrections on read were not written/.test(String(line.msg)))).toEqual([]);
   });

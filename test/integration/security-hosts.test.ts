@@ -15,7 +15,9 @@ import { startTestServer, TEST_JWT_SECRET, type TestServer } from '../support/se
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { ALLOWED_HOSTS: 'scores.example.org,.halle.example', REQUEST_TIMEOUT_MS: '1500', HEADERS_TIMEOUT_MS: '1000' } });
+  server = await startTestServer({
+    env: { ALLOWED_HOSTS: 'scores.example.org,.halle.example', REQUEST_TIMEOUT_MS: '1500', HEADERS_TIMEOUT_MS: '1000' },
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -26,7 +28,15 @@ function withHost(host: string, path = '/api/system/version', method = 'GET', bo
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: url.hostname, port: url.port, path, method, agent: false, setHost: false, headers: { host, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method,
+        agent: false,
+        setHost: false,
+        headers: { host, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -41,13 +51,22 @@ function withHost(host: string, path = '/api/system/version', method = 'GET', bo
 describe('Host allowlist', () => {
   const port = () => new URL(server.url).port;
 
-  it.each(['127.0.0.1', '192.168.1.20', '10.0.0.7', '[::1]', '[fd00::12]', 'localhost', 'LOCALHOST', 'app.localhost', 'scores.example.org', 'a.halle.example', 'halle.example'])(
-    'serves Host %s (IP literal, localhost, ALLOWED_HOSTS)',
-    async (host) => {
-      expect((await withHost(`${host}:${port()}`)).status).toBe(200);
-      expect((await withHost(host)).status).toBe(200);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '192.168.1.20',
+    '10.0.0.7',
+    '[::1]',
+    '[fd00::12]',
+    'localhost',
+    'LOCALHOST',
+    'app.localhost',
+    'scores.example.org',
+    'a.halle.example',
+    'halle.example',
+  ])('serves Host %s (IP literal, localhost, ALLOWED_HOSTS)', async (host) => {
+    expect((await withHost(`${host}:${port()}`)).status).toBe(200);
+    expect((await withHost(host)).status).toBe(200);
+  });
 
   it("serves this machine's own names", async () => {
     const machine = os.hostname().toLowerCase();
@@ -60,8 +79,17 @@ describe('Host allowlist', () => {
     async (host) => {
       const refused = await withHost(host);
       expect(refused.status).toBe(400);
-      expect(JSON.parse(refused.body)).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: expect.stringContaining('ALLOWED_HOSTS') });
-      const write = await withHost(host, '/api/scores/save-value', 'POST', JSON.stringify({ competitionId: 1, participantId: 1, disciplineId: 1, score: 1 }));
+      expect(JSON.parse(refused.body)).toMatchObject({
+        statusCode: 400,
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining('ALLOWED_HOSTS'),
+      });
+      const write = await withHost(
+        host,
+        '/api/scores/save-value',
+        'POST',
+        JSON.stringify({ competitionId: 1, participantId: 1, disciplineId: 1, score: 1 }),
+      );
       expect(write.status).toBe(400);
       expect(JSON.parse(write.body).message).toContain('ALLOWED_HOSTS');
     },
@@ -73,7 +101,10 @@ describe('Host allowlist', () => {
   });
 
   it('takes ALLOWED_HOSTS as host names, * for any, and stops the start on anything else', () => {
-    expect(loadConfig({ JWT_SECRET: 'x'.repeat(16), ALLOWED_HOSTS: ' Gym-PC , .Example.org. ' }).allowedHosts).toEqual(['gym-pc', '.example.org']);
+    expect(loadConfig({ JWT_SECRET: 'x'.repeat(16), ALLOWED_HOSTS: ' Gym-PC , .Example.org. ' }).allowedHosts).toEqual([
+      'gym-pc',
+      '.example.org',
+    ]);
     expect(hostPolicy({ allowedHosts: ['*'] }, 'pc')('anything.example')).toBe(true);
     expect(hostPolicy({ allowedHosts: [] }, 'pc')('anything.example')).toBe(false);
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), ALLOWED_HOSTS: 'http://gym-pc' })).toThrow(ConfigError);
@@ -113,7 +144,8 @@ describe('slow clients', () => {
 
   it('answers 408 and closes when a body trickles in slower than the request timeout', async () => {
     const started = Date.now();
-    const head = 'POST /api/scores/save-value HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"competitionId":';
+    const head =
+      'POST /api/scores/save-value HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"competitionId":';
     const { answer, closed } = await trickle(head, 15_000);
     expect(closed).toBe(true);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
@@ -122,7 +154,9 @@ describe('slow clients', () => {
 
   it('defaults to 30 s for a request and 10 s for its headers; the headers timeout may not exceed the request timeout', () => {
     expect(loadConfig({ JWT_SECRET: 'x'.repeat(16) }).timeouts).toEqual({ requestMs: 30_000, headersMs: 10_000 });
-    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' })).toThrow(
+      /HEADERS_TIMEOUT_MS/,
+    );
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 });

@@ -24,13 +24,30 @@ const team = (change: Record<string, unknown>) => () => {
 };
 const apply = (squads: unknown[]) => () => ({ eventId: scoring.world.eventId, squads });
 const generate = (change: Record<string, unknown>) => () => ({ eventId: scoring.world.eventId, ...change });
-const juryResult = (change: Record<string, unknown>) => () => ({ participantId: 1, disciplineFieldId: scoring.world.fields.D, performance: 8, ...change });
+const juryResult = (change: Record<string, unknown>) => () => ({
+  participantId: 1,
+  disciplineFieldId: scoring.world.fields.D,
+  performance: 8,
+  ...change,
+});
 const limits = SQUAD_CRITERIA_LIMITS;
 
 const ROWS: Row[] = [
   // Squad names: 1 to 5 characters everywhere they are written or filtered.
-  ['squad name empty (apply)', 'POST', '/api/squad-management/auto-assign/apply', apply([{ name: '', participantIds: [] }]), 'body.squads.0.name'],
-  ['squad name of 6 characters (apply)', 'POST', '/api/squad-management/auto-assign/apply', apply([{ name: 'Riege1', participantIds: [] }]), 'body.squads.0.name'],
+  [
+    'squad name empty (apply)',
+    'POST',
+    '/api/squad-management/auto-assign/apply',
+    apply([{ name: '', participantIds: [] }]),
+    'body.squads.0.name',
+  ],
+  [
+    'squad name of 6 characters (apply)',
+    'POST',
+    '/api/squad-management/auto-assign/apply',
+    apply([{ name: 'Riege1', participantIds: [] }]),
+    'body.squads.0.name',
+  ],
   ['squad name of 6 characters (group)', 'POST', '/api/scores/group', group({ squadName: 'Riege1' }), 'body.squadName'],
   ['squad name empty (group)', 'POST', '/api/scores/group', group({ squadName: '' }), 'body.squadName'],
   ['squad name of 6 characters (team)', 'POST', '/api/scores/team', team({ squadName: 'Riege1' }), 'body.squadName'],
@@ -48,17 +65,47 @@ const ROWS: Row[] = [
   ['team score page of 1001', 'GET', '/api/scores/team?limit=1001', undefined, 'querystring.limit'],
   ['negative offset', 'GET', '/api/scores?offset=-1', undefined, 'querystring.offset'],
   // Ids are integers > 0.
-  ['wertungenId 0 (capture)', 'POST', '/api/scores/capture', () => ({ wertungenId: 0, fieldValues: [{ fieldId: 1, value: 1 }] }), 'body.wertungenId'],
-  ['fieldId -1 (capture)', 'POST', '/api/scores/capture', () => ({ wertungenId: 1, fieldValues: [{ fieldId: -1, value: 1 }] }), 'body.fieldValues.0.fieldId'],
-  ['competitionId 0 (save-value)', 'POST', '/api/scores/save-value', () => ({ competitionId: 0, participantId: 1, disciplineId: 1, score: 1 }), 'body.competitionId'],
-  ['participantId 1.5 (save-value)', 'POST', '/api/scores/save-value', () => ({ competitionId: 1, participantId: 1.5, disciplineId: 1, score: 1 }), 'body.participantId'],
+  [
+    'wertungenId 0 (capture)',
+    'POST',
+    '/api/scores/capture',
+    () => ({ wertungenId: 0, fieldValues: [{ fieldId: 1, value: 1 }] }),
+    'body.wertungenId',
+  ],
+  [
+    'fieldId -1 (capture)',
+    'POST',
+    '/api/scores/capture',
+    () => ({ wertungenId: 1, fieldValues: [{ fieldId: -1, value: 1 }] }),
+    'body.fieldValues.0.fieldId',
+  ],
+  [
+    'competitionId 0 (save-value)',
+    'POST',
+    '/api/scores/save-value',
+    () => ({ competitionId: 0, participantId: 1, disciplineId: 1, score: 1 }),
+    'body.competitionId',
+  ],
+  [
+    'participantId 1.5 (save-value)',
+    'POST',
+    '/api/scores/save-value',
+    () => ({ competitionId: 1, participantId: 1.5, disciplineId: 1, score: 1 }),
+    'body.participantId',
+  ],
   ['participantId 0 (jury result)', 'POST', '/api/jury-results', juryResult({ participantId: 0 }), 'body.participantId'],
   ['disciplineFieldId -1 (jury result)', 'POST', '/api/jury-results', juryResult({ disciplineFieldId: -1 }), 'body.disciplineFieldId'],
   ['groupId 0', 'POST', '/api/scores/group', group({ groupId: 0 }), 'body.groupId'],
   ['teamId -5', 'POST', '/api/scores/team', team({ teamId: -5 }), 'body.teamId'],
   ['component fieldId 0', 'POST', '/api/scores/group', group({ components: [{ fieldId: 0, value: 1 }] }), 'body.components.0.fieldId'],
   ['eventId 0 (generate)', 'POST', '/api/squad-management/auto-assign/generate', generate({ eventId: 0 }), 'body.eventId'],
-  ['participant id 0 (apply)', 'POST', '/api/squad-management/auto-assign/apply', apply([{ name: 'Rot', participantIds: [0] }]), 'body.squads.0.participantIds.0'],
+  [
+    'participant id 0 (apply)',
+    'POST',
+    '/api/squad-management/auto-assign/apply',
+    apply([{ name: 'Rot', participantIds: [0] }]),
+    'body.squads.0.participantIds.0',
+  ],
   ['eventId 0 (scores)', 'GET', '/api/scores?eventId=0', undefined, 'querystring.eventId'],
   ['groupId 0 (path)', 'GET', '/api/scores/group/0', undefined, 'params.groupId'],
   ['teamId -1 (path)', 'GET', '/api/scores/team/-1', undefined, 'params.teamId'],
@@ -68,13 +115,49 @@ const ROWS: Row[] = [
   ['clubId 0 (candidates)', 'GET', '/api/groups/available-participants?eventId=1&clubId=0&groupId=1', undefined, 'querystring.clubId'],
   ['eventId 0 (live results)', 'GET', '/api/live-results?eventId=0&disciplineId=1', undefined, 'querystring.eventId'],
   // Auto-assign criteria ranges.
-  [`maxParticipantsPerSquad ${limits.maxParticipantsPerSquad.min - 1}`, 'POST', '/api/squad-management/auto-assign/generate', generate({ maxParticipantsPerSquad: limits.maxParticipantsPerSquad.min - 1 }), 'body.maxParticipantsPerSquad'],
-  [`maxParticipantsPerSquad ${limits.maxParticipantsPerSquad.max + 1}`, 'POST', '/api/squad-management/auto-assign/generate', generate({ maxParticipantsPerSquad: limits.maxParticipantsPerSquad.max + 1 }), 'body.maxParticipantsPerSquad'],
-  [`numberOfProposals ${limits.numberOfProposals.max + 1}`, 'POST', '/api/squad-management/auto-assign/generate', generate({ numberOfProposals: limits.numberOfProposals.max + 1 }), 'body.numberOfProposals'],
-  [`breakCount ${limits.breakCount.min - 1}`, 'POST', '/api/squad-management/auto-assign/generate', generate({ breakCount: limits.breakCount.min - 1 }), 'body.breakCount'],
-  [`breakCount ${limits.breakCount.max + 1}`, 'POST', '/api/squad-management/auto-assign/generate', generate({ breakCount: limits.breakCount.max + 1 }), 'body.breakCount'],
+  [
+    `maxParticipantsPerSquad ${limits.maxParticipantsPerSquad.min - 1}`,
+    'POST',
+    '/api/squad-management/auto-assign/generate',
+    generate({ maxParticipantsPerSquad: limits.maxParticipantsPerSquad.min - 1 }),
+    'body.maxParticipantsPerSquad',
+  ],
+  [
+    `maxParticipantsPerSquad ${limits.maxParticipantsPerSquad.max + 1}`,
+    'POST',
+    '/api/squad-management/auto-assign/generate',
+    generate({ maxParticipantsPerSquad: limits.maxParticipantsPerSquad.max + 1 }),
+    'body.maxParticipantsPerSquad',
+  ],
+  [
+    `numberOfProposals ${limits.numberOfProposals.max + 1}`,
+    'POST',
+    '/api/squad-management/auto-assign/generate',
+    generate({ numberOfProposals: limits.numberOfProposals.max + 1 }),
+    'body.numberOfProposals',
+  ],
+  [
+    `breakCount ${limits.breakCount.min - 1}`,
+    'POST',
+    '/api/squad-management/auto-assign/generate',
+    generate({ breakCount: limits.breakCount.min - 1 }),
+    'body.breakCount',
+  ],
+  [
+    `breakCount ${limits.breakCount.max + 1}`,
+    'POST',
+    '/api/squad-management/auto-assign/generate',
+    generate({ breakCount: limits.breakCount.max + 1 }),
+    'body.breakCount',
+  ],
   // Values: finite and within what a discipline can reach.
-  ['score 1e309 (Infinity after parsing)', 'POST', '/api/scores/save-value', () => ({ competitionId: 1, participantId: 1, disciplineId: 1, score: '__1e309__' }), 'body.score'],
+  [
+    'score 1e309 (Infinity after parsing)',
+    'POST',
+    '/api/scores/save-value',
+    () => ({ competitionId: 1, participantId: 1, disciplineId: 1, score: '__1e309__' }),
+    'body.score',
+  ],
   ['performance over 100,000', 'POST', '/api/jury-results', juryResult({ performance: 100_001 }), 'body.performance'],
 ];
 
@@ -100,7 +183,17 @@ describe('spec limits over HTTP', () => {
   });
 });
 
-type Schema = { type?: string; const?: unknown; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; minimum?: number; maximum?: number; minLength?: number; maxLength?: number };
+type Schema = {
+  type?: string;
+  const?: unknown;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+};
 
 /** Every property of a route's params, query and body with its path, unions and array items included. */
 function propertiesOf(schema: Schema | undefined, path: string): Array<{ path: string; name: string; schema: Schema }> {
@@ -117,7 +210,10 @@ function propertiesOf(schema: Schema | undefined, path: string): Array<{ path: s
 function inputProperties(): Array<{ route: string; path: string; name: string; schema: Schema }> {
   return appRoutes(scoring.server.app).flatMap((route) =>
     (['params', 'querystring', 'body'] as const).flatMap((part) =>
-      propertiesOf(route.schema?.[part] as Schema | undefined, part).map((property) => ({ route: `${route.method} ${route.url}`, ...property })),
+      propertiesOf(route.schema?.[part] as Schema | undefined, part).map((property) => ({
+        route: `${route.method} ${route.url}`,
+        ...property,
+      })),
     ),
   );
 }
@@ -132,10 +228,14 @@ describe('input schema audit over every route', () => {
       for (const leaf of leaves(property).filter((schema) => schema.type === 'string' && schema.const === undefined)) {
         const at = `${property.route} ${property.path}`;
         if (leaf.maxLength === undefined) problems.push(`${at} has no maxLength`);
-        if (/squad/i.test(property.path) && /name$/i.test(property.name) && (leaf.maxLength ?? Infinity) > 5) problems.push(`${at}: squad names have at most 5 characters`);
-        if (/comment/i.test(property.name) && (leaf.maxLength ?? Infinity) > 150) problems.push(`${at}: comments have at most 150 characters`);
-        if (/^(fieldName|name)$/.test(property.name) && /field/i.test(property.route) && (leaf.maxLength ?? Infinity) > 50) problems.push(`${at}: field names have at most 50 characters`);
-        if (/shortName/.test(property.name) && (leaf.maxLength ?? Infinity) > 10) problems.push(`${at}: field short names have at most 10 characters`);
+        if (/squad/i.test(property.path) && /name$/i.test(property.name) && (leaf.maxLength ?? Infinity) > 5)
+          problems.push(`${at}: squad names have at most 5 characters`);
+        if (/comment/i.test(property.name) && (leaf.maxLength ?? Infinity) > 150)
+          problems.push(`${at}: comments have at most 150 characters`);
+        if (/^(fieldName|name)$/.test(property.name) && /field/i.test(property.route) && (leaf.maxLength ?? Infinity) > 50)
+          problems.push(`${at}: field names have at most 50 characters`);
+        if (/shortName/.test(property.name) && (leaf.maxLength ?? Infinity) > 10)
+          problems.push(`${at}: field short names have at most 10 characters`);
       }
     }
     expect(problems).toEqual([]);

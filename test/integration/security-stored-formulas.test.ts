@@ -88,10 +88,16 @@ async function scoreDueForCalculation(formula: string, options: { asRecord?: boo
   return { discipline, scoreId };
 }
 
-async function readScores(): Promise<Array<{ id: number; disciplineId: number; formula: string | null; startValue: number; score: number | null }>> {
+async function readScores(): Promise<
+  Array<{ id: number; disciplineId: number; formula: string | null; startValue: number; score: number | null }>
+> {
   const answer = await send(`${server.url}/api/scores?eventId=${arena.eventId}&limit=1000`, { timeoutMs: 15_000 });
   expect(answer.status, answer.text.slice(0, 300)).toBe(200);
-  return (JSON.parse(answer.text) as { results: Array<{ id: number; disciplineId: number; formula: string | null; startValue: number; score: number | null }> }).results;
+  return (
+    JSON.parse(answer.text) as {
+      results: Array<{ id: number; disciplineId: number; formula: string | null; startValue: number; score: number | null }>;
+    }
+  ).results;
 }
 
 async function expectNothingCalculated(scored: Scored): Promise<void> {
@@ -133,7 +139,9 @@ describe('hostile formulas stored by the legacy program', () => {
     const unparseable = await insertDiscipline(server.pool, { name: 'Unparseable', formula: 'x'.repeat(100_000) });
     const answer = await send(`${server.url}/api/disciplines`);
     expect(answer.status).toBe(200);
-    const listed = (JSON.parse(answer.text) as Array<{ id: number; formula: string | null; startValue: number }>).find((discipline) => discipline.id === unparseable.id);
+    const listed = (JSON.parse(answer.text) as Array<{ id: number; formula: string | null; startValue: number }>).find(
+      (discipline) => discipline.id === unparseable.id,
+    );
     expect(listed).toMatchObject({ formula: null, startValue: 10 });
   });
 
@@ -170,25 +178,38 @@ describe('hostile formulas in group scoring (field short names as variables)', (
   const save = (body: Record<string, unknown>) =>
     send(`${server.url}/api/scores/group`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  it.each([...UNPARSEABLE, ...UNEVALUABLE])('refuses to calculate from %s (400, nothing written) but stores a given final score', async (_case, formula) => {
-    await server.pool.query(`UPDATE ${t.disziplinen} SET var_formel = $1 WHERE int_disziplinenid = $2`, [formula, world.disciplineId]);
-    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: world.eventId, var_name: 'Gruppe Sturm', int_startnummer: 3 });
-    const components = [
-      { fieldId: world.fields.D, value: 4 },
-      { fieldId: world.fields.E, value: 8 },
-      { fieldId: world.fields.Abz, value: 0.5 },
-    ];
-    const base = { groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, components };
-    const { rows: before } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_gruppenid = $1`, [groupId]);
+  it.each([...UNPARSEABLE, ...UNEVALUABLE])(
+    'refuses to calculate from %s (400, nothing written) but stores a given final score',
+    async (_case, formula) => {
+      await server.pool.query(`UPDATE ${t.disziplinen} SET var_formel = $1 WHERE int_disziplinenid = $2`, [formula, world.disciplineId]);
+      const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
+        int_veranstaltungenid: world.eventId,
+        var_name: 'Gruppe Sturm',
+        int_startnummer: 3,
+      });
+      const components = [
+        { fieldId: world.fields.D, value: 4 },
+        { fieldId: world.fields.E, value: 8 },
+        { fieldId: world.fields.Abz, value: 0.5 },
+      ];
+      const base = { groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, components };
+      const { rows: before } = await server.pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_gruppenid = $1`,
+        [groupId],
+      );
 
-    const body = expectContractError(await save(base), 400, 'VALIDATION_FAILED');
-    expect(String(body.message)).toContain('finalScore');
-    const { rows: after } = await server.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_gruppenid = $1`, [groupId]);
-    expect(after).toEqual(before);
+      const body = expectContractError(await save(base), 400, 'VALIDATION_FAILED');
+      expect(String(body.message)).toContain('finalScore');
+      const { rows: after } = await server.pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_gruppenid = $1`,
+        [groupId],
+      );
+      expect(after).toEqual(before);
 
-    const given = await save({ ...base, finalScore: 11.5 });
-    expect(given.status, given.text.slice(0, 300)).toBe(200);
-  });
+      const given = await save({ ...base, finalScore: 11.5 });
+      expect(given.status, given.text.slice(0, 300)).toBe(200);
+    },
+  );
 });
 
 describe('hostile input masks and decimal counts', () => {
@@ -198,7 +219,9 @@ describe('hostile input masks and decimal counts', () => {
   async function listed(id: number): Promise<{ inputMask: string | null; decimals: number | null }> {
     const answer = await send(`${server.url}/api/disciplines`, { timeoutMs: 15_000 });
     expect(answer.status).toBe(200);
-    return (JSON.parse(answer.text) as Array<{ id: number; inputMask: string | null; decimals: number | null }>).find((discipline) => discipline.id === id)!;
+    return (JSON.parse(answer.text) as Array<{ id: number; inputMask: string | null; decimals: number | null }>).find(
+      (discipline) => discipline.id === id,
+    )!;
   }
 
   it.each(['00.00', '0,00', '0:00.00', 'hh:mm:ss.ss', '00.000', ' 0,00 '])('passes the mask %j on to clients', async (mask) => {

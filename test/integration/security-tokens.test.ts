@@ -20,8 +20,19 @@ import { t } from '../support/tables.js';
 const DECLARED_PUBLIC: Record<string, string> = {};
 
 /** What the spec and contract section 4 require at the least; the route table may hold more. */
-const ADMIN_ONLY = ['POST /api/squad-management/auto-assign/generate', 'POST /api/squad-management/auto-assign/apply', 'POST /api/firewall/enable/:service', 'POST /api/firewall/disable/:service'];
-const SCORE_WRITING = ['POST /api/scores/capture', 'POST /api/scores/save-value', 'POST /api/jury-results', 'POST /api/scores/group', 'POST /api/scores/team'];
+const ADMIN_ONLY = [
+  'POST /api/squad-management/auto-assign/generate',
+  'POST /api/squad-management/auto-assign/apply',
+  'POST /api/firewall/enable/:service',
+  'POST /api/firewall/disable/:service',
+];
+const SCORE_WRITING = [
+  'POST /api/scores/capture',
+  'POST /api/scores/save-value',
+  'POST /api/jury-results',
+  'POST /api/scores/group',
+  'POST /api/scores/team',
+];
 
 const servers: Record<'lan' | 'strict', TestServer> = {} as never;
 
@@ -71,7 +82,12 @@ describe('the route table', () => {
     const logger = pino({ level: 'silent' });
     // Building the app opens no connection, so an unreachable database is fine here.
     const pool = createPool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', tables: t }, logger);
-    const app = await buildApp({ config, pool, logger, relay: { status: () => ({ state: 'listening', delivered: 0, cursor: 0, sequencer: true }) } });
+    const app = await buildApp({
+      config,
+      pool,
+      logger,
+      relay: { status: () => ({ state: 'listening', delivered: 0, cursor: 0, sequencer: true }) },
+    });
     try {
       expect(() => app.post('/late-guard', { preHandler: app.requireRole('admin') }, async () => ({}))).toThrow(/onRequest/);
       app.post('/new-admin-action', { onRequest: app.requireRole('admin') }, async () => ({}));
@@ -111,7 +127,11 @@ describe.each(['lan', 'strict'] as const)('AUTH_MODE=%s', (mode) => {
   it('lets each allowed role past the guard (the empty body then fails validation, or the host refuses)', async () => {
     for (const route of guarded(mode)) {
       for (const role of route.auth!.roles) {
-        const answer = await call(servers[mode], route, `Bearer ${role === 'admin' ? adminToken : role === 'head' ? headToken : juryToken}`);
+        const answer = await call(
+          servers[mode],
+          route,
+          `Bearer ${role === 'admin' ? adminToken : role === 'head' ? headToken : juryToken}`,
+        );
         const code = (JSON.parse(answer.text) as { code?: string }).code;
         expect(['UNAUTHORIZED', 'FORBIDDEN'], `${nameOf(route)} as ${role}: ${answer.text}`).not.toContain(code);
       }

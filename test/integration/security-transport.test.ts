@@ -29,7 +29,11 @@ afterAll(async () => {
 });
 
 const post = (server: TestServer, route: RouteEntry, headers: Record<string, string> = {}) =>
-  send(`${server.url}${pathOf(route.url, { service: 'backend' })}`, { method: route.method, headers: { 'content-type': 'application/json', ...headers }, body: route.method === 'GET' ? undefined : '{}' });
+  send(`${server.url}${pathOf(route.url, { service: 'backend' })}`, {
+    method: route.method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: route.method === 'GET' ? undefined : '{}',
+  });
 
 const routeNamed = (server: TestServer, name: string) => appRoutes(server.app).find((route) => `${route.method} ${route.url}` === name)!;
 
@@ -37,10 +41,21 @@ const routeNamed = (server: TestServer, name: string) => appRoutes(server.app).f
 function fromAddress(server: TestServer, localAddress: string, path: string): Promise<number> {
   const url = new URL(path, server.url);
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/json' } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { 'content-type': 'application/json' },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     request.on('error', reject);
     request.end('{}');
   });
@@ -51,7 +66,8 @@ describe('rate limits', () => {
     const always = appRoutes(strict.app).filter((route) => route.auth?.when === 'always');
     expect(always.length).toBeGreaterThanOrEqual(4);
     for (const route of always) {
-      for (let attempt = 0; attempt < ADMIN_LIMIT; attempt++) expect((await post(strict, route)).status, `${route.url} #${attempt}`).toBe(401);
+      for (let attempt = 0; attempt < ADMIN_LIMIT; attempt++)
+        expect((await post(strict, route)).status, `${route.url} #${attempt}`).toBe(401);
       const limited = await post(strict, route, { authorization: `Bearer ${adminToken}` });
       expectContractError(limited, 429, 'RATE_LIMITED');
       // Limited before the token check: a valid token does not buy more attempts.
@@ -60,7 +76,11 @@ describe('rate limits', () => {
 
   it('answers 429 with Retry-After and the contract body, and keeps other clients unaffected', async () => {
     const route = routeNamed(strict, 'POST /api/squad-management/auto-assign/generate');
-    const response = await fetch(`${strict.url}${route.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await fetch(`${strict.url}${route.url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(429);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await response.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED' });
@@ -84,7 +104,9 @@ describe('rate limits', () => {
     expect(loadConfig({ JWT_SECRET: 'x'.repeat(16) }).rateLimit).toEqual({ adminPerMinute: 60, scoreWritesPerMinute: 600 });
     expect(loadConfig({ JWT_SECRET: 'x'.repeat(16), RATE_LIMIT_PER_MINUTE: '0' }).rateLimit.adminPerMinute).toBe(0);
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), RATE_LIMIT_PER_MINUTE: 'lots' })).toThrow(ConfigError);
-    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_SCORE_WRITES_PER_MINUTE/);
+    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '-1' })).toThrow(
+      /RATE_LIMIT_SCORE_WRITES_PER_MINUTE/,
+    );
   });
 });
 
@@ -97,7 +119,11 @@ describe('request body limit', () => {
 
   it('reads a body just under the limit (the limit is the stated one, 256 KiB)', async () => {
     const padding = 'x'.repeat(BODY_LIMIT_BYTES - 100);
-    const answer = await send(`${lan.url}/api/scores/capture`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ padding }) });
+    const answer = await send(`${lan.url}/api/scores/capture`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ padding }),
+    });
     expect(answer.status).toBe(400);
     expect(BODY_LIMIT_BYTES).toBe(256 * 1024);
   });
@@ -107,32 +133,45 @@ describe('CORS', () => {
   async function corsHeaders(server: TestServer, origin: string, method: 'GET' | 'OPTIONS' = 'GET', path = '/api/events') {
     const response = await fetch(`${server.url}${path}`, {
       method,
-      headers: { origin, ...(method === 'OPTIONS' ? { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' } : {}) },
+      headers: {
+        origin,
+        ...(method === 'OPTIONS'
+          ? { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' }
+          : {}),
+      },
     });
     await response.arrayBuffer();
     return { status: response.status, allowOrigin: response.headers.get('access-control-allow-origin'), headers: response.headers };
   }
 
-  it.each(['http://192.168.1.20:5173', 'http://10.0.0.7:5174', 'http://gym-pc:5173', 'http://halle.local:5174', 'http://localhost:5173', 'http://[fd00::12]:5174'])(
-    'allows the LAN client origin %s by default',
-    async (origin) => {
-      expect((await corsHeaders(lan, origin)).allowOrigin).toBe(origin);
-      const preflight = await corsHeaders(lan, origin, 'OPTIONS', '/api/scores/capture');
-      expect(preflight.status).toBe(204);
-      expect(preflight.allowOrigin).toBe(origin);
-      expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
-      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
-      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
-    },
-  );
+  it.each([
+    'http://192.168.1.20:5173',
+    'http://10.0.0.7:5174',
+    'http://gym-pc:5173',
+    'http://halle.local:5174',
+    'http://localhost:5173',
+    'http://[fd00::12]:5174',
+  ])('allows the LAN client origin %s by default', async (origin) => {
+    expect((await corsHeaders(lan, origin)).allowOrigin).toBe(origin);
+    const preflight = await corsHeaders(lan, origin, 'OPTIONS', '/api/scores/capture');
+    expect(preflight.status).toBe(204);
+    expect(preflight.allowOrigin).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+  });
 
-  it.each(['http://evil.example:5173', 'https://evil.example', 'http://192.168.1.20:8080', 'http://8.8.8.8:5174', 'null', 'http://192.168.1.20:5173.evil.example'])(
-    'gives the foreign origin %s no CORS headers, on requests and preflights',
-    async (origin) => {
-      expect((await corsHeaders(lan, origin)).allowOrigin).toBeNull();
-      expect((await corsHeaders(lan, origin, 'OPTIONS', '/api/scores/capture')).allowOrigin).toBeNull();
-    },
-  );
+  it.each([
+    'http://evil.example:5173',
+    'https://evil.example',
+    'http://192.168.1.20:8080',
+    'http://8.8.8.8:5174',
+    'null',
+    'http://192.168.1.20:5173.evil.example',
+  ])('gives the foreign origin %s no CORS headers, on requests and preflights', async (origin) => {
+    expect((await corsHeaders(lan, origin)).allowOrigin).toBeNull();
+    expect((await corsHeaders(lan, origin, 'OPTIONS', '/api/scores/capture')).allowOrigin).toBeNull();
+  });
 
   it('applies the same origins to Socket.IO', async () => {
     const handshake = (origin: string) => corsHeaders(lan, origin, 'GET', '/socket.io/?EIO=4&transport=polling');
@@ -165,22 +204,25 @@ describe('security headers', () => {
     return parsed;
   }
 
-  it.each(['/jury/', '/board/', '/docs', '/api/system/version'])('sends helmet headers and a CSP without inline scripts on %s', async (path) => {
-    const response = await fetch(`${lan.url}${path}`);
-    await response.arrayBuffer();
-    expect(response.status).toBe(200);
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
-    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    const csp = directives(response.headers.get('content-security-policy'));
-    expect(csp.get('script-src')).toEqual(["'self'"]);
-    expect(csp.get('script-src-attr')).toEqual(["'none'"]);
-    expect(csp.get('object-src')).toEqual(["'none'"]);
-    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
-    // Plain HTTP on the LAN: upgrading or HSTS would break every address but localhost.
-    expect(csp.has('upgrade-insecure-requests')).toBe(false);
-    expect(response.headers.get('strict-transport-security')).toBeNull();
-  });
+  it.each(['/jury/', '/board/', '/docs', '/api/system/version'])(
+    'sends helmet headers and a CSP without inline scripts on %s',
+    async (path) => {
+      const response = await fetch(`${lan.url}${path}`);
+      await response.arrayBuffer();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      const csp = directives(response.headers.get('content-security-policy'));
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(csp.get('script-src-attr')).toEqual(["'none'"]);
+      expect(csp.get('object-src')).toEqual(["'none'"]);
+      expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+      // Plain HTTP on the LAN: upgrading or HSTS would break every address but localhost.
+      expect(csp.has('upgrade-insecure-requests')).toBe(false);
+      expect(response.headers.get('strict-transport-security')).toBeNull();
+    },
+  );
 
   it('serves pages whose scripts and styles all come from the backend itself, as the CSP demands', async () => {
     for (const page of ['/jury/', '/board/', '/docs']) {

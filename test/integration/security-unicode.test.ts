@@ -33,7 +33,9 @@ it('refuses the issue’s two squad names that differ only in a lone surrogate, 
   expect(answer.status).toBe(400);
   expect(JSON.parse(answer.text)).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('body.squads[0].name') });
   expect(changedTables(before, await fingerprint(server.pool))).toEqual([]);
-  const { rows } = await server.pool.query(`SELECT DISTINCT var_riege FROM ${t.wertungen} WHERE int_wertungenid = ANY($1::int[])`, [[first.scoreId, second.scoreId]]);
+  const { rows } = await server.pool.query(`SELECT DISTINCT var_riege FROM ${t.wertungen} WHERE int_wertungenid = ANY($1::int[])`, [
+    [first.scoreId, second.scoreId],
+  ]);
   expect(rows.map((row) => row.var_riege)).not.toContain('S\uFFFD');
 });
 
@@ -58,6 +60,10 @@ it('refuses a lone surrogate in any string or key of the body on every route tha
 });
 
 it('accepts well-formed text outside the BMP (a surrogate pair) as before', async () => {
-  const answer = await postRaw('/api/squad-management/auto-assign/apply', 'POST', '{"eventId":1,"squads":[{"name":"S\\ud83d\\ude00","participantIds":[]}]}');
+  const answer = await postRaw(
+    '/api/squad-management/auto-assign/apply',
+    'POST',
+    '{"eventId":1,"squads":[{"name":"S\\ud83d\\ude00","participantIds":[]}]}',
+  );
   expect(answer.text).not.toContain('well-formed');
 });

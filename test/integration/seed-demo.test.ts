@@ -112,7 +112,13 @@ describe('npm run seed:demo', () => {
   });
 
   it('keeps some formulas as records and some on the discipline, with input masks and decimals', async () => {
-    const disciplines = await all<{ name: string; record: string | null; own: string | null; mask: string | null; decimals: number | null }>(
+    const disciplines = await all<{
+      name: string;
+      record: string | null;
+      own: string | null;
+      mask: string | null;
+      decimals: number | null;
+    }>(
       `SELECT d.var_name AS name, f.var_formel AS record, d.var_formel AS own, d.var_eingabemaske AS mask, d.int_berechnung AS decimals
          FROM app_disziplinen d LEFT JOIN app_formeln f ON f.int_formelid = d.int_formelid`,
     );
@@ -129,7 +135,10 @@ describe('npm run seed:demo', () => {
     expect(summary.groups.length).toBeGreaterThanOrEqual(2);
     expect(summary.teams.length).toBeGreaterThanOrEqual(2);
     expect(summary.participants.groupMembers).toBeGreaterThan(0);
-    const members = await one<{ count: number }>(`SELECT count(*)::int AS count FROM app_teilnehmer WHERE var_typ = 'Gruppe' AND int_eventid = $1`, [summary.event.id]);
+    const members = await one<{ count: number }>(
+      `SELECT count(*)::int AS count FROM app_teilnehmer WHERE var_typ = 'Gruppe' AND int_eventid = $1`,
+      [summary.event.id],
+    );
     expect(members.count).toBe(summary.participants.groupMembers);
     const rows = await all<{ participant: number | null; group: number | null; team: number | null }>(
       `SELECT int_teilnehmerid AS participant, int_gruppenid AS group, int_mannschaftenid AS team FROM app_wertungen WHERE int_wettkaempfeid = ANY($1::int[])`,
@@ -175,7 +184,9 @@ describe('npm run seed:demo', () => {
       expect(score.final).toBeCloseTo(expected, 4);
       expect(score.detail).toBe(score.final);
     }
-    const withValue = await one<{ count: number }>('SELECT count(*)::int AS count FROM app_wertungen_details WHERE int_kp = 0 AND rel_leistung IS NOT NULL');
+    const withValue = await one<{ count: number }>(
+      'SELECT count(*)::int AS count FROM app_wertungen_details WHERE int_kp = 0 AND rel_leistung IS NOT NULL',
+    );
     expect(withValue.count).toBe(summary.scores.capturedValues);
   });
 
@@ -232,7 +243,9 @@ describe('npm run seed:demo', () => {
     expect(first.code).toBe(0);
     const { capturedExample, pendingExample } = summary.scores;
     expect(first.stdout).toContain(`Demo event ${summary.event.id}: ${summary.event.name}`);
-    expect(first.stdout).toContain(`score ${capturedExample.scoreId} (${capturedExample.participant}, ${capturedExample.discipline} = ${capturedExample.finalScore})`);
+    expect(first.stdout).toContain(
+      `score ${capturedExample.scoreId} (${capturedExample.participant}, ${capturedExample.discipline} = ${capturedExample.finalScore})`,
+    );
     expect(first.stdout).toContain(`curl -s 'http://127.0.0.1:3999/api/scores?eventId=${summary.event.id}&limit=5'`);
     expect(first.stdout).toContain(`"participantId": ${pendingExample.scoreId}`);
 

@@ -14,7 +14,13 @@ describe('system endpoints', () => {
     const response = await fetch(`${server.url}/api/system/version`);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ name: 'gym-competition-service', version: expect.any(String), description: expect.any(String), environment: expect.any(String), nodeVersion: process.version });
+    expect(body).toMatchObject({
+      name: 'gym-competition-service',
+      version: expect.any(String),
+      description: expect.any(String),
+      environment: expect.any(String),
+      nodeVersion: process.version,
+    });
     expect(Object.keys(body.build).sort()).toEqual(['buildDate', 'buildTimestamp', 'gitBranch', 'gitCommitDate', 'gitHash']);
     expect(new Date(body.build.buildTimestamp).toISOString()).toBe(body.build.buildTimestamp);
   });

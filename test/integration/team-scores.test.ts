@@ -2,13 +2,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { signToken } from '../../src/http/auth.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { captureStatements, countRows, detailRowsOf as storedDetails, itRefusesWithoutWrites, getJson, newUnit, postJson, sharedRefusals, useScoringServer, type Refusal } from '../support/group-team-fixtures.js';
+import {
+  captureStatements,
+  countRows,
+  detailRowsOf as storedDetails,
+  itRefusesWithoutWrites,
+  getJson,
+  newUnit,
+  postJson,
+  sharedRefusals,
+  useScoringServer,
+  type Refusal,
+} from '../support/group-team-fixtures.js';
 
 const scoring = useScoringServer();
 
 const saveTeam = (body: Record<string, unknown>) => postJson(`${scoring.server.url}/api/scores/team`, body);
 const newTeam = (name = 'Team') => newUnit(scoring.server.pool, scoring.world, 'team', name, 'Rot');
-const detailRowsOf = async (scoreId: number) => (await storedDetails(scoring.server.pool, scoreId)).map(({ kp, value, attempt }) => ({ kp, value, attempt }));
+const detailRowsOf = async (scoreId: number) =>
+  (await storedDetails(scoring.server.pool, scoreId)).map(({ kp, value, attempt }) => ({ kp, value, attempt }));
 
 describe('POST /api/scores/team', () => {
   it('creates the score row without naming the participant column, with start number and squad name from the team', async () => {
@@ -21,7 +33,10 @@ describe('POST /api/scores/team', () => {
         disciplineId: scoring.world.disciplineId,
         statusId: 9,
         attempt: 1,
-        components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: 8 }],
+        components: [
+          { fieldId: fields.D, value: 4 },
+          { fieldId: fields.E, value: 8 },
+        ],
         finalScore: 12,
       }),
     );
@@ -71,13 +86,23 @@ describe('POST /api/scores/team', () => {
     const teamId = await newTeam();
     const { fields } = scoring.world;
     const key = { teamId, competitionId: scoring.world.plainCompetitionId, disciplineId: scoring.world.disciplineId, attempt: 2 };
-    const first = await saveTeam({ ...key, components: [{ fieldId: fields.D, value: 4 }, { fieldId: fields.E, value: 8 }, { fieldId: fields.Abz, value: 1 }], finalScore: 11 });
+    const first = await saveTeam({
+      ...key,
+      components: [
+        { fieldId: fields.D, value: 4 },
+        { fieldId: fields.E, value: 8 },
+        { fieldId: fields.Abz, value: 1 },
+      ],
+      finalScore: 11,
+    });
     // Another attempt of the same score must survive the replacement.
     await saveTeam({ ...key, attempt: 1, components: [{ fieldId: fields.D, value: 1 }], finalScore: 1 });
     const second = await saveTeam({ ...key, components: [{ fieldId: fields.E, value: 9 }], finalScore: 9 });
     expect(second.body.id).toBe(first.body.id);
 
-    const { rows } = await scoring.server.pool.query(`SELECT count(*)::int AS n FROM ${t.wertungen} WHERE int_mannschaftenid = $1`, [teamId]);
+    const { rows } = await scoring.server.pool.query(`SELECT count(*)::int AS n FROM ${t.wertungen} WHERE int_mannschaftenid = $1`, [
+      teamId,
+    ]);
     expect(rows[0].n).toBe(1);
     expect((await detailRowsOf(first.body.id)).filter((row) => row.attempt === 2)).toEqual(
       [
@@ -100,7 +125,9 @@ describe('POST /api/scores/team', () => {
       finalScore: 3,
     });
     expect(response.status).toBe(201);
-    const { rows } = await scoring.server.pool.query(`SELECT var_riege AS "squadName" FROM ${t.wertungen} WHERE int_wertungenid = $1`, [response.body.id]);
+    const { rows } = await scoring.server.pool.query(`SELECT var_riege AS "squadName" FROM ${t.wertungen} WHERE int_wertungenid = $1`, [
+      response.body.id,
+    ]);
     expect(rows[0].squadName).toBe('Grn');
     expect((await detailRowsOf(response.body.id)).map((row) => row.attempt)).toEqual([2, 2]);
   });
@@ -112,7 +139,11 @@ describe('POST /api/scores/team', () => {
       teamId,
       competitionId: scoring.world.plainCompetitionId,
       disciplineId: scoring.world.disciplineId,
-      components: [{ fieldId: fields.D, value: 2.5 }, { fieldId: fields.E, value: 7.25 }, { fieldId: fields.Abz, value: 0.5 }],
+      components: [
+        { fieldId: fields.D, value: 2.5 },
+        { fieldId: fields.E, value: 7.25 },
+        { fieldId: fields.Abz, value: 0.5 },
+      ],
     });
     expect(response).toMatchObject({ status: 201, body: { finalScore: 9.25 } });
   });
@@ -128,7 +159,19 @@ describe('POST /api/scores/team refusals write nothing', () => {
     ['a missing teamId', () => ({ teamId: undefined }), 400, /teamId is required/],
   ];
 
-  itRefusesWithoutWrites(scoring, '/api/scores/team', (world) => ({ teamId: world.teamId, competitionId: world.plainCompetitionId, disciplineId: world.disciplineId, attempt: 1, components: [{ fieldId: world.fields.D, value: 4 }], finalScore: 10 }), refusals);
+  itRefusesWithoutWrites(
+    scoring,
+    '/api/scores/team',
+    (world) => ({
+      teamId: world.teamId,
+      competitionId: world.plainCompetitionId,
+      disciplineId: world.disciplineId,
+      attempt: 1,
+      components: [{ fieldId: world.fields.D, value: 4 }],
+      finalScore: 10,
+    }),
+    refusals,
+  );
 });
 
 describe('GET /api/scores/team', () => {
@@ -140,7 +183,16 @@ describe('GET /api/scores/team', () => {
     const { fields } = scoring.world;
     const save = (teamId: number, disciplineId: number, attempt: number, components: unknown[], finalScore: number) =>
       saveTeam({ teamId, competitionId: scoring.world.plainCompetitionId, disciplineId, attempt, components, finalScore });
-    await save(teamA, scoring.world.disciplineId, 1, [{ fieldId: fields.Abz, value: 0.5 }, { fieldId: fields.D, value: 4 }], 11.5);
+    await save(
+      teamA,
+      scoring.world.disciplineId,
+      1,
+      [
+        { fieldId: fields.Abz, value: 0.5 },
+        { fieldId: fields.D, value: 4 },
+      ],
+      11.5,
+    );
     await save(teamA, scoring.world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
     await save(teamA, scoring.world.plainDisciplineId, 1, [], 6);
     await save(teamB, scoring.world.disciplineId, 1, [], 8);
@@ -182,9 +234,13 @@ describe('GET /api/scores/team', () => {
   });
 
   it('filters by discipline and competition and pages with the total', async () => {
-    const byDiscipline = await getJson(`${scoring.server.url}/api/scores/team?competitionId=${scoring.world.plainCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}&teamId=${teamA}`);
+    const byDiscipline = await getJson(
+      `${scoring.server.url}/api/scores/team?competitionId=${scoring.world.plainCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}&teamId=${teamA}`,
+    );
     expect(byDiscipline.body.results.map((entry: { finalScore: number }) => entry.finalScore)).toEqual([6]);
-    const otherCompetition = await getJson(`${scoring.server.url}/api/scores/team?competitionId=${scoring.world.groupCompetitionId}&teamId=${teamA}`);
+    const otherCompetition = await getJson(
+      `${scoring.server.url}/api/scores/team?competitionId=${scoring.world.groupCompetitionId}&teamId=${teamA}`,
+    );
     expect(otherCompetition.body).toEqual({ results: [], pagination: { total: 0, limit: 100, offset: 0 } });
     const page = await getJson(`${scoring.server.url}/api/scores/team?teamId=${teamA}&limit=2&offset=1`);
     expect(page.body.pagination).toEqual({ total: 3, limit: 2, offset: 1 });
@@ -218,8 +274,18 @@ describe('score writing in AUTH_MODE=strict', () => {
   });
 
   it('needs a jury or admin token for group and team saves', async () => {
-    const team = { teamId: scoring.world.teamId, competitionId: scoring.world.plainCompetitionId, disciplineId: scoring.world.disciplineId, finalScore: 5 };
-    const group = { groupId: scoring.world.groupId, competitionId: scoring.world.groupCompetitionId, disciplineId: scoring.world.disciplineId, finalScore: 5 };
+    const team = {
+      teamId: scoring.world.teamId,
+      competitionId: scoring.world.plainCompetitionId,
+      disciplineId: scoring.world.disciplineId,
+      finalScore: 5,
+    };
+    const group = {
+      groupId: scoring.world.groupId,
+      competitionId: scoring.world.groupCompetitionId,
+      disciplineId: scoring.world.disciplineId,
+      finalScore: 5,
+    };
     const before = await countRows(scoring.server.pool);
     expect((await postJson(`${strict.url}/api/scores/team`, team)).status).toBe(401);
     expect((await postJson(`${strict.url}/api/scores/group`, group)).status).toBe(401);

@@ -64,12 +64,38 @@ describe('web client pages', () => {
   });
 
   it('lists events and disciplines with input mask, decimals and the resolved formula', async () => {
-    const eventId = await insertRow(server.pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Catalog Cup', dat_von: '2031-05-01' });
-    const formulaId = await insertRow(server.pool, 'formeln', 'int_formelid', { var_name: 'Record', var_formel: '(10 - B) + A', var_typ: 'Endwert' });
-    const withRecord = await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', { var_name: 'Bars', var_formel: 'A', int_formelid: formulaId, var_eingabemaske: '0,00', int_berechnung: 2 });
-    const broken = await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', { var_name: 'Beam', var_formel: 'A +', var_anzeigename: 'Balance beam' });
-    await insertRow(server.pool, 'disziplinen_felder', 'int_disziplinen_felderid', { int_disziplinenid: withRecord, var_name: 'D', int_sortierung: 1 });
-    await insertRow(server.pool, 'disziplinen_felder', 'int_disziplinen_felderid', { int_disziplinenid: withRecord, var_name: 'off', int_sortierung: 2, bol_enabled: false });
+    const eventId = await insertRow(server.pool, 'veranstaltungen', 'int_veranstaltungenid', {
+      var_name: 'Catalog Cup',
+      dat_von: '2031-05-01',
+    });
+    const formulaId = await insertRow(server.pool, 'formeln', 'int_formelid', {
+      var_name: 'Record',
+      var_formel: '(10 - B) + A',
+      var_typ: 'Endwert',
+    });
+    const withRecord = await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', {
+      var_name: 'Bars',
+      var_formel: 'A',
+      int_formelid: formulaId,
+      var_eingabemaske: '0,00',
+      int_berechnung: 2,
+    });
+    const broken = await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', {
+      var_name: 'Beam',
+      var_formel: 'A +',
+      var_anzeigename: 'Balance beam',
+    });
+    await insertRow(server.pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
+      int_disziplinenid: withRecord,
+      var_name: 'D',
+      int_sortierung: 1,
+    });
+    await insertRow(server.pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
+      int_disziplinenid: withRecord,
+      var_name: 'off',
+      int_sortierung: 2,
+      bol_enabled: false,
+    });
 
     const events = (await (await fetch(`${server.url}/api/events`)).json()) as Array<Record<string, unknown>>;
     expect(events).toContainEqual({ id: eventId, name: 'Catalog Cup', dateFrom: '2031-05-01', dateTo: null });
@@ -86,6 +112,11 @@ describe('web client pages', () => {
       startValue: 10,
       enabledFieldCount: 1,
     });
-    expect(disciplines.find((discipline) => discipline.id === broken)).toMatchObject({ displayName: 'Balance beam', formula: null, inputMask: null, enabledFieldCount: 0 });
+    expect(disciplines.find((discipline) => discipline.id === broken)).toMatchObject({
+      displayName: 'Balance beam',
+      formula: null,
+      inputMask: null,
+      enabledFieldCount: 0,
+    });
   });
 });

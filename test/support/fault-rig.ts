@@ -34,7 +34,9 @@ const silent = pino({ level: 'silent' });
  * `database` defaults to a fresh clone of the test template (dropped by `dispose`); a given one,
  * e.g. on a server the test owns, is migrated first and left in place.
  */
-export async function createFaultRig(options: { database?: TestDatabase; portals?: number; scoresPerPortal?: number } = {}): Promise<FaultRig> {
+export async function createFaultRig(
+  options: { database?: TestDatabase; portals?: number; scoresPerPortal?: number } = {},
+): Promise<FaultRig> {
   const database = options.database ?? (await createTestDatabase());
   if (options.database) await migrateDatabase(database.url, t, silent);
   const pool = createPool({ connectionString: database.url, tables: t, max: 4, applicationName: 'fault-test' }, silent);
@@ -58,7 +60,10 @@ export async function createFaultRig(options: { database?: TestDatabase; portals
     pool,
     targets,
     async startService({ port, env } = {}) {
-      const service = await startService({ DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env }, { port });
+      const service = await startService(
+        { DATABASE_URL: database.url, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
+        { port },
+      );
       services.push(service);
       return service;
     },

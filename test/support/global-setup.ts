@@ -87,7 +87,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     // Databases of test files that crashed before their own cleanup go too.
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`gymtest_${process.pid}_%`]);
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+      `gymtest_${process.pid}_%`,
+    ]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
     await admin.end();

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Queryable } from '../../src/db/pool.js';
 import type { TableName } from '../../src/db/tables.js';
@@ -73,12 +73,23 @@ export async function createScoringWorld(pool: Queryable): Promise<ScoringWorld>
   const otherEventId = await insertRow(pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Herbstpokal' });
   const clubId = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'TV Musterstadt' });
   const competition = (event: number, isGroup: boolean) =>
-    insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: event, var_name: 'WK', bol_gruppe: isGroup, int_versuche: 2 });
+    insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', {
+      int_veranstaltungenid: event,
+      var_name: 'WK',
+      bol_gruppe: isGroup,
+      int_versuche: 2,
+    });
   const groupCompetitionId = await competition(eventId, true);
   const plainCompetitionId = await competition(eventId, false);
   const otherEventCompetitionId = await competition(otherEventId, true);
   const unit = (table: 'gruppen' | 'mannschaften', idColumn: string, event: number, name: string) =>
-    insertRow(pool, table, idColumn, { int_veranstaltungenid: event, var_name: name, int_startnummer: 17, int_vereineid: clubId, var_riege: 'R1' });
+    insertRow(pool, table, idColumn, {
+      int_veranstaltungenid: event,
+      var_name: name,
+      int_startnummer: 17,
+      int_vereineid: clubId,
+      var_riege: 'R1',
+    });
   const groupId = await unit('gruppen', 'int_gruppenid', eventId, 'Gruppe Sonne');
   const otherEventGroupId = await unit('gruppen', 'int_gruppenid', otherEventId, 'Gruppe Mond');
   const teamId = await unit('mannschaften', 'int_mannschaftenid', eventId, 'Team Nord');
@@ -139,7 +150,13 @@ export function useScoringServer(): { server: TestServer; world: ScoringWorld } 
 /** A further group or team of the world's event, so a test does not share score rows with others. */
 export function newUnit(pool: Queryable, world: ScoringWorld, kind: 'group' | 'team', name: string, squadName: string): Promise<number> {
   const [table, idColumn] = kind === 'group' ? (['gruppen', 'int_gruppenid'] as const) : (['mannschaften', 'int_mannschaftenid'] as const);
-  return insertRow(pool, table, idColumn, { int_veranstaltungenid: world.eventId, var_name: name, int_startnummer: kind === 'group' ? 42 : 7, int_vereineid: world.clubId, var_riege: squadName });
+  return insertRow(pool, table, idColumn, {
+    int_veranstaltungenid: world.eventId,
+    var_name: name,
+    int_startnummer: kind === 'group' ? 42 : 7,
+    int_vereineid: world.clubId,
+    var_riege: squadName,
+  });
 }
 
 export interface DetailRow {
@@ -213,13 +230,33 @@ export function sharedRefusals(attemptKey: 'attempt' | 'attemptNumber'): Refusal
   return [
     ['unknown competition', () => ({ competitionId: 999_999 }), 404, /competition 999999 not found/],
     ['unknown discipline', () => ({ disciplineId: 999_999 }), 404, /discipline 999999 not found/],
-    ['a field of another discipline', (world) => ({ components: [{ fieldId: world.plainFields.D, value: 1 }] }), 400, /not a field of discipline/],
-    ['the same field twice', (world) => ({ components: [{ fieldId: world.fields.D, value: 1 }, { fieldId: world.fields.D, value: 2 }] }), 400, /more than once/],
+    [
+      'a field of another discipline',
+      (world) => ({ components: [{ fieldId: world.plainFields.D, value: 1 }] }),
+      400,
+      /not a field of discipline/,
+    ],
+    [
+      'the same field twice',
+      (world) => ({
+        components: [
+          { fieldId: world.fields.D, value: 1 },
+          { fieldId: world.fields.D, value: 2 },
+        ],
+      }),
+      400,
+      /more than once/,
+    ],
     ['a squad name over 5 characters', () => ({ squadName: 'Gruen1' }), 400, /squadName/],
     ['attempt 0', () => ({ [attemptKey]: 0 }), 400, new RegExp(`body\\.${attemptKey}`)],
     ['an attempt beyond int_versuche', () => ({ [attemptKey]: 3 }), 400, /attempt: 3 exceeds the 2 attempt/],
     ['an unknown status', () => ({ statusId: 5 }), 400, /status 5 does not exist/],
-    ['a final field contradicting finalScore', (world) => ({ components: [{ fieldId: world.fields.final, value: 9 }] }), 400, /contradicts finalScore/],
+    [
+      'a final field contradicting finalScore',
+      (world) => ({ components: [{ fieldId: world.fields.final, value: 9 }] }),
+      400,
+      /contradicts finalScore/,
+    ],
     [
       'a discipline without a final field',
       (world) => ({ disciplineId: world.noFinalDisciplineId, components: [{ fieldId: world.noFinalFieldId, value: 1 }] }),
@@ -229,11 +266,22 @@ export function sharedRefusals(attemptKey: 'attempt' | 'attemptNumber'): Refusal
     ['a string score', () => ({ finalScore: '10' }), 400, /finalScore/],
     [
       'a formula with a field the components lack',
-      (world) => ({ finalScore: undefined, components: [{ fieldId: world.fields.D, value: 4 }, { fieldId: world.fields.Abz, value: 0.1 }] }),
+      (world) => ({
+        finalScore: undefined,
+        components: [
+          { fieldId: world.fields.D, value: 4 },
+          { fieldId: world.fields.Abz, value: 0.1 },
+        ],
+      }),
       400,
       /lack a value for field E \(formula D \+ E - Abz\)/,
     ],
-    ['no formula and no finalScore', (world) => ({ disciplineId: world.plainDisciplineId, components: [], finalScore: null }), 400, /finalScore is required/],
+    [
+      'no formula and no finalScore',
+      (world) => ({ disciplineId: world.plainDisciplineId, components: [], finalScore: null }),
+      400,
+      /finalScore is required/,
+    ],
   ];
 }
 
@@ -259,7 +307,11 @@ export function itRefusesWithoutWrites(
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 

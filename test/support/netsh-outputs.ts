@@ -82,8 +82,7 @@ export const OUTPUT = {
       'Aktion:                               Zulassen\r\n' +
       'OK.\r\n\r\n',
     noRulesMatch: '\r\nEs gibt keine Regeln, die den angegebenen Kriterien entsprechen.\r\n\r\n',
-    requiresElevation:
-      'Für den angeforderten Vorgang sind höhere Rechte erforderlich (Als Administrator ausführen).\r\n\r\n',
+    requiresElevation: 'Für den angeforderten Vorgang sind höhere Rechte erforderlich (Als Administrator ausführen).\r\n\r\n',
     ok: 'OK.\r\n\r\n',
     deleted: '\r\n1 Regel(n) gelöscht.\r\nOK.\r\n\r\n',
   },

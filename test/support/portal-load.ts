@@ -19,7 +19,9 @@ export async function createPortalTargets(pool: Pool, portals: number, scoresPer
   const arena = await createArena(pool, 'Fault drill');
   const discipline = await insertDiscipline(pool);
   const scoreIds = await insertParticipantScores(pool, arena, portals * scoresPerPortal, 'R1');
-  const scoresByPortal = Array.from({ length: portals }, (_, portal) => scoreIds.slice(portal * scoresPerPortal, (portal + 1) * scoresPerPortal));
+  const scoresByPortal = Array.from({ length: portals }, (_, portal) =>
+    scoreIds.slice(portal * scoresPerPortal, (portal + 1) * scoresPerPortal),
+  );
   return { arena, discipline, scoresByPortal };
 }
 
@@ -54,12 +56,29 @@ export interface PortalLoad {
  * One save as a portal sends it. `sentAt`/`answeredAt` count from `clock` (default: now), so the
  * outcomes of one load share a time line.
  */
-export async function sendSave(baseUrl: string, targets: PortalTargets, scoreId: number, kind: SaveKind, options: { clock?: number; timeoutMs?: number } = {}): Promise<SaveOutcome> {
+export async function sendSave(
+  baseUrl: string,
+  targets: PortalTargets,
+  scoreId: number,
+  kind: SaveKind,
+  options: { clock?: number; timeoutMs?: number } = {},
+): Promise<SaveOutcome> {
   const clock = options.clock ?? performance.now();
   const [path, body] =
     kind === 'jury'
-      ? ['/api/jury-results', { participantId: scoreId, disciplineFieldId: targets.discipline.fields.A, performance: juryValueOf(scoreId), attempt: 1 }]
-      : ['/api/scores/save-value', { competitionId: targets.arena.competitionId, participantId: scoreId, disciplineId: targets.discipline.id, score: finalValueOf(scoreId) }];
+      ? [
+          '/api/jury-results',
+          { participantId: scoreId, disciplineFieldId: targets.discipline.fields.A, performance: juryValueOf(scoreId), attempt: 1 },
+        ]
+      : [
+          '/api/scores/save-value',
+          {
+            competitionId: targets.arena.competitionId,
+            participantId: scoreId,
+            disciplineId: targets.discipline.id,
+            score: finalValueOf(scoreId),
+          },
+        ];
   const sentAt = performance.now() - clock;
   try {
     const response = await fetch(`${baseUrl}${path}`, {
@@ -78,7 +97,15 @@ export async function sendSave(baseUrl: string, targets: PortalTargets, scoreId:
     return { scoreId, kind, status: response.status, body: parsed, sentAt, answeredAt: performance.now() - clock };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { scoreId, kind, status: null, body: null, error: `${(error as Error).name}${cause ? ` ${cause}` : ''}`, sentAt, answeredAt: performance.now() - clock };
+    return {
+      scoreId,
+      kind,
+      status: null,
+      body: null,
+      error: `${(error as Error).name}${cause ? ` ${cause}` : ''}`,
+      sentAt,
+      answeredAt: performance.now() - clock,
+    };
   }
 }
 
@@ -174,7 +201,10 @@ export async function saveViolations(pool: Pool, targets: PortalTargets, outcome
         kind: 'value',
         written: stored.detail !== null || stored.finalJury !== null || stored.valueEvents > 0,
         complete: stored.detail !== null && stored.finalJury !== null && stored.valueEvents === 1,
-        value: stored.detail === finalValueOf(scoreId) && stored.finalJury === finalValueOf(scoreId) && stored.valueEventScore === finalValueOf(scoreId),
+        value:
+          stored.detail === finalValueOf(scoreId) &&
+          stored.finalJury === finalValueOf(scoreId) &&
+          stored.valueEventScore === finalValueOf(scoreId),
       },
     ];
     for (const { kind, written, complete, value } of commands) {
@@ -185,7 +215,8 @@ export async function saveViolations(pool: Pool, targets: PortalTargets, outcome
       if (!outcome) {
         if (written) violations.push(`${kind} save of score ${scoreId} was never sent but is stored: ${state}`);
       } else if (outcome.status !== null && outcome.status < 300) {
-        if (!complete) violations.push(`${kind} save of score ${scoreId} was answered ${outcome.status} but is not stored completely: ${state}`);
+        if (!complete)
+          violations.push(`${kind} save of score ${scoreId} was answered ${outcome.status} but is not stored completely: ${state}`);
       } else if (outcome.status !== null && outcome.status !== 503 && written) {
         violations.push(`${kind} save of score ${scoreId} failed with ${outcome.status} but changed the database: ${state}`);
       }

@@ -8,7 +8,20 @@ import { waitFor } from './server.js';
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // Variables a child must not inherit from the developer's shell or CI: each test sets what it means.
-const SERVICE_VARIABLES = ['DATABASE_URL', 'TEST_DATABASE_URL', 'PORT', 'HOST', 'JWT_SECRET', 'TABLE_PREFIX', 'LOG_LEVEL', 'AUTH_MODE', 'OUTBOX_RETENTION_HOURS', 'DATA_DIR', 'EMBEDDED_DB_HOST', 'EMBEDDED_DB_PORT'];
+const SERVICE_VARIABLES = [
+  'DATABASE_URL',
+  'TEST_DATABASE_URL',
+  'PORT',
+  'HOST',
+  'JWT_SECRET',
+  'TABLE_PREFIX',
+  'LOG_LEVEL',
+  'AUTH_MODE',
+  'OUTBOX_RETENTION_HOURS',
+  'DATA_DIR',
+  'EMBEDDED_DB_HOST',
+  'EMBEDDED_DB_PORT',
+];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
@@ -34,7 +47,11 @@ export interface RunningScript {
  * node process, so signals sent to `child.pid` reach the program itself and not an npm wrapper.
  */
 export function startScript(script: string, args: string[], env: Record<string, string>): RunningScript {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: PROJECT_ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -49,7 +66,9 @@ export async function exited(running: RunningScript, timeoutMs: number): Promise
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       running.child.kill('SIGKILL');
-      reject(new Error(`process ${running.child.pid} did not exit within ${timeoutMs} ms; output:\n${running.stdout()}${running.stderr()}`));
+      reject(
+        new Error(`process ${running.child.pid} did not exit within ${timeoutMs} ms; output:\n${running.stdout()}${running.stderr()}`),
+      );
     }, timeoutMs);
   });
   try {
@@ -91,15 +110,24 @@ const isRunning = (running: RunningScript) => running.child.exitCode === null &&
  * 127.0.0.1, resolved once health answers 200. A start that exits fails with the process output;
  * one that does not get healthy in time is killed, so no caller is left with a stray process.
  */
-export async function startService(env: Record<string, string>, options: { port?: number; timeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function startService(
+  env: Record<string, string>,
+  options: { port?: number; timeoutMs?: number } = {},
+): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const running = startScript('src/main.ts', [], { HOST: '127.0.0.1', ...(await withEmbeddedPort(env)), PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(
       async () => {
-        if (!isRunning(running)) throw new Error(`the service exited with ${running.child.exitCode ?? running.child.signalCode}:\n${running.stdout()}${running.stderr()}`);
-        return fetch(`${url}/api/system/health`).then((response) => response.status === 200, () => false);
+        if (!isRunning(running))
+          throw new Error(
+            `the service exited with ${running.child.exitCode ?? running.child.signalCode}:\n${running.stdout()}${running.stderr()}`,
+          );
+        return fetch(`${url}/api/system/health`).then(
+          (response) => response.status === 200,
+          () => false,
+        );
       },
       { timeoutMs: options.timeoutMs ?? 60_000, message: `health 200 from the service on port ${port}` },
     );
@@ -138,5 +166,7 @@ export function processesOfCluster(clusterDir: string): Array<{ pid: number; com
 export async function stopClusterProcesses(clusterDir: string): Promise<void> {
   const postmasters = () => processesOfCluster(clusterDir).filter(({ command }) => command.includes(clusterDir));
   for (const { pid } of postmasters()) process.kill(pid, 'SIGINT');
-  await waitFor(() => processesOfCluster(clusterDir).length === 0, { timeoutMs: 15_000 }).catch(() => processesOfCluster(clusterDir).forEach(({ pid }) => process.kill(pid, 'SIGKILL')));
+  await waitFor(() => processesOfCluster(clusterDir).length === 0, { timeoutMs: 15_000 }).catch(() =>
+    processesOfCluster(clusterDir).forEach(({ pid }) => process.kill(pid, 'SIGKILL')),
+  );
 }

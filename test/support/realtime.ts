@@ -20,9 +20,38 @@ export interface ReceivedEvent {
 }
 
 /** Spec "Events": the fields of event 1 (POST /api/jury-results), sorted. */
-export const EVENT_1_FIELDS = ['competitionId', 'disciplineId', 'disciplineName', 'eventId', 'finalScore', 'firstname', 'formula', 'gender', 'lastname', 'score', 'scoreId', 'squadName', 'startValue', 'timestamp'];
+export const EVENT_1_FIELDS = [
+  'competitionId',
+  'disciplineId',
+  'disciplineName',
+  'eventId',
+  'finalScore',
+  'firstname',
+  'formula',
+  'gender',
+  'lastname',
+  'score',
+  'scoreId',
+  'squadName',
+  'startValue',
+  'timestamp',
+];
 /** Spec "Events": the fields of event 2 (POST /api/scores/save-value, legacy writes), sorted. */
-export const EVENT_2_FIELDS = ['competitionId', 'disciplineId', 'disciplineName', 'eventId', 'finalScore', 'firstname', 'hasFormula', 'lastname', 'participantId', 'score', 'scoreId', 'storedScore', 'timestamp'];
+export const EVENT_2_FIELDS = [
+  'competitionId',
+  'disciplineId',
+  'disciplineName',
+  'eventId',
+  'finalScore',
+  'firstname',
+  'hasFormula',
+  'lastname',
+  'participantId',
+  'score',
+  'scoreId',
+  'storedScore',
+  'timestamp',
+];
 
 /** Exactly the spec's fields plus `seq` and `source` (contract section 5) and `released` (issue 20). */
 export function deliveredFieldsOf(specFields: readonly string[]): string[] {
@@ -65,7 +94,13 @@ export function commitEvent(pool: Pool, eventId: number, marker: string): Promis
  * Commits a marker event and waits until `events` has it. Delivery is in seq order, so after this
  * everything committed earlier for that room has arrived too: the way to prove an event did NOT come.
  */
-export async function commitAndAwait(pool: Pool, events: readonly ReceivedEvent[], eventId: number, marker: string, timeoutMs?: number): Promise<ReceivedEvent> {
+export async function commitAndAwait(
+  pool: Pool,
+  events: readonly ReceivedEvent[],
+  eventId: number,
+  marker: string,
+  timeoutMs?: number,
+): Promise<ReceivedEvent> {
   await commitEvent(pool, eventId, marker);
   return waitForMarker(events, marker, timeoutMs);
 }
@@ -75,7 +110,11 @@ export function withMarker(events: readonly ReceivedEvent[], marker: string): Re
 }
 
 /** Resolves with the first event `predicate` accepts, or fails after the deadline. */
-export function waitForEvent(events: readonly ReceivedEvent[], predicate: (event: ReceivedEvent) => boolean, timeoutMs = 5_000): Promise<ReceivedEvent> {
+export function waitForEvent(
+  events: readonly ReceivedEvent[],
+  predicate: (event: ReceivedEvent) => boolean,
+  timeoutMs = 5_000,
+): Promise<ReceivedEvent> {
   return waitFor(() => events.find(predicate), { timeoutMs, message: 'expected score-updated event' });
 }
 
@@ -92,12 +131,17 @@ export function isStrictlyIncreasing(values: readonly number[]): boolean {
 
 /** The seqs the outbox holds for one event once the given rows are all numbered. */
 export async function sequencedSeqs(pool: Pool, eventId: number): Promise<number[]> {
-  const { rows } = await pool.query<{ seq: number }>(`SELECT seq FROM ${t.svc_outbox} WHERE event_id = $1 AND seq IS NOT NULL ORDER BY seq`, [eventId]);
+  const { rows } = await pool.query<{ seq: number }>(
+    `SELECT seq FROM ${t.svc_outbox} WHERE event_id = $1 AND seq IS NOT NULL ORDER BY seq`,
+    [eventId],
+  );
   return rows.map((row) => row.seq);
 }
 
 export async function outboxRowCount(pool: Pool, marker: string): Promise<number> {
-  const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.svc_outbox} WHERE payload->>'marker' = $1`, [marker]);
+  const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${t.svc_outbox} WHERE payload->>'marker' = $1`, [
+    marker,
+  ]);
   return rows[0]!.count;
 }
 
@@ -133,7 +177,11 @@ export async function openScoreboard(baseUrl: string, eventId: number): Promise<
   const events = collectEvents(socket);
   const joins: JoinAck[] = [];
   // A join cut off by the connection dropping times out on this side; the reconnect joins again.
-  const join = () => joinCompetition(socket, eventId, highestSeq(events)).then((ack) => void joins.push(ack), () => undefined);
+  const join = () =>
+    joinCompetition(socket, eventId, highestSeq(events)).then(
+      (ack) => void joins.push(ack),
+      () => undefined,
+    );
   socket.on('connect', () => void join());
   await join();
   return { socket, events, joins };
@@ -152,7 +200,12 @@ export async function committedScoreEvents(pool: Pool, eventId: number): Promise
  * Waits until every committed outbox row is numbered and each scoreboard has received up to the
  * last one of `eventId`; returns what they must have received.
  */
-export async function waitUntilBoardsCaughtUp(pool: Pool, eventId: number, boards: readonly Scoreboard[], timeoutMs = 20_000): Promise<Array<{ seq: number; scoreId: number }>> {
+export async function waitUntilBoardsCaughtUp(
+  pool: Pool,
+  eventId: number,
+  boards: readonly Scoreboard[],
+  timeoutMs = 20_000,
+): Promise<Array<{ seq: number; scoreId: number }>> {
   await waitFor(
     async () => {
       const { rows } = await pool.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM ${t.svc_outbox} WHERE seq IS NULL`);

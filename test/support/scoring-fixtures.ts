@@ -99,7 +99,12 @@ export async function insertDiscipline(
   return { id, fields: { A, B, C, final } };
 }
 
-export async function insertScore(pool: Queryable, arena: Arena, participantId: number, values: { squadName?: string } = {}): Promise<number> {
+export async function insertScore(
+  pool: Queryable,
+  arena: Arena,
+  participantId: number,
+  values: { squadName?: string } = {},
+): Promise<number> {
   return insertRow(pool, 'wertungen', 'int_wertungenid', {
     int_wettkaempfeid: arena.competitionId,
     int_teilnehmerid: participantId,

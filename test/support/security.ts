@@ -61,7 +61,8 @@ export function contractProblems(answer: Answer, echoes: readonly string[] = [])
   if (!answer.contentType?.startsWith('application/json')) problems.push(`content-type ${answer.contentType}`);
   const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body).sort() : [];
   // A 409 of an optimistic check (expectedScore / expectedPerformance) adds `current` (issue 17).
-  const allowed = answer.status === 409 && keys.includes('current') ? 'code,current,error,message,statusCode' : 'code,error,message,statusCode';
+  const allowed =
+    answer.status === 409 && keys.includes('current') ? 'code,current,error,message,statusCode' : 'code,error,message,statusCode';
   if (keys.join() !== allowed) problems.push(`keys ${keys.join()}`);
   if (body.statusCode !== answer.status) problems.push(`statusCode ${String(body.statusCode)}`);
   if (body.error !== STATUS_CODES[answer.status]) problems.push(`error ${String(body.error)}`);
@@ -119,7 +120,9 @@ export function appRoutes(app: TypedApp): RouteEntry[] {
 /** A concrete path for a route: `:name` from `params`, a wildcard as `rest`. */
 export function pathOf(url: string, params: Record<string, string> = {}, rest = 'x'): string {
   // A URL carries UTF-8, so a lone surrogate cannot reach the server as such.
-  return url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent((params[name] ?? '1').replace(/[\uD800-\uDFFF]/gu, '\uFFFD'))).replace('*', rest);
+  return url
+    .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent((params[name] ?? '1').replace(/[\uD800-\uDFFF]/gu, '\uFFFD')))
+    .replace('*', rest);
 }
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -138,10 +141,22 @@ export function refusedCredentials(): Array<[string, string | undefined]> {
     ['a token that is not a JWT', 'Bearer not-a-token'],
     ['two tokens', `Bearer ${valid} ${valid}`],
     ['an expired token', `Bearer ${sign({ sub: 'alice', role: 'admin', exp: Math.floor(Date.now() / 1000) - 60 })}`],
-    ['a token signed with another secret', `Bearer ${createSigner({ key: 'another-secret-that-is-long-enough' })({ sub: 'alice', role: 'admin', exp: inOneHour() })}`],
-    ['an unsigned token (alg none)', `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: 'alice', role: 'admin', exp: inOneHour() })}.`],
-    ['an HS512 token (algorithm not pinned)', `Bearer ${createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS512' })({ sub: 'alice', role: 'admin', exp: inOneHour() })}`],
-    ['a payload altered after signing', `Bearer ${header}.${base64url({ sub: 'alice', role: 'admin', exp: inOneHour() + 60 })}.${signature}`],
+    [
+      'a token signed with another secret',
+      `Bearer ${createSigner({ key: 'another-secret-that-is-long-enough' })({ sub: 'alice', role: 'admin', exp: inOneHour() })}`,
+    ],
+    [
+      'an unsigned token (alg none)',
+      `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: 'alice', role: 'admin', exp: inOneHour() })}.`,
+    ],
+    [
+      'an HS512 token (algorithm not pinned)',
+      `Bearer ${createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS512' })({ sub: 'alice', role: 'admin', exp: inOneHour() })}`,
+    ],
+    [
+      'a payload altered after signing',
+      `Bearer ${header}.${base64url({ sub: 'alice', role: 'admin', exp: inOneHour() + 60 })}.${signature}`,
+    ],
     ['an unknown role', `Bearer ${sign({ sub: 'alice', role: 'root', exp: inOneHour() })}`],
     ['no subject', `Bearer ${sign({ role: 'admin', exp: inOneHour() })}`],
   ];
@@ -156,5 +171,13 @@ export function windowsWithoutAdminRights(): Firewall {
   const refuse = async (): Promise<never> => {
     throw new FirewallError('PERMISSION_DENIED', 'Administrator rights are required to change firewall rules');
   };
-  return { supported: true, platform: 'win32', services: host.services, isAdmin: async () => false, status: () => host.status(), enable: refuse, disable: refuse };
+  return {
+    supported: true,
+    platform: 'win32',
+    services: host.services,
+    isAdmin: async () => false,
+    status: () => host.status(),
+    enable: refuse,
+    disable: refuse,
+  };
 }

@@ -50,13 +50,18 @@ export async function startTestServer(
  * A Socket.IO client connected to the test server; resolves once connected. `reconnectionDelayMax`
  * shortens the client's back-off for tests that restart the server under it.
  */
-export async function openSocket(baseUrl: string, options: { auth?: Record<string, unknown>; reconnectionDelayMax?: number } = {}): Promise<Socket> {
+export async function openSocket(
+  baseUrl: string,
+  options: { auth?: Record<string, unknown>; reconnectionDelayMax?: number } = {},
+): Promise<Socket> {
   const socket = connectSocket(baseUrl, {
     transports: ['websocket'],
     forceNew: true,
     reconnection: true,
     auth: options.auth,
-    ...(options.reconnectionDelayMax === undefined ? {} : { reconnectionDelay: Math.min(1_000, options.reconnectionDelayMax), reconnectionDelayMax: options.reconnectionDelayMax }),
+    ...(options.reconnectionDelayMax === undefined
+      ? {}
+      : { reconnectionDelay: Math.min(1_000, options.reconnectionDelayMax), reconnectionDelayMax: options.reconnectionDelayMax }),
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
@@ -66,7 +71,10 @@ export async function openSocket(baseUrl: string, options: { auth?: Record<strin
 }
 
 /** Waits for `condition` to hold, polling; fails with `message` after the deadline. No fixed sleeps. */
-export async function waitFor<T>(condition: () => T | Promise<T>, options: { timeoutMs?: number; message?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  options: { timeoutMs?: number; message?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (options.timeoutMs ?? 5_000);
   for (;;) {
     const value = await condition();

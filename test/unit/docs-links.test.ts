@@ -12,7 +12,9 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function documents(): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name));
   return ['README.md', 'CONTRIBUTING.md', ...docs];
 }
 
@@ -74,7 +76,11 @@ describe('documentation links', () => {
       '#top',
       './y.md',
     ]);
-    expect([...headingAnchors('# Top\n## Competition office (`/office/`)\n## Top\n```\n# not\n```')]).toEqual(['top', 'competition-office-office', 'top-1']);
+    expect([...headingAnchors('# Top\n## Competition office (`/office/`)\n## Top\n```\n# not\n```')]).toEqual([
+      'top',
+      'competition-office-office',
+      'top-1',
+    ]);
   });
 
   it('every relative link in README.md, CONTRIBUTING.md and docs/ resolves in a clone', () => {
@@ -97,7 +103,8 @@ describe('documentation links', () => {
           continue;
         }
         if (anchor !== undefined && anchor !== '' && target.endsWith('.md') && statSync(target).isFile()) {
-          if (!headingAnchors(readFileSync(target, 'utf8')).has(anchor.toLowerCase())) broken.push(`${file}: ${link} names no heading of ${inRepo}`);
+          if (!headingAnchors(readFileSync(target, 'utf8')).has(anchor.toLowerCase()))
+            broken.push(`${file}: ${link} names no heading of ${inRepo}`);
         }
       }
     }

@@ -7,7 +7,13 @@ import { sameStoredValue } from '../../src/domain/stored-value.js';
 
 describe('toCsv', () => {
   it('writes a BOM, CRLF line ends, a decimal comma with ; and tab, a point with ,', () => {
-    expect(toCsv([['Name', 'Score'], ['Anna', 13.45], ['Ben', null]])).toBe(`${UTF8_BOM}Name;Score\r\nAnna;13,45\r\nBen;\r\n`);
+    expect(
+      toCsv([
+        ['Name', 'Score'],
+        ['Anna', 13.45],
+        ['Ben', null],
+      ]),
+    ).toBe(`${UTF8_BOM}Name;Score\r\nAnna;13,45\r\nBen;\r\n`);
     expect(toCsv([['a', 1.5]], ',')).toBe(`${UTF8_BOM}a,1.5\r\n`);
     expect(toCsv([['a', 1.5]], 'tab')).toBe(`${UTF8_BOM}a\t1,5\r\n`);
     expect(toCsv([['v1.2', 'a.b.c']], ';')).toBe(`${UTF8_BOM}v1.2;a.b.c\r\n`);
@@ -31,7 +37,12 @@ describe('toCsv', () => {
 
 describe('parseCsv', () => {
   it('reads back what toCsv writes', () => {
-    const rows = [['Name', 'Note'], ['Anna', 'say "hi"; bye'], ['Ben', 'two\r\nlines'], ['', 'x']];
+    const rows = [
+      ['Name', 'Note'],
+      ['Anna', 'say "hi"; bye'],
+      ['Ben', 'two\r\nlines'],
+      ['', 'x'],
+    ];
     for (const separator of [';', ',', 'tab'] as const) expect(parseCsv(toCsv(rows, separator), separator)).toEqual(rows);
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { calculateFinalScore, compileFormula, finalCorrection, finalFieldOf, genderFromCode, type FieldResult } from '../../src/domain/final-score.js';
+import {
+  calculateFinalScore,
+  compileFormula,
+  finalCorrection,
+  finalFieldOf,
+  genderFromCode,
+  type FieldResult,
+} from '../../src/domain/final-score.js';
 
 const field = (fieldId: number, sortOrder: number | null, value: number | null, isFinal = false): FieldResult => ({
   fieldId,
@@ -18,7 +25,12 @@ describe('compileFormula', () => {
 
   it('treats a malformed formula as none and says why', () => {
     const formula = compileFormula(null, '8 + * A');
-    expect(formula).toMatchObject({ text: null, expr: null, startValue: 10, rejected: { stored: '8 + * A', error: expect.stringMatching(/position/) } });
+    expect(formula).toMatchObject({
+      text: null,
+      expr: null,
+      startValue: 10,
+      rejected: { stored: '8 + * A', error: expect.stringMatching(/position/) },
+    });
   });
 
   it('derives the start value from the formula', () => {

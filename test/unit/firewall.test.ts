@@ -16,7 +16,16 @@ import {
   type Firewall,
   type FirewallServiceKey,
 } from '../../src/firewall/index.js';
-import { asConsoleBytes, FakeWindowsHost, NET, NET_SESSION_ADMIN, NETSH, NETSH_ARGS, OUTPUT, type Wording } from '../support/netsh-outputs.js';
+import {
+  asConsoleBytes,
+  FakeWindowsHost,
+  NET,
+  NET_SESSION_ADMIN,
+  NETSH,
+  NETSH_ARGS,
+  OUTPUT,
+  type Wording,
+} from '../support/netsh-outputs.js';
 
 function windowsFirewall(host: FakeWindowsHost, rulePrefix = 'App'): Firewall {
   return createFirewall({ platform: 'win32', runner: host.runner, rulePrefix, systemRoot: 'C:\\Windows' });
@@ -62,19 +71,12 @@ describe('firewall service definitions', () => {
     ]);
   });
 
-  it.each(['', ' App', 'App ', 'A"pp', 'App=1', 'all:', 'Gerät', 'x'.repeat(65), 'a\nb'])(
-    'rejects the rule prefix %j',
-    (rulePrefix) => {
-      expect(() => firewallServices({ rulePrefix, ports: { backend: 3001, frontend: 5173, jury: 5174 } })).toThrow(
-        RangeError,
-      );
-    },
-  );
+  it.each(['', ' App', 'App ', 'A"pp', 'App=1', 'all:', 'Gerät', 'x'.repeat(65), 'a\nb'])('rejects the rule prefix %j', (rulePrefix) => {
+    expect(() => firewallServices({ rulePrefix, ports: { backend: 3001, frontend: 5173, jury: 5174 } })).toThrow(RangeError);
+  });
 
   it.each([0, 65_536, 3001.5, Number.NaN])('rejects the port %d', (port) => {
-    expect(() => firewallServices({ rulePrefix: 'App', ports: { backend: 3001, frontend: port, jury: 5174 } })).toThrow(
-      /frontend/,
-    );
+    expect(() => firewallServices({ rulePrefix: 'App', ports: { backend: 3001, frontend: port, jury: 5174 } })).toThrow(/frontend/);
   });
 
   it('recognises exactly the three keys', () => {
@@ -116,9 +118,7 @@ describe('Windows firewall: exact netsh commands', () => {
   it('status shows each rule by name and nothing else', async () => {
     const host = new FakeWindowsHost();
     await windowsFirewall(host).status();
-    expect(host.calls).toEqual(
-      expected.map((row) => ({ file: NETSH, args: NETSH_ARGS.show(row.ruleName) })),
-    );
+    expect(host.calls).toEqual(expected.map((row) => ({ file: NETSH, args: NETSH_ARGS.show(row.ruleName) })));
   });
 
   it('isAdmin runs `net session` from System32', async () => {
@@ -344,9 +344,7 @@ describe('unsupported platforms', () => {
   });
 
   it('still rejects unknown service keys as a programming error', async () => {
-    expect(await rejection(createFirewall({ platform: 'linux' }).enable('ssh' as FirewallServiceKey))).toBeInstanceOf(
-      TypeError,
-    );
+    expect(await rejection(createFirewall({ platform: 'linux' }).enable('ssh' as FirewallServiceKey))).toBeInstanceOf(TypeError);
   });
 
   it('chooses the Windows implementation only for win32', () => {
@@ -420,12 +418,43 @@ describe('network info', () => {
     const interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = {
       lo: [
         { address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' },
-        { address: '::1', netmask: 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', family: 'IPv6', mac: '00:00:00:00:00:00', internal: true, cidr: '::1/128', scopeid: 0 },
+        {
+          address: '::1',
+          netmask: 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+          family: 'IPv6',
+          mac: '00:00:00:00:00:00',
+          internal: true,
+          cidr: '::1/128',
+          scopeid: 0,
+        },
       ],
       Ethernet: [
-        { address: '192.168.1.20', netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:01', internal: false, cidr: '192.168.1.20/24' },
-        { address: 'fd00::20', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6', mac: '02:00:00:00:00:01', internal: false, cidr: 'fd00::20/64', scopeid: 0 },
-        { address: 'fe80::1', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6', mac: '02:00:00:00:00:01', internal: false, cidr: 'fe80::1/64', scopeid: 7 },
+        {
+          address: '192.168.1.20',
+          netmask: '255.255.255.0',
+          family: 'IPv4',
+          mac: '02:00:00:00:00:01',
+          internal: false,
+          cidr: '192.168.1.20/24',
+        },
+        {
+          address: 'fd00::20',
+          netmask: 'ffff:ffff:ffff:ffff::',
+          family: 'IPv6',
+          mac: '02:00:00:00:00:01',
+          internal: false,
+          cidr: 'fd00::20/64',
+          scopeid: 0,
+        },
+        {
+          address: 'fe80::1',
+          netmask: 'ffff:ffff:ffff:ffff::',
+          family: 'IPv6',
+          mac: '02:00:00:00:00:01',
+          internal: false,
+          cidr: 'fe80::1/64',
+          scopeid: 7,
+        },
       ],
       empty: undefined,
     };
@@ -451,7 +480,11 @@ describe('network info', () => {
 
   it('uses configured ports', () => {
     const info = networkInfo({
-      interfaces: { eth0: [{ address: '10.0.0.5', netmask: '255.0.0.0', family: 'IPv4', mac: '02:00:00:00:00:02', internal: false, cidr: '10.0.0.5/8' }] },
+      interfaces: {
+        eth0: [
+          { address: '10.0.0.5', netmask: '255.0.0.0', family: 'IPv4', mac: '02:00:00:00:00:02', internal: false, cidr: '10.0.0.5/8' },
+        ],
+      },
       ports: { backend: 8080, frontend: 8081, jury: 8082 },
     });
     expect(info.urls.map((u) => u.url)).toEqual(['http://10.0.0.5:8080/', 'http://10.0.0.5:8081/', 'http://10.0.0.5:8082/']);

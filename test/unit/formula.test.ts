@@ -265,9 +265,9 @@ describe('properties', () => {
   });
 
   const names = ['A', 'B', 'C', 'E1', 'Abz', 'AbzugAusf.', 'Ä_2'] as const;
-  const bindingsArb = fc.tuple(...names.map(() => fc.double({ noNaN: true, noDefaultInfinity: true }))).map(
-    (values) => new Map(names.map((name, index) => [name, values[index] ?? 0])),
-  );
+  const bindingsArb = fc
+    .tuple(...names.map(() => fc.double({ noNaN: true, noDefaultInfinity: true })))
+    .map((values) => new Map(names.map((name, index) => [name, values[index] ?? 0])));
   const operatorArb = fc.constantFrom<BinaryOperator>('+', '-', '*', '/');
 
   const { expr: exprArb } = fc.letrec<{ expr: Expr }>((tie) => ({
@@ -277,9 +277,7 @@ describe('properties', () => {
       fc.integer({ min: -20, max: 20 }).map((value): Expr => ({ kind: 'num', value })),
       fc.constantFrom(...names).map((name): Expr => ({ kind: 'var', name })),
       tie('expr').map((operand): Expr => ({ kind: 'neg', operand })),
-      fc
-        .tuple(operatorArb, tie('expr'), tie('expr'))
-        .map(([op, left, right]): Expr => ({ kind: 'bin', op, left, right })),
+      fc.tuple(operatorArb, tie('expr'), tie('expr')).map(([op, left, right]): Expr => ({ kind: 'bin', op, left, right })),
     ),
   }));
 

@@ -17,7 +17,14 @@ describe('the import graph of the source folders', () => {
   const graph = readImportGraph(projectRoot);
 
   it('reads every source folder', () => {
-    for (const file of ['src/server.ts', 'commands/run-command.ts', 'queries/list-scores.ts', 'projections/live-results.ts', 'outbox/relay.ts', 'web/shared/api.ts']) {
+    for (const file of [
+      'src/server.ts',
+      'commands/run-command.ts',
+      'queries/list-scores.ts',
+      'projections/live-results.ts',
+      'outbox/relay.ts',
+      'web/shared/api.ts',
+    ]) {
       expect(graph.has(file), file).toBe(true);
     }
     expect(graph.get('src/server.ts')).toContain('src/app.ts');
@@ -50,6 +57,10 @@ describe('the check itself', () => {
     write('queries/read.ts', "export { save } from '../commands/save.js';\n");
     const graph = readImportGraph(root);
     expect(importCycles(graph)).toEqual([['web/office/main.ts', 'web/office/view.ts']]);
-    expect(upwardImports(graph)).toEqual(['commands/save.ts -> src/http/errors.ts', 'queries/read.ts -> commands/save.ts', 'src/http/routes/scores.ts -> src/app.ts']);
+    expect(upwardImports(graph)).toEqual([
+      'commands/save.ts -> src/http/errors.ts',
+      'queries/read.ts -> commands/save.ts',
+      'src/http/routes/scores.ts -> src/app.ts',
+    ]);
   });
 });

@@ -16,7 +16,13 @@ const field = (id: number, sortOrder: number | null, extra: Partial<DisciplineFi
 });
 
 /** A delivered score-updated message; `participantId` makes it an event 2. */
-const scoreEvent = (values: Pick<ScoreUpdatedEvent, 'scoreId' | 'eventId' | 'disciplineId'> & { score: number; participantId?: number; competitionId?: number }): ScoreUpdatedEvent => ({
+const scoreEvent = (
+  values: Pick<ScoreUpdatedEvent, 'scoreId' | 'eventId' | 'disciplineId'> & {
+    score: number;
+    participantId?: number;
+    competitionId?: number;
+  },
+): ScoreUpdatedEvent => ({
   competitionId: 3,
   disciplineName: 'Boden',
   finalScore: values.score,
@@ -48,7 +54,15 @@ const entry = (values: Partial<ScoreEntry>): ScoreEntry => ({
 describe('jury portal model', () => {
   it('letters the enabled non-final fields of the device by sort order, ties by id, and finds the final field', () => {
     const layout = fieldLayout(
-      [field(4, 3), field(1, 4, { isFinalScore: true }), field(2, 1), field(9, 2, { enabled: false }), field(3, 1), field(8, 0, { disciplineId: 99 }), field(5, null)],
+      [
+        field(4, 3),
+        field(1, 4, { isFinalScore: true }),
+        field(2, 1),
+        field(9, 2, { enabled: false }),
+        field(3, 1),
+        field(8, 0, { disciplineId: 99 }),
+        field(5, null),
+      ],
       7,
     );
     expect(layout.inputs.map((input) => [input.letter, input.field.id])).toEqual([
@@ -102,7 +116,13 @@ describe('jury portal model', () => {
     expect(applyScoreEvent(rows, scoreEvent({ scoreId: 1, eventId: 6, disciplineId: 7, score: 9 }), selection)).toBeNull();
     expect(applyScoreEvent(rows, scoreEvent({ scoreId: 1, eventId: 5, disciplineId: 8, score: 9 }), selection)).toBeNull();
     expect(applyScoreEvent(rows, scoreEvent({ scoreId: 2, eventId: 5, disciplineId: 7, score: 12.5 }), selection)?.participantId).toBe(11);
-    expect(applyScoreEvent(rows, scoreEvent({ scoreId: 99, participantId: 10, competitionId: 3, eventId: 5, disciplineId: 7, score: 14 }), selection)?.participantId).toBe(10);
+    expect(
+      applyScoreEvent(
+        rows,
+        scoreEvent({ scoreId: 99, participantId: 10, competitionId: 3, eventId: 5, disciplineId: 7, score: 14 }),
+        selection,
+      )?.participantId,
+    ).toBe(10);
     expect(rows.map((row) => [row.status, row.currentScore])).toEqual([
       ['completed', 14],
       ['completed', 12.5],

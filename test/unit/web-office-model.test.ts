@@ -17,7 +17,14 @@ const field = (id: number, shortName: string | null, extra: Partial<DisciplineFi
   ...extra,
 });
 
-const FIELDS = [field(1, 'D'), field(2, 'E'), field(3, 'Abz'), field(4, 'End', { isFinalScore: true }), field(5, 'Off', { enabled: false }), field(6, 'X', { disciplineId: 8 })];
+const FIELDS = [
+  field(1, 'D'),
+  field(2, 'E'),
+  field(3, 'Abz'),
+  field(4, 'End', { isFinalScore: true }),
+  field(5, 'Off', { enabled: false }),
+  field(6, 'X', { disciplineId: 8 }),
+];
 const same = (a: number, b: number) => a.toFixed(3) === b.toFixed(3);
 const typed = (values: Array<[number, number]>, finalScore: number | null = null) => ({ values: new Map(values), finalScore });
 
@@ -40,8 +47,21 @@ describe('decideSave', () => {
   const typedFinal = sheetLayout(FIELDS, 7, null);
 
   it('waits until every field the formula reads has a value, then saves the whole row without a final score', () => {
-    expect(decideSave(byFormula, typed([[1, 4.5]]), undefined, same)).toEqual({ kind: 'incomplete', reason: 'Not saved yet: the final score needs E.' });
-    expect(decideSave(byFormula, typed([[1, 4.5], [2, 8]]), undefined, same)).toEqual({
+    expect(decideSave(byFormula, typed([[1, 4.5]]), undefined, same)).toEqual({
+      kind: 'incomplete',
+      reason: 'Not saved yet: the final score needs E.',
+    });
+    expect(
+      decideSave(
+        byFormula,
+        typed([
+          [1, 4.5],
+          [2, 8],
+        ]),
+        undefined,
+        same,
+      ),
+    ).toEqual({
       kind: 'save',
       components: [
         { fieldId: 1, value: 4.5 },
@@ -51,22 +71,75 @@ describe('decideSave', () => {
   });
 
   it('sends nothing when the row equals what is stored, comparing as shown (reals come back inexact)', () => {
-    const stored = { values: new Map([[1, 4.5], [2, 8.199999809]]), finalScore: 12.7 };
-    expect(decideSave(byFormula, typed([[1, 4.5], [2, 8.2]]), stored, same)).toEqual({ kind: 'unchanged' });
-    expect(decideSave(byFormula, typed([[1, 4.5], [2, 8.3]]), stored, same).kind).toBe('save');
-    expect(decideSave(byFormula, typed([[1, 4.5], [2, 8.2], [3, 0.1]]), stored, same).kind).toBe('save');
+    const stored = {
+      values: new Map([
+        [1, 4.5],
+        [2, 8.199999809],
+      ]),
+      finalScore: 12.7,
+    };
+    expect(
+      decideSave(
+        byFormula,
+        typed([
+          [1, 4.5],
+          [2, 8.2],
+        ]),
+        stored,
+        same,
+      ),
+    ).toEqual({ kind: 'unchanged' });
+    expect(
+      decideSave(
+        byFormula,
+        typed([
+          [1, 4.5],
+          [2, 8.3],
+        ]),
+        stored,
+        same,
+      ).kind,
+    ).toBe('save');
+    expect(
+      decideSave(
+        byFormula,
+        typed([
+          [1, 4.5],
+          [2, 8.2],
+          [3, 0.1],
+        ]),
+        stored,
+        same,
+      ).kind,
+    ).toBe('save');
     expect(decideSave(byFormula, typed([]), undefined, same)).toEqual({ kind: 'unchanged' });
   });
 
   it('needs a typed final score without a usable formula, and sends it', () => {
     expect(decideSave(typedFinal, typed([[1, 3]]), undefined, same).kind).toBe('incomplete');
-    expect(decideSave(typedFinal, typed([[1, 3]], 7.25), undefined, same)).toEqual({ kind: 'save', components: [{ fieldId: 1, value: 3 }], finalScore: 7.25 });
-    expect(decideSave(typedFinal, typed([[1, 3]], 7.25), { values: new Map([[1, 3]]), finalScore: 7.25 }, same)).toEqual({ kind: 'unchanged' });
+    expect(decideSave(typedFinal, typed([[1, 3]], 7.25), undefined, same)).toEqual({
+      kind: 'save',
+      components: [{ fieldId: 1, value: 3 }],
+      finalScore: 7.25,
+    });
+    expect(decideSave(typedFinal, typed([[1, 3]], 7.25), { values: new Map([[1, 3]]), finalScore: 7.25 }, same)).toEqual({
+      kind: 'unchanged',
+    });
   });
 
   it('refuses to save for a discipline without a final field', () => {
     const layout: SheetLayout = { ...byFormula, finalField: null };
-    expect(decideSave(layout, typed([[1, 1], [2, 2]]), undefined, same).kind).toBe('incomplete');
+    expect(
+      decideSave(
+        layout,
+        typed([
+          [1, 1],
+          [2, 2],
+        ]),
+        undefined,
+        same,
+      ).kind,
+    ).toBe('incomplete');
   });
 });
 
@@ -83,7 +156,21 @@ describe('storedAttempts', () => {
       club: { name: null },
       discipline: { name: 'Boden' },
     });
-    const stored = storedAttempts([entry(1, [[1, 4], [2, null], [4, 9]], 9), entry(2, [[1, 5]], null)], 4);
+    const stored = storedAttempts(
+      [
+        entry(
+          1,
+          [
+            [1, 4],
+            [2, null],
+            [4, 9],
+          ],
+          9,
+        ),
+        entry(2, [[1, 5]], null),
+      ],
+      4,
+    );
     expect([...stored.get(1)!.values]).toEqual([[1, 4]]);
     expect(stored.get(1)!.finalScore).toBe(9);
     expect(stored.get(2)!.finalScore).toBeNull();

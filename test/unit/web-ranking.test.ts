@@ -27,7 +27,12 @@ describe('scoreboard ranking', () => {
   });
 
   it('treats float4 noise as a tie and keeps out-of-competition and unscored entries unranked at the end', () => {
-    const ranked = rankEntries([entry('Noise', 12.449999809), entry('Exact', 12.45), entry('Guest', 15, { outOfCompetition: true }), entry('None', null)]);
+    const ranked = rankEntries([
+      entry('Noise', 12.449999809),
+      entry('Exact', 12.45),
+      entry('Guest', 15, { outOfCompetition: true }),
+      entry('None', null),
+    ]);
     expect(ranked.map((row) => [row.rank, row.name])).toEqual([
       [1, 'Exact'],
       [1, 'Noise'],

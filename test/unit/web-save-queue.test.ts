@@ -53,7 +53,14 @@ class FakeServer implements SaveTransport {
     this.answer();
     if (body.disciplineFieldId === this.refuseFieldId) throw new HttpError(400, 'VALIDATION_FAILED', 'field refused');
     this.calls.push({ kind: 'saveJuryResult', body: { ...body } });
-    return { success: true, id: 1, wertungenId: body.participantId, disciplineFieldId: body.disciplineFieldId, performance: body.performance, finalScore: null };
+    return {
+      success: true,
+      id: 1,
+      wertungenId: body.participantId,
+      disciplineFieldId: body.disciplineFieldId,
+      performance: body.performance,
+      finalScore: null,
+    };
   }
 }
 
@@ -169,7 +176,9 @@ describe('jury portal save queue', () => {
     server.refuseFieldId = 12;
     const { queue, saved, rejected } = makeQueue(storage, server);
     queue.enqueue(save());
-    queue.enqueue(save({ participantId: 41, participantKey: '3:41', label: 'Ben Berg', wertungenId: 601, values: [{ fieldId: 11, value: 1 }] }));
+    queue.enqueue(
+      save({ participantId: 41, participantKey: '3:41', label: 'Ben Berg', wertungenId: 601, values: [{ fieldId: 11, value: 1 }] }),
+    );
     await queue.drain();
     await settle();
     expect(rejected.map((entry) => [entry.job.label, entry.error.message])).toEqual([['Anna Adler', 'field refused']]);
@@ -182,7 +191,11 @@ describe('jury portal save queue', () => {
     const server = new FakeServer();
     server.reachable = false;
     let clock = 1_000_000;
-    const closedTab = new SaveQueue(new TabQueueStore(storage, 'closed', () => clock), server, { onChange: () => undefined, onSaved: () => undefined, onRejected: () => undefined });
+    const closedTab = new SaveQueue(new TabQueueStore(storage, 'closed', () => clock), server, {
+      onChange: () => undefined,
+      onSaved: () => undefined,
+      onRejected: () => undefined,
+    });
     closedTab.enqueue(save({ label: 'From the closed tab' }));
     await closedTab.drain();
     const liveStore = new TabQueueStore(storage, 'live', () => clock);
@@ -193,7 +206,11 @@ describe('jury portal save queue', () => {
 
     clock += 60_000;
     server.reachable = true;
-    const adopter = new SaveQueue(liveStore, server, { onChange: () => undefined, onSaved: (job) => saved.push({ job, score: job.finalScore }), onRejected: () => undefined });
+    const adopter = new SaveQueue(liveStore, server, {
+      onChange: () => undefined,
+      onSaved: (job) => saved.push({ job, score: job.finalScore }),
+      onRejected: () => undefined,
+    });
     adopter.adoptOrphans();
     await adopter.drain();
     expect(saved.map((entry) => entry.job.label)).toEqual(['From the closed tab']);

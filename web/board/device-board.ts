@@ -3,7 +3,14 @@
  * of `competitionId`), group and team scores as rows of their own, time masks ranked ascending,
  * live, and paged for a projector (./pager.ts).
  */
-import { api, eventScore, type CompetitionSummary, type DisciplineSummary, type EventSummary, type ScoreUpdatedEvent } from '../shared/api.js';
+import {
+  api,
+  eventScore,
+  type CompetitionSummary,
+  type DisciplineSummary,
+  type EventSummary,
+  type ScoreUpdatedEvent,
+} from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h } from '../shared/dom.js';
 import { decimalSeparator, languageSwitch, t } from '../shared/i18n.js';
@@ -63,8 +70,17 @@ export class DeviceBoard {
   }
 
   async start(): Promise<void> {
-    const header = h('header', { class: 'board-header' }, h('div', { class: 'titles' }, this.title, this.subtitle), h('div', { class: 'header-side' }, this.live.element, this.pageInfo));
-    this.root.replaceChildren(header, h('main', {}, this.message, this.tables, this.updated), h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)));
+    const header = h(
+      'header',
+      { class: 'board-header' },
+      h('div', { class: 'titles' }, this.title, this.subtitle),
+      h('div', { class: 'header-side' }, this.live.element, this.pageInfo),
+    );
+    this.root.replaceChildren(
+      header,
+      h('main', {}, this.message, this.tables, this.updated),
+      h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)),
+    );
     this.feed = new LiveFeed({
       onEvent: (event) => this.liveEvent(event),
       onStatus: (status) => this.statusChanged(status),
@@ -100,7 +116,9 @@ export class DeviceBoard {
     if (discipline) this.format = scoreFormat(discipline);
     const competition = competitions.find((candidate) => candidate.id === this.target.competitionId);
     this.title.textContent = discipline ? discipline.displayName || discipline.name : `${t('common.device')} ${this.target.disciplineId}`;
-    this.subtitle.textContent = [competition?.name, event?.name ?? `${t('common.event')} ${this.target.eventId}`].filter(Boolean).join(' · ');
+    this.subtitle.textContent = [competition?.name, event?.name ?? `${t('common.event')} ${this.target.eventId}`]
+      .filter(Boolean)
+      .join(' · ');
     document.title = `${this.title.textContent} · ${this.subtitle.textContent}`;
   }
 
@@ -109,7 +127,12 @@ export class DeviceBoard {
     const generation = ++this.loadGeneration;
     this.eventsDuringLoad = [];
     try {
-      const snapshot = await fetchLiveResults(this.target.eventId, this.target.disciplineId, this.target.competitionId, this.target.releasedOnly === true);
+      const snapshot = await fetchLiveResults(
+        this.target.eventId,
+        this.target.disciplineId,
+        this.target.competitionId,
+        this.target.releasedOnly === true,
+      );
       if (generation !== this.loadGeneration) return;
       this.entries = snapshot.entries;
       this.order = snapshot.order;
@@ -154,7 +177,8 @@ export class DeviceBoard {
    */
   private applyEvent(event: ScoreUpdatedEvent, mode: 'live' | 'retry' | 'replay'): void {
     if (event.eventId !== this.target.eventId || event.disciplineId !== this.target.disciplineId) return;
-    if (this.target.competitionId !== null && typeof event.competitionId === 'number' && event.competitionId !== this.target.competitionId) return;
+    if (this.target.competitionId !== null && typeof event.competitionId === 'number' && event.competitionId !== this.target.competitionId)
+      return;
     const score = eventScore(event);
     if (score === null) return;
     if (this.target.releasedOnly && event.released === false) return;
@@ -203,7 +227,11 @@ export class DeviceBoard {
           h('td', { class: 'squad' }, entry.squad),
           h(
             'td',
-            { class: 'score', 'data-provisional': String(!this.target.releasedOnly && entry.released === false), title: !this.target.releasedOnly && entry.released === false ? 'provisional' : null },
+            {
+              class: 'score',
+              'data-provisional': String(!this.target.releasedOnly && entry.released === false),
+              title: !this.target.releasedOnly && entry.released === false ? 'provisional' : null,
+            },
             entry.score === null ? '–' : this.show(entry.score),
           ),
         );

@@ -10,8 +10,18 @@ export interface LiveSnapshot {
   entries: BoardEntry[];
 }
 
-export async function fetchLiveResults(eventId: number, disciplineId: number, competitionId: number | null = null, releasedOnly = false): Promise<LiveSnapshot> {
-  const body = await getJson<LiveResults>('/api/live-results', { eventId, disciplineId, competitionId: competitionId ?? undefined, released: releasedOnly ? 'only' : undefined });
+export async function fetchLiveResults(
+  eventId: number,
+  disciplineId: number,
+  competitionId: number | null = null,
+  releasedOnly = false,
+): Promise<LiveSnapshot> {
+  const body = await getJson<LiveResults>('/api/live-results', {
+    eventId,
+    disciplineId,
+    competitionId: competitionId ?? undefined,
+    released: releasedOnly ? 'only' : undefined,
+  });
   return {
     seq: typeof body.seq === 'number' ? body.seq : null,
     order: body.order === 'ascending' ? 'ascending' : 'descending',

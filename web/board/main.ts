@@ -34,7 +34,10 @@ async function renderPicker(root: HTMLElement): Promise<void> {
   root.replaceChildren(form, h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)));
   const fillCompetitions = async () => {
     const competitions = await api.competitions(Number(eventSelect.value)).catch(() => [] as CompetitionSummary[]);
-    competitionSelect.replaceChildren(h('option', { value: '' }, t('board.allCompetitions')), ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `#${competition.id}`)));
+    competitionSelect.replaceChildren(
+      h('option', { value: '' }, t('board.allCompetitions')),
+      ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `#${competition.id}`)),
+    );
   };
   // An empty competition is left out of the address: all competitions, each ranked on its own.
   form.addEventListener('submit', () => {
@@ -48,7 +51,9 @@ async function renderPicker(root: HTMLElement): Promise<void> {
       return;
     }
     eventSelect.replaceChildren(...events.map((event) => h('option', { value: event.id }, event.name)));
-    deviceSelect.replaceChildren(...disciplines.map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)));
+    deviceSelect.replaceChildren(
+      ...disciplines.map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)),
+    );
     await fillCompetitions();
     message.textContent = '';
   } catch (error) {
@@ -90,7 +95,8 @@ if (root) {
   if (search.get('view') === 'all-around' && eventId !== null && competitionId !== null) {
     void new AllAroundBoard(root, eventId, competitionId, search.get('groupBy') === 'ageClass').start();
   } else if (rotation.length > 0) rotate(root, rotation);
-  else if (eventId !== null && disciplineId !== null) void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly: search.get('released') === 'only' }).start();
+  else if (eventId !== null && disciplineId !== null)
+    void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly: search.get('released') === 'only' }).start();
   else void renderPicker(root);
   registerOfflineShell();
 }

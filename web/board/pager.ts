@@ -21,7 +21,9 @@ export const HOLD_MS = 12_000;
 
 export function paceFromUrl(search: string = window.location.search): { pageMs: number; holdMs: number } {
   const pace = Number(new URLSearchParams(search).get('pace'));
-  return Number.isFinite(pace) && pace > 0 ? { pageMs: pace * 1000, holdMs: Math.max(pace * 1000, Math.min(HOLD_MS, pace * 1500)) } : { pageMs: PAGE_MS, holdMs: HOLD_MS };
+  return Number.isFinite(pace) && pace > 0
+    ? { pageMs: pace * 1000, holdMs: Math.max(pace * 1000, Math.min(HOLD_MS, pace * 1500)) }
+    : { pageMs: PAGE_MS, holdMs: HOLD_MS };
 }
 
 export class RowPager {

@@ -53,9 +53,14 @@ export const entryKey = (wertungenId: number | null, participantId: number | nul
  * Applies a live score to the entry it names (by participantId or wertungenId). Returns the
  * changed entry, or null when the board does not know the participant yet (the caller reloads).
  */
-export function applyLiveScore(entries: BoardEntry[], update: { participantId?: number; scoreId: number; score: number }): BoardEntry | null {
+export function applyLiveScore(
+  entries: BoardEntry[],
+  update: { participantId?: number; scoreId: number; score: number },
+): BoardEntry | null {
   const entry = entries.find(
-    (candidate) => (candidate.wertungenId !== null && candidate.wertungenId === update.scoreId) || (typeof update.participantId === 'number' && candidate.participantId === update.participantId),
+    (candidate) =>
+      (candidate.wertungenId !== null && candidate.wertungenId === update.scoreId) ||
+      (typeof update.participantId === 'number' && candidate.participantId === update.participantId),
   );
   if (!entry) return null;
   entry.score = update.score;

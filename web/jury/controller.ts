@@ -1,4 +1,14 @@
-import { api, eventScore, HttpError, type CompetitionSummary, type DisciplineField, type DisciplineSummary, type EventSummary, type ScoreEntry, type ScoreUpdatedEvent } from '../shared/api.js';
+import {
+  api,
+  eventScore,
+  HttpError,
+  type CompetitionSummary,
+  type DisciplineField,
+  type DisciplineSummary,
+  type EventSummary,
+  type ScoreEntry,
+  type ScoreUpdatedEvent,
+} from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { judgeNameControl } from './judge-name-control.js';
 import { h, queryInteger } from '../shared/dom.js';
@@ -68,7 +78,8 @@ function keepSelection(selection: Selection): void {
 }
 
 const timeOfDay = () => new Date().toLocaleTimeString();
-const same = (a: number | null | undefined, b: number | null | undefined) => (a ?? null) === null || (b ?? null) === null ? (a ?? null) === (b ?? null) : Math.fround(a!) === Math.fround(b!);
+const same = (a: number | null | undefined, b: number | null | undefined) =>
+  (a ?? null) === null || (b ?? null) === null ? (a ?? null) === (b ?? null) : Math.fround(a!) === Math.fround(b!);
 
 /**
  * The jury portal's controller: selection, loading, live events, the save queue and validation.
@@ -180,7 +191,8 @@ export class JuryController {
     const eventChanged = initial || next.eventId !== this.selection.eventId;
     if (eventChanged && next.eventId !== null) {
       await this.loadEventLists(next.eventId);
-      if (!this.competitions.some((competition) => competition.id === next.competitionId)) next.competitionId = this.competitions[0]?.id ?? null;
+      if (!this.competitions.some((competition) => competition.id === next.competitionId))
+        next.competitionId = this.competitions[0]?.id ?? null;
     }
     const competitionChanged = eventChanged || next.competitionId !== this.selection.competitionId;
     this.selection = next;
@@ -226,7 +238,10 @@ export class JuryController {
       api.squads(eventId).catch(() => ({ squads: [] })),
     ]);
     this.competitions = competitions.filter((competition) => !competition.isGroupCompetition);
-    this.eventSquads = squads.squads.map((squad) => ({ name: squad.name, participantIds: new Set(squad.participants.map((participant) => participant.id)) }));
+    this.eventSquads = squads.squads.map((squad) => ({
+      name: squad.name,
+      participantIds: new Set(squad.participants.map((participant) => participant.id)),
+    }));
     if (this.competitions.length === 0) this.list.message(t('jury.noCompetitions'));
   }
 
@@ -246,7 +261,10 @@ export class JuryController {
     const disciplineId = this.selection.disciplineId ?? 0;
     const squad = this.selection.squad === null ? null : this.eventSquads.find((candidate) => candidate.name === this.selection.squad);
     const forDevice = entriesForDevice(this.entries, disciplineId);
-    this.rows = participantRows(squad ? forDevice.filter((entry) => squad.participantIds.has(entry.participantId)) : forDevice, disciplineId);
+    this.rows = participantRows(
+      squad ? forDevice.filter((entry) => squad.participantIds.has(entry.participantId)) : forDevice,
+      disciplineId,
+    );
   }
 
   private async loadDevice(): Promise<void> {
@@ -344,13 +362,19 @@ export class JuryController {
     if (generation !== this.juryLoadGeneration || this.selectedRow() !== row || this.dirty) return;
     const finalFieldId = this.layout.finalField?.id ?? null;
     const finalResult = results.find((result) => result.isFinalScore || result.fieldId === finalFieldId);
-    if (finalResult && typeof finalResult.performance === 'number' && row.currentScore !== null && Math.abs(finalResult.performance - row.currentScore) > 1e-6) {
+    if (
+      finalResult &&
+      typeof finalResult.performance === 'number' &&
+      row.currentScore !== null &&
+      Math.abs(finalResult.performance - row.currentScore) > 1e-6
+    ) {
       console.warn(
         `[jury portal] final jury result ${finalResult.performance} differs from the detail score ${row.currentScore} (wertungenId ${row.wertungenId}, discipline ${disciplineId}); the detail score is authoritative`,
       );
     }
     const values = new Map<number, number>();
-    for (const result of results) if (!result.isFinalScore && typeof result.performance === 'number') values.set(result.fieldId, result.performance);
+    for (const result of results)
+      if (!result.isFinalScore && typeof result.performance === 'number') values.set(result.fieldId, result.performance);
     this.scoring.fill(values, finalResult?.performance ?? null);
     const fields = this.noneStored();
     for (const result of results) fields[String(result.fieldId)] = typeof result.performance === 'number' ? result.performance : null;
@@ -383,7 +407,9 @@ export class JuryController {
     const score = eventScore(event);
     const own = this.latestJobFor(row.key) !== undefined || same(score, this.ownScores.get(row.key));
     if (!own && score !== null && this.baseline && !same(score, this.baseline.final)) {
-      this.scoring.notice(t('jury.changedElsewhere', { score: this.show(score), base: this.baseline.final === null ? '—' : this.show(this.baseline.final) }));
+      this.scoring.notice(
+        t('jury.changedElsewhere', { score: this.show(score), base: this.baseline.final === null ? '—' : this.show(this.baseline.final) }),
+      );
     }
   }
 
@@ -463,7 +489,16 @@ export class JuryController {
           label: t('jury.conflictOverwrite', { mine }),
           primary: true,
           run: () => {
-            const { id: _id, createdAt: _created, steps: _steps, next: _next, attempts: _attempts, lastError: _error, expected: _expected, ...save } = job;
+            const {
+              id: _id,
+              createdAt: _created,
+              steps: _steps,
+              next: _next,
+              attempts: _attempts,
+              lastError: _error,
+              expected: _expected,
+              ...save
+            } = job;
             this.enqueue({ ...save, finalFieldId: this.layout.finalField?.id ?? null, expected: undefined });
           },
         },
@@ -547,9 +582,17 @@ export class JuryController {
     const checks = values.map(({ fieldId, value }) => {
       const input = this.layout.inputs.find((candidate) => candidate.field.id === fieldId);
       const name = input?.field.name ?? input?.field.shortName ?? input?.letter ?? '?';
-      return { label: input ? `${input.letter} (${name})` : name, value, range: plausibleRange({ kind: 'field', name, shortName: input?.field.shortName ?? null, isTime, startValue }) };
+      return {
+        label: input ? `${input.letter} (${name})` : name,
+        value,
+        range: plausibleRange({ kind: 'field', name, shortName: input?.field.shortName ?? null, isTime, startValue }),
+      };
     });
-    checks.push({ label: t('jury.finalScore'), value: finalScore, range: plausibleRange({ kind: 'final', name: 'final', isTime, startValue }) });
+    checks.push({
+      label: t('jury.finalScore'),
+      value: finalScore,
+      range: plausibleRange({ kind: 'final', name: 'final', isTime, startValue }),
+    });
     const refused = checks.find((check) => judgeValue(check.value, check.range).kind === 'refuse');
     if (refused) {
       this.showAck('error', t('jury.refuseNegative', { field: refused.label, value: this.show(refused.value) }));
@@ -557,7 +600,16 @@ export class JuryController {
     }
     const doubtful = checks.filter((check) => judgeValue(check.value, check.range).kind === 'confirm');
     if (doubtful.length === 0 || confirmed) return true;
-    const list = doubtful.map((check) => t('jury.implausibleItem', { field: check.label, value: this.show(check.value), min: this.show(check.range.min), max: this.show(check.range.max) })).join('; ');
+    const list = doubtful
+      .map((check) =>
+        t('jury.implausibleItem', {
+          field: check.label,
+          value: this.show(check.value),
+          min: this.show(check.range.min),
+          max: this.show(check.range.max),
+        }),
+      )
+      .join('; ');
     this.showAck('error', '');
     this.scoring.ask({
       kind: 'confirm',
@@ -591,8 +643,19 @@ export class JuryController {
 
   private renderShell(): void {
     document.title = t('jury.title');
-    const header = h('header', { class: 'topbar' }, h('h1', {}, t('jury.title')), this.status.pill, judgeNameControl(), languageSwitch(), buildBadges(api.version));
-    this.root.replaceChildren(header, h('main', {}, this.pickers.element, this.status.banner, h('div', { class: 'layout' }, this.list.element, this.scoring.element)));
+    const header = h(
+      'header',
+      { class: 'topbar' },
+      h('h1', {}, t('jury.title')),
+      this.status.pill,
+      judgeNameControl(),
+      languageSwitch(),
+      buildBadges(api.version),
+    );
+    this.root.replaceChildren(
+      header,
+      h('main', {}, this.pickers.element, this.status.banner, h('div', { class: 'layout' }, this.list.element, this.scoring.element)),
+    );
     this.renderPanel();
   }
 
@@ -615,7 +678,13 @@ export class JuryController {
   }
 
   private displayStatus(row: ParticipantRow): DisplayStatus {
-    if (this.queue.pending.some((job) => job.participantKey === row.key && job.disciplineId === this.selection.disciplineId && job.eventId === this.selection.eventId)) return 'waiting';
+    if (
+      this.queue.pending.some(
+        (job) =>
+          job.participantKey === row.key && job.disciplineId === this.selection.disciplineId && job.eventId === this.selection.eventId,
+      )
+    )
+      return 'waiting';
     if (this.rejected.has(row.key)) return 'error';
     return row.status;
   }
@@ -644,7 +713,13 @@ export class JuryController {
   }
 
   private renderPanel(): void {
-    this.scoring.render({ row: this.deviceLoading ? undefined : this.selectedRow(), layout: this.layout, format: this.format, formula: this.formula, useJuryResults: this.useJuryResults });
+    this.scoring.render({
+      row: this.deviceLoading ? undefined : this.selectedRow(),
+      layout: this.layout,
+      format: this.format,
+      formula: this.formula,
+      useJuryResults: this.useJuryResults,
+    });
     this.renderPanelStatus();
   }
 

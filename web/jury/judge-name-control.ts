@@ -3,8 +3,21 @@ import { judgeName, setJudgeName } from '../shared/judge-name.js';
 
 /** The header field that asks for the judge's name until one is given; kept in this browser. */
 export function judgeNameControl(): HTMLElement {
-  const input = h('input', { id: 'judge-name', name: 'judgeName', type: 'text', maxlength: 100, autocomplete: 'name', placeholder: 'Your name', value: judgeName() ?? '' });
-  const wrapper = h('div', { class: 'judge-name', 'data-missing': String(judgeName() === null) }, h('label', { for: 'judge-name' }, 'Judge'), input);
+  const input = h('input', {
+    id: 'judge-name',
+    name: 'judgeName',
+    type: 'text',
+    maxlength: 100,
+    autocomplete: 'name',
+    placeholder: 'Your name',
+    value: judgeName() ?? '',
+  });
+  const wrapper = h(
+    'div',
+    { class: 'judge-name', 'data-missing': String(judgeName() === null) },
+    h('label', { for: 'judge-name' }, 'Judge'),
+    input,
+  );
   input.addEventListener('change', () => {
     setJudgeName(input.value);
     input.value = judgeName() ?? '';

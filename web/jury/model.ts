@@ -84,7 +84,12 @@ export const participantKey = (competitionId: number, participantId: number) => 
 
 function compareStartNumbers(a: ParticipantRow, b: ParticipantRow): number {
   const numeric = (text: string) => (/^\d+$/.test(text) ? Number(text) : Number.POSITIVE_INFINITY);
-  return numeric(a.startNumber) - numeric(b.startNumber) || a.startNumber.localeCompare(b.startNumber) || a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName);
+  return (
+    numeric(a.startNumber) - numeric(b.startNumber) ||
+    a.startNumber.localeCompare(b.startNumber) ||
+    a.lastName.localeCompare(b.lastName) ||
+    a.firstName.localeCompare(b.firstName)
+  );
 }
 
 /**
@@ -125,11 +130,17 @@ export function participantRows(entries: readonly ScoreEntry[], disciplineId: nu
  * Status table, last row: an event of the selected event and device marks the participant it names
  * (by participantId or wertungenId) completed with the event's score. Returns the row it changed.
  */
-export function applyScoreEvent(rows: ParticipantRow[], event: ScoreUpdatedEvent, selection: { eventId: number; disciplineId: number }): ParticipantRow | null {
+export function applyScoreEvent(
+  rows: ParticipantRow[],
+  event: ScoreUpdatedEvent,
+  selection: { eventId: number; disciplineId: number },
+): ParticipantRow | null {
   if (event.eventId !== selection.eventId || event.disciplineId !== selection.disciplineId) return null;
   const row = rows.find(
     (candidate) =>
-      (typeof event.participantId === 'number' && candidate.participantId === event.participantId && (event.competitionId === undefined || candidate.competitionId === event.competitionId)) ||
+      (typeof event.participantId === 'number' &&
+        candidate.participantId === event.participantId &&
+        (event.competitionId === undefined || candidate.competitionId === event.competitionId)) ||
       (candidate.wertungenId !== null && candidate.wertungenId === event.scoreId),
   );
   if (!row) return null;
@@ -152,7 +163,8 @@ export interface Selection {
 /** The status a row shows: the server's, or the queue's when a save waits or was refused. */
 export type DisplayStatus = 'pending' | 'completed' | 'waiting' | 'error';
 
-export const fullName = (row: Pick<ParticipantRow, 'firstName' | 'lastName'>, unnamed = 'Unnamed participant') => `${row.firstName} ${row.lastName}`.trim() || unnamed;
+export const fullName = (row: Pick<ParticipantRow, 'firstName' | 'lastName'>, unnamed = 'Unnamed participant') =>
+  `${row.firstName} ${row.lastName}`.trim() || unnamed;
 
 /**
  * Whether the competition's score rows plan its devices: the desktop program creates a detail row
@@ -185,7 +197,11 @@ export function entriesForDevice(entries: readonly ScoreEntry[], disciplineId: n
 }
 
 /** The next participant to score after `key`, in list order: the first pending one below, else above. */
-export function nextPending(rows: readonly ParticipantRow[], key: string, isPending: (row: ParticipantRow) => boolean): ParticipantRow | null {
+export function nextPending(
+  rows: readonly ParticipantRow[],
+  key: string,
+  isPending: (row: ParticipantRow) => boolean,
+): ParticipantRow | null {
   const index = rows.findIndex((row) => row.key === key);
   const after = rows.slice(index + 1).find(isPending);
   return after ?? rows.slice(0, Math.max(index, 0)).find(isPending) ?? null;
@@ -215,12 +231,23 @@ export const PLAUSIBILITY_DEFAULTS = {
 /** Fields whose name marks a bonus or a correction may be negative; every other value may not. */
 const MAY_BE_NEGATIVE = /bonus|korrektur|correction/i;
 
-export function plausibleRange(input: { kind: 'field' | 'final'; name: string; shortName?: string | null; isTime: boolean; startValue: number | null }): PlausibleRange {
+export function plausibleRange(input: {
+  kind: 'field' | 'final';
+  name: string;
+  shortName?: string | null;
+  isTime: boolean;
+  startValue: number | null;
+}): PlausibleRange {
   const negative = input.kind === 'field' && MAY_BE_NEGATIVE.test(`${input.name} ${input.shortName ?? ''}`);
   if (input.isTime) return { min: 0, max: PLAUSIBILITY_DEFAULTS.timeMaxSeconds, negative: false, source: 'time' };
   if (input.kind === 'final') {
     const start = input.startValue !== null && input.startValue > 0 ? input.startValue : null;
-    return { min: 0, max: (start ?? 10) * PLAUSIBILITY_DEFAULTS.finalFactor, negative: false, source: start === null ? 'default' : 'start value' };
+    return {
+      min: 0,
+      max: (start ?? 10) * PLAUSIBILITY_DEFAULTS.finalFactor,
+      negative: false,
+      source: start === null ? 'default' : 'start value',
+    };
   }
   return { min: negative ? -PLAUSIBILITY_DEFAULTS.fieldMax : 0, max: PLAUSIBILITY_DEFAULTS.fieldMax, negative, source: 'default' };
 }

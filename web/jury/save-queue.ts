@@ -15,7 +15,13 @@ import type { NewSave, SaveJob, SaveStep } from './save-job.js';
 export type { ExpectedValues, NewSave, SaveJob, SaveStep } from './save-job.js';
 
 export interface SaveTransport {
-  saveValue(body: { competitionId: number; participantId: number; disciplineId: number; score: number; expectedScore?: number | null }): Promise<SaveValueResponse>;
+  saveValue(body: {
+    competitionId: number;
+    participantId: number;
+    disciplineId: number;
+    score: number;
+    expectedScore?: number | null;
+  }): Promise<SaveValueResponse>;
   saveJuryResult(body: {
     participantId: number;
     disciplineFieldId: number;
@@ -63,7 +69,8 @@ async function ownValueAccepted<T>(value: number, send: () => Promise<T>, done?:
     return await send();
   } catch (error) {
     const conflict = conflictCurrent(error);
-    if (conflict && conflict.current !== null && Math.fround(conflict.current) === Math.fround(value)) return (done ?? (() => undefined as T))();
+    if (conflict && conflict.current !== null && Math.fround(conflict.current) === Math.fround(value))
+      return (done ?? (() => undefined as T))();
     throw error;
   }
 }
@@ -184,7 +191,12 @@ export class SaveQueue {
       const step = job.steps[job.next]!;
       if (step.kind === 'create') {
         if (job.wertungenId === null) {
-          const created = await this.transport.saveValue({ competitionId: job.competitionId, participantId: job.participantId, disciplineId: job.disciplineId, score: 0 });
+          const created = await this.transport.saveValue({
+            competitionId: job.competitionId,
+            participantId: job.participantId,
+            disciplineId: job.disciplineId,
+            score: 0,
+          });
           this.adoptWertungenId(job.participantKey, created.wertungenId);
         }
       } else if (step.kind === 'field') {
@@ -192,12 +204,28 @@ export class SaveQueue {
         const known = job.expected !== undefined && String(step.fieldId) in job.expected.fields;
         const expected = known ? { expectedPerformance: job.expected!.fields[String(step.fieldId)] ?? null } : {};
         await ownValueAccepted(step.value, () =>
-          this.transport.saveJuryResult({ participantId: this.scoreIdOf(job), disciplineFieldId: step.fieldId, performance: step.value, attempt: 1, type: 0, ...expected }),
+          this.transport.saveJuryResult({
+            participantId: this.scoreIdOf(job),
+            disciplineFieldId: step.fieldId,
+            performance: step.value,
+            attempt: 1,
+            type: 0,
+            ...expected,
+          }),
         );
       } else {
         const expected = job.expected ? { expectedScore: job.expected.final } : {};
-        const body = { competitionId: job.competitionId, participantId: this.scoreIdOf(job), disciplineId: job.disciplineId, score: job.finalScore };
-        last = await ownValueAccepted(job.finalScore, () => this.transport.saveValue({ ...body, ...expected }), () => ({ success: true, wertungenId: body.participantId, score: job.finalScore }));
+        const body = {
+          competitionId: job.competitionId,
+          participantId: this.scoreIdOf(job),
+          disciplineId: job.disciplineId,
+          score: job.finalScore,
+        };
+        last = await ownValueAccepted(
+          job.finalScore,
+          () => this.transport.saveValue({ ...body, ...expected }),
+          () => ({ success: true, wertungenId: body.participantId, score: job.finalScore }),
+        );
       }
       job.next += 1;
       this.persist();

@@ -3,7 +3,13 @@
  * (apply) applied → (close) the squad page refreshes; "back" returns from the proposals to the
  * criteria with every value as it was, because the criteria form is only hidden, never rebuilt.
  */
-import { NAMING_PREFIXES, SQUAD_COLORS, SQUAD_CRITERIA_DEFAULTS, SQUAD_CRITERIA_LIMITS, type NamingPrefix } from '../../src/domain/squad-planner.js';
+import {
+  NAMING_PREFIXES,
+  SQUAD_COLORS,
+  SQUAD_CRITERIA_DEFAULTS,
+  SQUAD_CRITERIA_LIMITS,
+  type NamingPrefix,
+} from '../../src/domain/squad-planner.js';
 import type { EventSummary } from '../shared/api.js';
 import { h } from '../shared/dom.js';
 import type { GenerateResponse, OfficeApi, SquadCriteria, SquadProposal } from './office-api.js';
@@ -41,21 +47,39 @@ function colorKey(squad: SquadProposal['squads'][number]): string {
 
 function clubSummary(squad: SquadProposal['squads'][number]): string {
   const counts = new Map<string, number>();
-  for (const participant of squad.participants) counts.set(participant.club || 'no club', (counts.get(participant.club || 'no club') ?? 0) + 1);
+  for (const participant of squad.participants)
+    counts.set(participant.club || 'no club', (counts.get(participant.club || 'no club') ?? 0) + 1);
   return [...counts].map(([club, count]) => `${club} (${count})`).join(', ');
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 export class AutoAssignDialog {
-  readonly element = h('dialog', { class: 'auto-assign', id: 'auto-assign', 'aria-labelledby': 'auto-assign-title', 'data-step': 'criteria' });
+  readonly element = h('dialog', {
+    class: 'auto-assign',
+    id: 'auto-assign',
+    'aria-labelledby': 'auto-assign-title',
+    'data-step': 'criteria',
+  });
   private applied = false;
   private proposals: SquadProposal[] = [];
   private selected = 0;
   private readonly numberInputs = new Map<NumberKey, HTMLInputElement>();
   private readonly flagInputs = new Map<FlagKey, HTMLInputElement>();
-  private readonly rangesInput = h('input', { id: 'crit-ageCategoryRanges', name: 'ageCategoryRanges', type: 'text', maxlength: 200, autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'ranges-hint' });
-  private readonly namingSelect = h('select', { id: 'crit-namingPrefix', name: 'namingPrefix' }, ...NAMING_PREFIXES.map((prefix) => h('option', { value: prefix }, NAMING_LABELS[prefix])));
+  private readonly rangesInput = h('input', {
+    id: 'crit-ageCategoryRanges',
+    name: 'ageCategoryRanges',
+    type: 'text',
+    maxlength: 200,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': 'ranges-hint',
+  });
+  private readonly namingSelect = h(
+    'select',
+    { id: 'crit-namingPrefix', name: 'namingPrefix' },
+    ...NAMING_PREFIXES.map((prefix) => h('option', { value: prefix }, NAMING_LABELS[prefix])),
+  );
   private readonly stepList = h('ol', { class: 'steps', 'aria-label': 'Steps' });
   private readonly criteriaSection: HTMLElement;
   private readonly proposalsSection = h('section', { class: 'step step-proposals', hidden: true, 'aria-labelledby': 'proposals-title' });
@@ -72,9 +96,25 @@ export class AutoAssignDialog {
   ) {
     const numberFields = NUMBER_FIELDS.map(({ key, label }) => {
       const { min, max } = SQUAD_CRITERIA_LIMITS[key];
-      const input = h('input', { id: `crit-${key}`, name: key, type: 'number', min, max, step: 1, required: true, inputmode: 'numeric', 'aria-describedby': `crit-${key}-range` });
+      const input = h('input', {
+        id: `crit-${key}`,
+        name: key,
+        type: 'number',
+        min,
+        max,
+        step: 1,
+        required: true,
+        inputmode: 'numeric',
+        'aria-describedby': `crit-${key}-range`,
+      });
       this.numberInputs.set(key, input);
-      return h('div', { class: 'picker form-field' }, h('label', { for: input.id }, label), input, h('span', { class: 'range', id: `crit-${key}-range` }, `${min} to ${max}`));
+      return h(
+        'div',
+        { class: 'picker form-field' },
+        h('label', { for: input.id }, label),
+        input,
+        h('span', { class: 'range', id: `crit-${key}-range` }, `${min} to ${max}`),
+      );
     });
     const flagFields = FLAG_FIELDS.map(({ key, label }) => {
       const input = h('input', { id: `crit-${key}`, name: key, type: 'checkbox' });
@@ -88,9 +128,18 @@ export class AutoAssignDialog {
       { class: 'picker form-field wide' },
       h('label', { for: this.rangesInput.id }, 'Age categories'),
       this.rangesInput,
-      h('span', { class: 'range', id: 'ranges-hint' }, 'Comma-separated ranges low-high, e.g. 6-8,9-10; active with "Group by age category"'),
+      h(
+        'span',
+        { class: 'range', id: 'ranges-hint' },
+        'Comma-separated ranges low-high, e.g. 6-8,9-10; active with "Group by age category"',
+      ),
     );
-    const namingField = h('div', { class: 'picker form-field' }, h('label', { for: this.namingSelect.id }, 'Squad names'), this.namingSelect);
+    const namingField = h(
+      'div',
+      { class: 'picker form-field' },
+      h('label', { for: this.namingSelect.id }, 'Squad names'),
+      this.namingSelect,
+    );
     const cancel = h('button', { type: 'button', id: 'criteria-cancel' }, 'Cancel');
     cancel.addEventListener('click', () => this.element.close());
     this.criteriaForm = h(
@@ -107,7 +156,12 @@ export class AutoAssignDialog {
       submitEvent.preventDefault();
       void this.generate();
     });
-    this.criteriaSection = h('section', { class: 'step step-criteria', 'aria-labelledby': 'criteria-title' }, h('h3', { id: 'criteria-title', tabindex: -1 }, 'Criteria'), this.criteriaForm);
+    this.criteriaSection = h(
+      'section',
+      { class: 'step step-criteria', 'aria-labelledby': 'criteria-title' },
+      h('h3', { id: 'criteria-title', tabindex: -1 }, 'Criteria'),
+      this.criteriaForm,
+    );
     this.element.append(
       h('header', { class: 'dialog-head' }, h('h2', { id: 'auto-assign-title' }, `Auto-assign squads · ${event.name}`), this.stepList),
       this.criteriaSection,
@@ -130,19 +184,22 @@ export class AutoAssignDialog {
     this.element.showModal();
     this.generateButton.disabled = true;
     this.defaultsNote.textContent = 'Loading the default criteria…';
-    this.api.squadDefaults().then(
-      ({ value }) => {
-        this.fill(value);
-        this.defaultsNote.textContent = value.description;
-      },
-      (error: unknown) => {
-        this.fill(SQUAD_CRITERIA_DEFAULTS);
-        this.defaultsNote.textContent = `The stored defaults could not be loaded (${(error as Error).message}); the built-in defaults are filled in.`;
-      },
-    ).finally(() => {
-      this.generateButton.disabled = false;
-      this.numberInputs.get('maxParticipantsPerSquad')?.focus();
-    });
+    this.api
+      .squadDefaults()
+      .then(
+        ({ value }) => {
+          this.fill(value);
+          this.defaultsNote.textContent = value.description;
+        },
+        (error: unknown) => {
+          this.fill(SQUAD_CRITERIA_DEFAULTS);
+          this.defaultsNote.textContent = `The stored defaults could not be loaded (${(error as Error).message}); the built-in defaults are filled in.`;
+        },
+      )
+      .finally(() => {
+        this.generateButton.disabled = false;
+        this.numberInputs.get('maxParticipantsPerSquad')?.focus();
+      });
   }
 
   private fill(criteria: SquadCriteria): void {
@@ -215,16 +272,29 @@ export class AutoAssignDialog {
     const label = () => `Apply proposal ${this.selected + 1}`;
     applyButton.textContent = label();
     const cards = this.proposals.map((proposal, index) => {
-      const radio = h('input', { type: 'radio', name: 'proposal', value: proposal.id, id: `proposal-${index + 1}-choice`, checked: index === this.selected });
+      const radio = h('input', {
+        type: 'radio',
+        name: 'proposal',
+        value: proposal.id,
+        id: `proposal-${index + 1}-choice`,
+        checked: index === this.selected,
+      });
       radio.addEventListener('change', () => {
         this.selected = index;
         applyButton.textContent = label();
-        this.proposalsSection.querySelectorAll<HTMLElement>('.proposal').forEach((card) => (card.dataset.selected = String(card.dataset.index === String(index))));
+        this.proposalsSection
+          .querySelectorAll<HTMLElement>('.proposal')
+          .forEach((card) => (card.dataset.selected = String(card.dataset.index === String(index))));
       });
       const { stats } = proposal;
       return h(
         'article',
-        { class: 'proposal', 'data-index': index, 'data-selected': String(index === this.selected), 'aria-labelledby': `proposal-${index + 1}-title` },
+        {
+          class: 'proposal',
+          'data-index': index,
+          'data-selected': String(index === this.selected),
+          'aria-labelledby': `proposal-${index + 1}-title`,
+        },
         h('h4', { id: `proposal-${index + 1}-title` }, h('label', { for: radio.id }, radio, ` Proposal ${index + 1}`)),
         h(
           'dl',
@@ -234,7 +304,11 @@ export class AutoAssignDialog {
           h('dt', {}, 'Participants'),
           h('dd', {}, String(stats.totalParticipants)),
           h('dt', {}, 'Per squad'),
-          h('dd', {}, `${round1(stats.avgParticipantsPerSquad)} on average, ${stats.minParticipantsPerSquad} to ${stats.maxParticipantsPerSquad}`),
+          h(
+            'dd',
+            {},
+            `${round1(stats.avgParticipantsPerSquad)} on average, ${stats.minParticipantsPerSquad} to ${stats.maxParticipantsPerSquad}`,
+          ),
           h('dt', {}, 'Gender'),
           h('dd', {}, `${stats.genderDistribution.male} male, ${stats.genderDistribution.female} female`),
         ),
@@ -255,11 +329,19 @@ export class AutoAssignDialog {
                   { class: 'squad-meta' },
                   squad.isBreak
                     ? 'break'
-                    : [squad.colorName, squad.genderGroup, squad.ageCategory, countOf(squad.participants.length, 'participant')].filter(Boolean).join(' · '),
+                    : [squad.colorName, squad.genderGroup, squad.ageCategory, countOf(squad.participants.length, 'participant')]
+                        .filter(Boolean)
+                        .join(' · '),
                 ),
               ),
               squad.participants.length > 0
-                ? h('p', { class: 'squad-people' }, squad.participants.map((participant) => personName({ firstName: participant.firstname, lastName: participant.lastname })).join(', '))
+                ? h(
+                    'p',
+                    { class: 'squad-people' },
+                    squad.participants
+                      .map((participant) => personName({ firstName: participant.firstname, lastName: participant.lastname }))
+                      .join(', '),
+                  )
                 : null,
               squad.participants.length > 0 ? h('p', { class: 'squad-clubs' }, `Clubs: ${clubSummary(squad)}`) : null,
             ),
@@ -273,7 +355,11 @@ export class AutoAssignDialog {
     this.proposalsSection.replaceChildren(
       h('h3', { id: 'proposals-title', tabindex: -1 }, `Proposals for ${countOf(totalParticipants, 'participant')}`),
       h('div', { class: 'proposals', role: 'radiogroup', 'aria-labelledby': 'proposals-title' }, ...cards),
-      h('p', { class: 'warning', id: 'apply-warning' }, '⚠ Applying replaces the existing squad assignments: the squad names on every score row of this event are removed first, then the chosen proposal is written.'),
+      h(
+        'p',
+        { class: 'warning', id: 'apply-warning' },
+        '⚠ Applying replaces the existing squad assignments: the squad names on every score row of this event are removed first, then the chosen proposal is written.',
+      ),
       error,
       h('div', { class: 'actions' }, back, applyButton),
     );
@@ -288,7 +374,10 @@ export class AutoAssignDialog {
     try {
       const result = await this.api.applySquads({
         eventId: this.event.id,
-        squads: proposal.squads.map((squad) => ({ name: squad.name, participantIds: squad.participants.map((participant) => participant.id) })),
+        squads: proposal.squads.map((squad) => ({
+          name: squad.name,
+          participantIds: squad.participants.map((participant) => participant.id),
+        })),
         clearExisting: true,
       });
       this.applied = true;
@@ -297,7 +386,11 @@ export class AutoAssignDialog {
       this.appliedSection.replaceChildren(
         h('h3', { id: 'applied-title', tabindex: -1 }, 'Applied'),
         h('p', { class: 'success', id: 'applied-message' }, `✓ ${result.message}.`),
-        h('p', {}, `Proposal ${this.selected + 1}: ${countOf(result.squadsCreated, 'squad')}, ${countOf(result.participantsAssigned, 'participant')} assigned. Closing refreshes the squad list.`),
+        h(
+          'p',
+          {},
+          `Proposal ${this.selected + 1}: ${countOf(result.squadsCreated, 'squad')}, ${countOf(result.participantsAssigned, 'participant')} assigned. Closing refreshes the squad list.`,
+        ),
         h('div', { class: 'actions' }, close),
       );
       this.show('applied');

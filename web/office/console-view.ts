@@ -31,7 +31,15 @@ export function consoleView(context: ViewContext): OfficeView {
   const logTable = h(
     'table',
     { class: 'data-table corrections', id: 'corrections-log' },
-    h('thead', {}, h('tr', {}, ...['Time', 'Who', 'Device', 'Field', 'Attempt', 'From', 'To', 'By', 'Source', ''].map((label) => h('th', { scope: 'col' }, label)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Time', 'Who', 'Device', 'Field', 'Attempt', 'From', 'To', 'By', 'Source', ''].map((label) => h('th', { scope: 'col' }, label)),
+      ),
+    ),
     logBody,
   );
   const historyDialog = h('dialog', { class: 'history-dialog', id: 'score-history', 'aria-labelledby': 'history-title' });
@@ -103,16 +111,31 @@ export function consoleView(context: ViewContext): OfficeView {
           ...device.squads.map((squad) =>
             h(
               'tr',
-              { 'data-squad': squad.squadName, 'data-complete': String(squad.missing.length === 0), 'data-released': String(squad.release !== null) },
+              {
+                'data-squad': squad.squadName,
+                'data-complete': String(squad.missing.length === 0),
+                'data-released': String(squad.release !== null),
+              },
               h('th', { scope: 'row' }, squad.squadName || '(none)'),
-              h('td', { class: 'number' }, `${squad.scored}/${squad.expected}`, squad.didNotStart > 0 ? ` (+${squad.didNotStart} DNS)` : ''),
-              h('td', { class: 'missing' }, squad.missing.length === 0 ? 'complete' : squad.missing.map((entry) => entry.name ?? `#${entry.scoreId}`).join(', ')),
+              h(
+                'td',
+                { class: 'number' },
+                `${squad.scored}/${squad.expected}`,
+                squad.didNotStart > 0 ? ` (+${squad.didNotStart} DNS)` : '',
+              ),
+              h(
+                'td',
+                { class: 'missing' },
+                squad.missing.length === 0 ? 'complete' : squad.missing.map((entry) => entry.name ?? `#${entry.scoreId}`).join(', '),
+              ),
               h('td', {}, squad.release ? `released (${squad.release.releasedBy})` : 'open'),
               h(
                 'td',
                 { class: 'actions-cell' },
                 // A squad inside a released device is reopened with the device.
-                device.release === null && squad.squadName !== '' ? releaseButton({ ...scope, squadName: squad.squadName }, squad.release !== null, `squad ${squad.squadName}`) : null,
+                device.release === null && squad.squadName !== ''
+                  ? releaseButton({ ...scope, squadName: squad.squadName }, squad.release !== null, `squad ${squad.squadName}`)
+                  : null,
               ),
             ),
           ),
@@ -133,7 +156,11 @@ export function consoleView(context: ViewContext): OfficeView {
         h(
           'table',
           { class: 'data-table' },
-          h('thead', {}, h('tr', {}, ...['Time', 'Device', 'Field', 'From', 'To', 'By', 'Source'].map((label) => h('th', { scope: 'col' }, label)))),
+          h(
+            'thead',
+            {},
+            h('tr', {}, ...['Time', 'Device', 'Field', 'From', 'To', 'By', 'Source'].map((label) => h('th', { scope: 'col' }, label))),
+          ),
           h(
             'tbody',
             {},
@@ -172,7 +199,12 @@ export function consoleView(context: ViewContext): OfficeView {
           'tr',
           { class: change.afterRelease ? 'after-release' : '', 'data-change-id': change.id, 'data-score-id': change.scoreId },
           h('td', {}, formatTime(change.at)),
-          h('td', {}, change.name ?? `#${change.scoreId}`, change.squadName ? h('span', { class: 'squad' }, ` · ${change.squadName}`) : null),
+          h(
+            'td',
+            {},
+            change.name ?? `#${change.scoreId}`,
+            change.squadName ? h('span', { class: 'squad' }, ` · ${change.squadName}`) : null,
+          ),
           h('td', {}, change.disciplineName ?? String(change.disciplineId)),
           h('td', {}, change.fieldId === null ? 'final' : (change.fieldName ?? String(change.fieldId))),
           h('td', { class: 'number' }, change.attempt ?? ''),
@@ -184,7 +216,8 @@ export function consoleView(context: ViewContext): OfficeView {
         );
       }),
     );
-    if (page.changes.length === 0) logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, 'No corrections recorded for this selection.')));
+    if (page.changes.length === 0)
+      logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, 'No corrections recorded for this selection.')));
   }
 
   /** `since` from the time filter: today at that local time. */
@@ -207,11 +240,17 @@ export function consoleView(context: ViewContext): OfficeView {
       ]);
       if (mine !== generation) return;
       completeness = found;
-      devicesArea.replaceChildren(...(found.devices.length === 0 ? [h('p', {}, 'No device holds a score of this competition yet.')] : found.devices.map(renderDevice)));
+      devicesArea.replaceChildren(
+        ...(found.devices.length === 0
+          ? [h('p', {}, 'No device holds a score of this competition yet.')]
+          : found.devices.map(renderDevice)),
+      );
       const chosen = deviceFilter.value;
       deviceFilter.replaceChildren(
         h('option', { value: '' }, 'All devices'),
-        ...found.devices.map((device) => h('option', { value: device.disciplineId }, device.disciplineName ?? `Device ${device.disciplineId}`)),
+        ...found.devices.map((device) =>
+          h('option', { value: device.disciplineId }, device.disciplineName ?? `Device ${device.disciplineId}`),
+        ),
       );
       deviceFilter.value = chosen;
       renderLog(log);
@@ -234,7 +273,9 @@ export function consoleView(context: ViewContext): OfficeView {
       message.textContent = `Could not load the competitions: ${(error as Error).message}`;
       return;
     }
-    competitionSelect.replaceChildren(...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `Competition ${competition.id}`)));
+    competitionSelect.replaceChildren(
+      ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `Competition ${competition.id}`)),
+    );
     const wanted = queryInteger('competitionId');
     const initial = competitions.find((competition) => competition.id === wanted)?.id ?? competitions[0]?.id ?? null;
     if (initial === null) {
@@ -265,7 +306,11 @@ export function consoleView(context: ViewContext): OfficeView {
     'section',
     { class: 'panel console', 'aria-labelledby': 'console-title' },
     h('div', { class: 'panel-head' }, h('h2', { id: 'console-title' }, `Head judge console · ${event.name}`), liveBadge),
-    h('div', { class: 'pickers' }, h('div', { class: 'picker' }, h('label', { for: 'console-competition' }, 'Competition'), competitionSelect)),
+    h(
+      'div',
+      { class: 'pickers' },
+      h('div', { class: 'picker' }, h('label', { for: 'console-competition' }, 'Competition'), competitionSelect),
+    ),
     accessHint,
     message,
     h('h3', {}, 'Completeness and release'),

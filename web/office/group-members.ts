@@ -59,6 +59,9 @@ export class GroupMemberStore {
   }
 
   remove(groupId: number, participantId: number): void {
-    this.write(groupId, this.members(groupId).filter((member) => member.id !== participantId));
+    this.write(
+      groupId,
+      this.members(groupId).filter((member) => member.id !== participantId),
+    );
   }
 }

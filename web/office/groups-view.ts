@@ -23,18 +23,27 @@ export function groupsView(context: ViewContext): OfficeView {
     add(groupId: number, member: GroupMember): void {
       if (!shared()) return local.add(groupId, member);
       const { id, firstName, lastName, startNumber, clubName } = member;
-      remote.set(groupId, [...store.members(groupId).filter((existing) => existing.id !== id), { id, firstName, lastName, startNumber, clubName }]);
+      remote.set(groupId, [
+        ...store.members(groupId).filter((existing) => existing.id !== id),
+        { id, firstName, lastName, startNumber, clubName },
+      ]);
       void saveRemote(groupId);
     },
     remove(groupId: number, participantId: number): void {
       if (!shared()) return local.remove(groupId, participantId);
-      remote.set(groupId, store.members(groupId).filter((member) => member.id !== participantId));
+      remote.set(
+        groupId,
+        store.members(groupId).filter((member) => member.id !== participantId),
+      );
       void saveRemote(groupId);
     },
   };
   async function saveRemote(groupId: number): Promise<void> {
     try {
-      const stored = await api.saveGroupMembers(groupId, store.members(groupId).map((member) => member.id));
+      const stored = await api.saveGroupMembers(
+        groupId,
+        store.members(groupId).map((member) => member.id),
+      );
       remote.set(groupId, stored.members);
     } catch (error) {
       storageHint.textContent = `Could not store the members: ${(error as Error).message}`;
@@ -82,7 +91,19 @@ export function groupsView(context: ViewContext): OfficeView {
   const candidateTable = h(
     'table',
     { class: 'data-table candidates', id: 'candidates', 'aria-labelledby': 'candidates-title' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'No.'), h('th', { scope: 'col' }, 'Club'), h('th', { scope: 'col' }, 'Born'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Action')))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Name'),
+        h('th', { scope: 'col' }, 'No.'),
+        h('th', { scope: 'col' }, 'Club'),
+        h('th', { scope: 'col' }, 'Born'),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Action')),
+      ),
+    ),
     candidateBody,
   );
   const memberList = h('ul', { class: 'member-list', id: 'members' });
@@ -104,7 +125,11 @@ export function groupsView(context: ViewContext): OfficeView {
       countOf(shown.length, 'candidate') + (hiddenMembers > 0 ? ` (${hiddenMembers} already in the group not shown)` : '') + '.';
     candidateBody.replaceChildren(
       ...shown.map((candidate) => {
-        const add = h('button', { type: 'button', class: 'small', 'data-add': candidate.id, 'aria-label': `Add ${personName(candidate)} to ${group!.name}` }, 'Add');
+        const add = h(
+          'button',
+          { type: 'button', class: 'small', 'data-add': candidate.id, 'aria-label': `Add ${personName(candidate)} to ${group!.name}` },
+          'Add',
+        );
         add.addEventListener('click', () => {
           store.add(group!.id, candidate);
           renderMembers();
@@ -128,16 +153,27 @@ export function groupsView(context: ViewContext): OfficeView {
   function renderMembers(): void {
     if (!group) return;
     const members = store.members(group.id);
-    memberMessage.textContent = members.length === 0 ? 'No members yet: add candidates from the list.' : `${countOf(members.length, 'member')}.`;
+    memberMessage.textContent =
+      members.length === 0 ? 'No members yet: add candidates from the list.' : `${countOf(members.length, 'member')}.`;
     memberList.replaceChildren(
       ...members.map((member: GroupMember) => {
-        const remove = h('button', { type: 'button', class: 'small', 'data-remove': member.id, 'aria-label': `Remove ${personName(member)} from ${group!.name}` }, 'Remove');
+        const remove = h(
+          'button',
+          { type: 'button', class: 'small', 'data-remove': member.id, 'aria-label': `Remove ${personName(member)} from ${group!.name}` },
+          'Remove',
+        );
         remove.addEventListener('click', () => {
           store.remove(group!.id, member.id);
           renderMembers();
           renderCandidates();
         });
-        return h('li', { 'data-member-id': member.id }, h('span', { class: 'name' }, personName(member)), member.clubName ? h('span', { class: 'club' }, member.clubName) : null, remove);
+        return h(
+          'li',
+          { 'data-member-id': member.id },
+          h('span', { class: 'name' }, personName(member)),
+          member.clubName ? h('span', { class: 'club' }, member.clubName) : null,
+          remove,
+        );
       }),
     );
   }
@@ -214,14 +250,7 @@ export function groupsView(context: ViewContext): OfficeView {
     message,
     h('div', { class: 'table-scroll' }, candidateTable),
   );
-  const membersPanel = h(
-    'div',
-    { class: 'sub-panel' },
-    h('h3', {}, 'Members of the group'),
-    memberMessage,
-    memberList,
-    storageHint,
-  );
+  const membersPanel = h('div', { class: 'sub-panel' }, h('h3', {}, 'Members of the group'), memberMessage, memberList, storageHint);
 
   api.groups(event.id).then(
     (loaded) => {
@@ -230,12 +259,17 @@ export function groupsView(context: ViewContext): OfficeView {
         body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'This event has no groups.'));
         return;
       }
-      groupSelect.replaceChildren(...groups.map((candidate) => h('option', { value: candidate.id }, candidate.clubName ? `${candidate.name} (${candidate.clubName})` : candidate.name)));
+      groupSelect.replaceChildren(
+        ...groups.map((candidate) =>
+          h('option', { value: candidate.id }, candidate.clubName ? `${candidate.name} (${candidate.clubName})` : candidate.name),
+        ),
+      );
       body.replaceChildren(candidatesPanel, membersPanel);
       const wanted = queryInteger('groupId');
       chooseGroup(groups.some((candidate) => candidate.id === wanted) ? wanted : groups[0]!.id);
     },
-    (error: unknown) => body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, `Could not load the groups: ${(error as Error).message}`)),
+    (error: unknown) =>
+      body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, `Could not load the groups: ${(error as Error).message}`)),
   );
   body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'Loading groups…'));
 

@@ -57,7 +57,14 @@ class OfficeApp {
   constructor(private readonly root: HTMLElement) {}
 
   async start(): Promise<void> {
-    const header = h('header', { class: 'topbar' }, h('h1', {}, t('office.title')), sessionControl(this.session), languageSwitch(), buildBadges(this.api.version));
+    const header = h(
+      'header',
+      { class: 'topbar' },
+      h('h1', {}, t('office.title')),
+      sessionControl(this.session),
+      languageSwitch(),
+      buildBadges(this.api.version),
+    );
     this.root.replaceChildren(header, this.nav, h('main', {}, h('div', { class: 'pickers' }, this.eventPicker), this.message, this.outlet));
     this.eventSelect.addEventListener('change', () => this.chooseEvent(Number(this.eventSelect.value) || null));
     window.addEventListener('popstate', () => {
@@ -71,7 +78,11 @@ class OfficeApp {
       this.message.textContent = `Could not load the events: ${(error as Error).message}. Reload the page when the server is reachable.`;
     }
     this.eventSelect.replaceChildren(...this.events.map((event) => h('option', { value: event.id }, event.name)));
-    this.eventId = this.knownEvent(queryInteger('eventId')) ?? this.knownEvent(Number(localStorage.getItem(EVENT_STORAGE_KEY))) ?? this.events[0]?.id ?? null;
+    this.eventId =
+      this.knownEvent(queryInteger('eventId')) ??
+      this.knownEvent(Number(localStorage.getItem(EVENT_STORAGE_KEY))) ??
+      this.events[0]?.id ??
+      null;
     this.mount(viewFromUrl());
   }
 
@@ -91,7 +102,11 @@ class OfficeApp {
         'ul',
         {},
         ...VIEWS.map((entry) => {
-          const link = h('a', { href: this.href(entry), 'data-view': entry.key, 'aria-current': entry === active ? 'page' : false }, entry.label);
+          const link = h(
+            'a',
+            { href: this.href(entry), 'data-view': entry.key, 'aria-current': entry === active ? 'page' : false },
+            entry.label,
+          );
           link.addEventListener('click', (event) => {
             if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
             event.preventDefault();

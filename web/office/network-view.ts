@@ -65,11 +65,21 @@ export function networkView(context: ViewContext): OfficeView {
   }
 
   function renderRows(): void {
-    const services = status?.services ?? FIREWALL_SERVICE_KEYS.map((service) => ({ service, name: SERVICE_NAMES[service], port: null, ruleName: '', enabled: false }));
+    const services =
+      status?.services ??
+      FIREWALL_SERVICE_KEYS.map((service) => ({ service, name: SERVICE_NAMES[service], port: null, ruleName: '', enabled: false }));
     const changeAllowed = !checking && !busy && status !== null && status.supported && status.isAdmin && session.isAdmin;
     rows.replaceChildren(
       ...services.map((service) => {
-        const state = checking ? 'checking' : status === null ? 'unknown' : !status.supported ? 'unsupported' : service.enabled ? 'enabled' : 'disabled';
+        const state = checking
+          ? 'checking'
+          : status === null
+            ? 'unknown'
+            : !status.supported
+              ? 'unsupported'
+              : service.enabled
+                ? 'enabled'
+                : 'disabled';
         const stateText: Record<string, string> = {
           checking: 'Checking…',
           unknown: 'Unknown',
@@ -171,7 +181,13 @@ export function networkView(context: ViewContext): OfficeView {
       byAddress.set(key, [...(byAddress.get(key) ?? []), url]);
     }
     if (byAddress.size === 0) {
-      addresses.replaceChildren(h('p', { class: 'view-message' }, `${info.hostname} has no address other devices can reach (only loopback or link-local addresses).`));
+      addresses.replaceChildren(
+        h(
+          'p',
+          { class: 'view-message' },
+          `${info.hostname} has no address other devices can reach (only loopback or link-local addresses).`,
+        ),
+      );
       return;
     }
     addresses.replaceChildren(
@@ -194,7 +210,14 @@ export function networkView(context: ViewContext): OfficeView {
                   'figure',
                   {},
                   qrCode(target, `QR code for ${target}`),
-                  h('figcaption', {}, h('strong', {}, SERVICE_NAMES[entry.service]), ` · ${page.label}`, h('br'), h('a', { href: target }, target)),
+                  h(
+                    'figcaption',
+                    {},
+                    h('strong', {}, SERVICE_NAMES[entry.service]),
+                    ` · ${page.label}`,
+                    h('br'),
+                    h('a', { href: target }, target),
+                  ),
                 ),
               );
             }),
@@ -223,7 +246,19 @@ export function networkView(context: ViewContext): OfficeView {
       h(
         'table',
         { class: 'data-table services', id: 'firewall-services', 'aria-label': 'Firewall rules per service' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Service'), h('th', { scope: 'col' }, 'Port'), h('th', { scope: 'col' }, 'Rule'), h('th', { scope: 'col' }, 'State'), h('th', { scope: 'col' }, 'Change'))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Service'),
+            h('th', { scope: 'col' }, 'Port'),
+            h('th', { scope: 'col' }, 'Rule'),
+            h('th', { scope: 'col' }, 'State'),
+            h('th', { scope: 'col' }, 'Change'),
+          ),
+        ),
         rows,
       ),
     ),

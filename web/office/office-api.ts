@@ -16,7 +16,18 @@ import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planne
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { Session } from './session.js';
 
-export type { AuditPage, Candidate, CompetitionSummary, Completeness, EventSquads, ReleaseScope, ScoreHistory, SquadCriteria, SquadProposal, UnitSummary };
+export type {
+  AuditPage,
+  Candidate,
+  CompetitionSummary,
+  Completeness,
+  EventSquads,
+  ReleaseScope,
+  ScoreHistory,
+  SquadCriteria,
+  SquadProposal,
+  UnitSummary,
+};
 
 export interface GroupMembersReply {
   groupId: number;
@@ -95,25 +106,35 @@ export function officeApi(session: Session) {
     squads: (eventId: number) => getJson<EventSquads>(`/api/events/${eventId}/squads`),
     squadDefaults: () => getJson<{ key: string; value: SquadAutoAssignSetting }>('/api/app-settings/squadAutoAssign'),
     generateSquads: (body: SquadCriteria & { eventId: number }) =>
-      authed((options) => postJson<GenerateResponse>('/api/squad-management/auto-assign/generate', body, { ...options, timeoutMs: 30_000 })),
+      authed((options) =>
+        postJson<GenerateResponse>('/api/squad-management/auto-assign/generate', body, { ...options, timeoutMs: 30_000 }),
+      ),
     applySquads: (body: { eventId: number; squads: Array<{ name: string; participantIds: number[] }>; clearExisting: boolean }) =>
       authed((options) => postJson<ApplyResponse>('/api/squad-management/auto-assign/apply', body, { ...options, timeoutMs: 30_000 })),
     groupMembers: (groupId: number) => authed((options) => getJson<GroupMembersReply>(`/api/groups/${groupId}/members`, {}, options)),
     saveGroupMembers: (groupId: number, participantIds: number[]) =>
       authed((options) => putJson<GroupMembersReply>(`/api/groups/${groupId}/members`, { participantIds }, options)),
-    candidates: (query: CandidateQuery) => getJson<{ results: Candidate[]; total: number }>('/api/groups/available-participants', { ...query }),
+    candidates: (query: CandidateQuery) =>
+      getJson<{ results: Candidate[]; total: number }>('/api/groups/available-participants', { ...query }),
     teamScores: (query: { teamId: number; competitionId: number; disciplineId: number }) =>
       getJson<TeamScoresPage>('/api/scores/team', { ...query, limit: TEAM_SCORES_LIMIT }),
-    saveTeamScore: (body: TeamScoreBody) => authed((options) => postJson<{ id: number; message: string; finalScore: number }>('/api/scores/team', body, options)),
+    saveTeamScore: (body: TeamScoreBody) =>
+      authed((options) => postJson<{ id: number; message: string; finalScore: number }>('/api/scores/team', body, options)),
     firewallStatus: () => getJson<FirewallStatus>('/api/firewall/status', {}, { timeoutMs: 20_000 }),
     changeFirewall: (action: 'enable' | 'disable', service: FirewallServiceKey) =>
       authed((options) => postJson<FirewallChange>(`/api/firewall/${action}/${service}`, undefined, { ...options, timeoutMs: 20_000 })),
     networkInfo: () => getJson<NetworkInfo>('/api/firewall/network-info'),
-    results: (query: { eventId: number; competitionId: number; groupBy?: 'ageClass' | undefined }) => getJson<AllAroundResults>('/api/results', query),
+    results: (query: { eventId: number; competitionId: number; groupBy?: 'ageClass' | undefined }) =>
+      getJson<AllAroundResults>('/api/results', query),
     teamResults: (query: { eventId: number; competitionId: number }) => getJson<TeamResults>('/api/results/teams', query),
     completeness: (query: { eventId: number; competitionId: number }) => getJson<Completeness>('/api/completeness', query),
-    audit: (query: { eventId: number; competitionId?: number | undefined; disciplineId?: number | undefined; since?: string | undefined; limit: number }) =>
-      getJson<AuditPage>('/api/audit', query),
+    audit: (query: {
+      eventId: number;
+      competitionId?: number | undefined;
+      disciplineId?: number | undefined;
+      since?: string | undefined;
+      limit: number;
+    }) => getJson<AuditPage>('/api/audit', query),
     history: (scoreId: number) => getJson<ScoreHistory>(`/api/scores/${scoreId}/history`),
     release: (scope: ReleaseScope) => authed((options) => postJson<ReleaseState>('/api/releases', scope, options)),
     reopen: (scope: ReleaseScope) => authed((options) => deleteJson<ReleaseState>('/api/releases', scope, options)),

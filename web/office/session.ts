@@ -127,7 +127,13 @@ export function sessionControl(session: Session): HTMLElement {
     h('h2', { id: 'sign-in-title' }, 'Sign in'),
     h('label', { for: 'token-input' }, 'Bearer token'),
     tokenInput,
-    h('p', { class: 'hint', id: 'token-hint' }, 'Ask the administrator for a token, or print one on the server with ', h('code', {}, TOKEN_COMMAND), '. It is kept in this tab only.'),
+    h(
+      'p',
+      { class: 'hint', id: 'token-hint' },
+      'Ask the administrator for a token, or print one on the server with ',
+      h('code', {}, TOKEN_COMMAND),
+      '. It is kept in this tab only.',
+    ),
     error,
     h('div', { class: 'actions' }, cancel, submit),
   );
@@ -143,18 +149,21 @@ export function sessionControl(session: Session): HTMLElement {
     }
     submit.disabled = true;
     error.hidden = true;
-    session.signIn(token).then(
-      () => {
-        tokenInput.value = '';
-        dialog.close();
-      },
-      (failure: unknown) => {
-        error.hidden = false;
-        error.textContent = `The server refused this token: ${(failure as Error).message}`;
-      },
-    ).finally(() => {
-      submit.disabled = false;
-    });
+    session
+      .signIn(token)
+      .then(
+        () => {
+          tokenInput.value = '';
+          dialog.close();
+        },
+        (failure: unknown) => {
+          error.hidden = false;
+          error.textContent = `The server refused this token: ${(failure as Error).message}`;
+        },
+      )
+      .finally(() => {
+        submit.disabled = false;
+      });
   });
 
   const state = h('span', { class: 'session-state' });
@@ -165,7 +174,14 @@ export function sessionControl(session: Session): HTMLElement {
       const signOut = h('button', { type: 'button', id: 'sign-out' }, 'Sign out');
       signOut.addEventListener('click', () => session.signOut());
       const until = claims.expiresAt ? `, until ${new Date(claims.expiresAt).toLocaleString()}` : '';
-      state.replaceChildren(h('span', { class: 'who', id: 'signed-in-as', 'data-role': claims.role, title: `Signed in as ${claims.sub} (${claims.role}${until})` }, `${claims.sub} · ${claims.role}`), signOut);
+      state.replaceChildren(
+        h(
+          'span',
+          { class: 'who', id: 'signed-in-as', 'data-role': claims.role, title: `Signed in as ${claims.sub} (${claims.role}${until})` },
+          `${claims.sub} · ${claims.role}`,
+        ),
+        signOut,
+      );
       return;
     }
     const signIn = h('button', { type: 'button', id: 'sign-in' }, 'Sign in');

@@ -7,7 +7,12 @@ import { countOf, personName } from './people.js';
 type SquadParticipant = EventSquads['unassigned'][number];
 
 function participantItem(participant: SquadParticipant): HTMLElement {
-  return h('li', { 'data-participant-id': participant.id }, h('span', { class: 'name' }, personName(participant)), participant.clubName ? h('span', { class: 'club' }, participant.clubName) : null);
+  return h(
+    'li',
+    { 'data-participant-id': participant.id },
+    h('span', { class: 'name' }, personName(participant)),
+    participant.clubName ? h('span', { class: 'club' }, participant.clubName) : null,
+  );
 }
 
 /** Squads page: the squads the score rows name now, and the auto-assign dialog that replaces them. */
@@ -64,7 +69,9 @@ export function squadsView(context: ViewContext): OfficeView {
   const renderAccess = () => {
     openButton.disabled = !session.isAdmin;
     adminHint.hidden = session.isAdmin;
-    adminHint.textContent = session.claims ? 'Auto-assign needs an admin token; this tab is signed in with a jury token.' : 'Sign in with an admin token to auto-assign squads.';
+    adminHint.textContent = session.claims
+      ? 'Auto-assign needs an admin token; this tab is signed in with a jury token.'
+      : 'Sign in with an admin token to auto-assign squads.';
   };
   const unsubscribe = session.onChange(renderAccess);
   renderAccess();

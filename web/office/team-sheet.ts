@@ -74,20 +74,33 @@ const fieldLabel = (field: DisciplineField) => field.shortName || field.name || 
  * field the formula reads has a value. `same` compares two values as the table shows them, since
  * the database keeps reals (8.2 comes back as 8.199999809).
  */
-export function decideSave(layout: SheetLayout, typed: TypedAttempt, stored: StoredAttempt | undefined, same: (a: number, b: number) => boolean): SaveDecision {
-  const components = layout.columns.filter((field) => typed.values.has(field.id)).map((field) => ({ fieldId: field.id, value: typed.values.get(field.id)! }));
+export function decideSave(
+  layout: SheetLayout,
+  typed: TypedAttempt,
+  stored: StoredAttempt | undefined,
+  same: (a: number, b: number) => boolean,
+): SaveDecision {
+  const components = layout.columns
+    .filter((field) => typed.values.has(field.id))
+    .map((field) => ({ fieldId: field.id, value: typed.values.get(field.id)! }));
   const typedFinal = layout.formulaFields === null ? typed.finalScore : null;
   const storedValues = stored?.values ?? new Map<number, number>();
   const valuesUnchanged =
-    components.length === storedValues.size && components.every(({ fieldId, value }) => storedValues.has(fieldId) && same(storedValues.get(fieldId)!, value));
-  const finalUnchanged = layout.formulaFields !== null || (typedFinal === null ? (stored?.finalScore ?? null) === null : stored?.finalScore != null && same(stored.finalScore, typedFinal));
+    components.length === storedValues.size &&
+    components.every(({ fieldId, value }) => storedValues.has(fieldId) && same(storedValues.get(fieldId)!, value));
+  const finalUnchanged =
+    layout.formulaFields !== null ||
+    (typedFinal === null ? (stored?.finalScore ?? null) === null : stored?.finalScore != null && same(stored.finalScore, typedFinal));
   if (valuesUnchanged && finalUnchanged) return { kind: 'unchanged' };
-  if (layout.finalField === null) return { kind: 'incomplete', reason: 'This discipline has no final field, so no team score can be stored for it.' };
+  if (layout.finalField === null)
+    return { kind: 'incomplete', reason: 'This discipline has no final field, so no team score can be stored for it.' };
   if (layout.formulaFields !== null) {
     const missing = layout.formulaFields.filter((field) => !typed.values.has(field.id));
-    if (missing.length > 0) return { kind: 'incomplete', reason: `Not saved yet: the final score needs ${missing.map(fieldLabel).join(', ')}.` };
+    if (missing.length > 0)
+      return { kind: 'incomplete', reason: `Not saved yet: the final score needs ${missing.map(fieldLabel).join(', ')}.` };
     return { kind: 'save', components };
   }
-  if (typedFinal === null) return { kind: 'incomplete', reason: 'Not saved yet: type the final score (this discipline has no usable formula).' };
+  if (typedFinal === null)
+    return { kind: 'incomplete', reason: 'Not saved yet: type the final score (this discipline has no usable formula).' };
   return { kind: 'save', components, finalScore: typedFinal };
 }

@@ -48,11 +48,19 @@ class TeamSheet {
 
   async start(): Promise<void> {
     if (this.layout.finalField === null || this.layout.columns.length === 0) {
-      this.element.replaceChildren(h('p', { class: 'view-message', role: 'status' }, `${disciplineLabel(this.discipline)} has no ${this.layout.columns.length === 0 ? 'enabled fields' : 'final field'}: team scores cannot be entered for it.`));
+      this.element.replaceChildren(
+        h(
+          'p',
+          { class: 'view-message', role: 'status' },
+          `${disciplineLabel(this.discipline)} has no ${this.layout.columns.length === 0 ? 'enabled fields' : 'final field'}: team scores cannot be entered for it.`,
+        ),
+      );
       return;
     }
     if (this.competition.attempts < 1) {
-      this.element.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'This competition allows no attempts (int_versuche is 0).'));
+      this.element.replaceChildren(
+        h('p', { class: 'view-message', role: 'status' }, 'This competition allows no attempts (int_versuche is 0).'),
+      );
       return;
     }
     this.render();
@@ -65,13 +73,26 @@ class TeamSheet {
       'tr',
       {},
       h('th', { scope: 'col' }, 'Attempt'),
-      ...columns.map((field) => h('th', { scope: 'col', 'data-field-id': field.id }, h('span', { class: 'short' }, field.shortName ?? ''), h('span', { class: 'long' }, field.name ?? ''))),
+      ...columns.map((field) =>
+        h(
+          'th',
+          { scope: 'col', 'data-field-id': field.id },
+          h('span', { class: 'short' }, field.shortName ?? ''),
+          h('span', { class: 'long' }, field.name ?? ''),
+        ),
+      ),
       h('th', { scope: 'col' }, this.layout.finalField?.name || 'Final score'),
       h('th', { scope: 'col' }, 'Status'),
     );
     const body = h('tbody');
     for (let attempt = 1; attempt <= this.competition.attempts; attempt++) {
-      const row: AttemptRow = { attempt, cells: new Map(), finalCell: null, finalOutput: null, status: h('span', { class: 'row-status', id: `status-${attempt}`, role: 'status' }) };
+      const row: AttemptRow = {
+        attempt,
+        cells: new Map(),
+        finalCell: null,
+        finalOutput: null,
+        status: h('span', { class: 'row-status', id: `status-${attempt}`, role: 'status' }),
+      };
       const cellsOfRow = columns.map((field) => {
         const cell = this.cell(row, field.id, `Attempt ${attempt}, ${field.name ?? field.shortName ?? 'field'}`);
         row.cells.set(field.id, cell);
@@ -86,17 +107,31 @@ class TeamSheet {
         finalCell = h('td', { class: 'final' }, row.finalOutput);
       }
       this.rows.push(row);
-      body.append(h('tr', { 'data-attempt': attempt }, h('th', { scope: 'row' }, String(attempt)), ...cellsOfRow, finalCell, h('td', {}, row.status)));
+      body.append(
+        h('tr', { 'data-attempt': attempt }, h('th', { scope: 'row' }, String(attempt)), ...cellsOfRow, finalCell, h('td', {}, row.status)),
+      );
     }
     const caption = h(
       'caption',
       {},
       `${this.team.name} · ${this.competition.name ?? `Competition ${this.competition.id}`} · ${disciplineLabel(this.discipline)}`,
-      h('span', { class: 'formula' }, formulaFields === null ? ' — no usable formula: type the final score' : ` — final score by formula ${this.discipline.formula}`),
+      h(
+        'span',
+        { class: 'formula' },
+        formulaFields === null ? ' — no usable formula: type the final score' : ` — final score by formula ${this.discipline.formula}`,
+      ),
     );
     this.element.replaceChildren(
-      h('div', { class: 'table-scroll' }, h('table', { class: 'data-table score-sheet', id: 'score-sheet' }, caption, h('thead', {}, head), body)),
-      h('p', { class: 'hint' }, `Values are checked against ${this.format.example} when a cell is left, and the attempt is saved then. Enter moves to the next attempt.`),
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h('table', { class: 'data-table score-sheet', id: 'score-sheet' }, caption, h('thead', {}, head), body),
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        `Values are checked against ${this.format.example} when a cell is left, and the attempt is saved then. Enter moves to the next attempt.`,
+      ),
     );
   }
 
@@ -217,7 +252,8 @@ class TeamSheet {
   private async reload(savedAttempt: number | null): Promise<void> {
     let entries;
     try {
-      entries = (await this.api.teamScores({ teamId: this.team.id, competitionId: this.competition.id, disciplineId: this.discipline.id })).results;
+      entries = (await this.api.teamScores({ teamId: this.team.id, competitionId: this.competition.id, disciplineId: this.discipline.id }))
+        .results;
     } catch (error) {
       for (const row of this.rows) this.setStatus(row, 'error', `Could not load the stored values: ${(error as Error).message}`);
       return;
@@ -258,7 +294,8 @@ export function teamsView(context: ViewContext): OfficeView {
   const step = (number: number, label: string, select: HTMLSelectElement) =>
     h('li', { class: 'picker' }, h('label', { for: select.id }, h('span', { class: 'step-number' }, `${number}`), ` ${label}`), select);
 
-  const chosen = <T extends { id: number }>(list: readonly T[], select: HTMLSelectElement) => list.find((entry) => entry.id === Number(select.value)) ?? null;
+  const chosen = <T extends { id: number }>(list: readonly T[], select: HTMLSelectElement) =>
+    list.find((entry) => entry.id === Number(select.value)) ?? null;
 
   async function showSheet(): Promise<void> {
     const mine = ++generation;
@@ -270,7 +307,11 @@ export function teamsView(context: ViewContext): OfficeView {
     disciplineSelect.disabled = team === null || competition === null;
     replaceQuery({ teamId: team?.id ?? null, competitionId: competition?.id ?? null, disciplineId: discipline?.id ?? null });
     if (!team || !competition || !discipline) {
-      message.textContent = !team ? 'Step 1: choose a team.' : !competition ? 'Step 2: choose a competition.' : 'Step 3: choose a discipline.';
+      message.textContent = !team
+        ? 'Step 1: choose a team.'
+        : !competition
+          ? 'Step 2: choose a competition.'
+          : 'Step 3: choose a discipline.';
       return;
     }
     message.textContent = 'Loading the fields…';
@@ -283,7 +324,14 @@ export function teamsView(context: ViewContext): OfficeView {
     }
     if (mine !== generation) return;
     message.textContent = '';
-    const sheet = new TeamSheet(api, team, competition, discipline, sheetLayout(fields, discipline.id, discipline.formula), scoreFormat(discipline));
+    const sheet = new TeamSheet(
+      api,
+      team,
+      competition,
+      discipline,
+      sheetLayout(fields, discipline.id, discipline.formula),
+      scoreFormat(discipline),
+    );
     sheetHost.replaceChildren(sheet.element);
     await sheet.start();
   }
@@ -295,12 +343,24 @@ export function teamsView(context: ViewContext): OfficeView {
       teams = loadedTeams;
       competitions = loadedCompetitions;
       disciplines = loadedDisciplines;
-      teamSelect.replaceChildren(placeholder(teams.length === 0 ? 'No teams in this event' : 'Choose a team…'), ...teams.map((team) => h('option', { value: team.id }, team.clubName ? `${team.name} (${team.clubName})` : team.name)));
+      teamSelect.replaceChildren(
+        placeholder(teams.length === 0 ? 'No teams in this event' : 'Choose a team…'),
+        ...teams.map((team) => h('option', { value: team.id }, team.clubName ? `${team.name} (${team.clubName})` : team.name)),
+      );
       competitionSelect.replaceChildren(
         placeholder('Choose a competition…'),
-        ...competitions.map((competition) => h('option', { value: competition.id }, `${competition.name ?? `Competition ${competition.id}`} · ${countOf(competition.attempts, 'attempt')}`)),
+        ...competitions.map((competition) =>
+          h(
+            'option',
+            { value: competition.id },
+            `${competition.name ?? `Competition ${competition.id}`} · ${countOf(competition.attempts, 'attempt')}`,
+          ),
+        ),
       );
-      disciplineSelect.replaceChildren(placeholder('Choose a discipline…'), ...disciplines.map((discipline) => h('option', { value: discipline.id }, disciplineLabel(discipline))));
+      disciplineSelect.replaceChildren(
+        placeholder('Choose a discipline…'),
+        ...disciplines.map((discipline) => h('option', { value: discipline.id }, disciplineLabel(discipline))),
+      );
       // A reload or a bookmark comes back to the same table; ids that are not offered select nothing.
       for (const [select, name] of [
         [teamSelect, 'teamId'],
@@ -322,7 +382,13 @@ export function teamsView(context: ViewContext): OfficeView {
     'section',
     { class: 'panel', 'aria-labelledby': 'teams-title' },
     h('h2', { id: 'teams-title' }, `Team score entry · ${event.name}`),
-    h('ol', { class: 'stepper' }, step(1, 'Team', teamSelect), step(2, 'Competition', competitionSelect), step(3, 'Discipline', disciplineSelect)),
+    h(
+      'ol',
+      { class: 'stepper' },
+      step(1, 'Team', teamSelect),
+      step(2, 'Competition', competitionSelect),
+      step(3, 'Discipline', disciplineSelect),
+    ),
     message,
     sheetHost,
   );

@@ -45,7 +45,11 @@ async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: strin
       cache: 'no-store',
     });
   } catch (error) {
-    throw new NetworkError(controller.signal.aborted ? `no answer from the server within ${timeoutMs / 1000} s` : `server not reachable (${(error as Error).message})`);
+    throw new NetworkError(
+      controller.signal.aborted
+        ? `no answer from the server within ${timeoutMs / 1000} s`
+        : `server not reachable (${(error as Error).message})`,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -68,7 +72,11 @@ async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: strin
   return parsed as T;
 }
 
-export function getJson<T>(path: string, query: Record<string, string | number | boolean | undefined> = {}, options: RequestOptions = {}): Promise<T> {
+export function getJson<T>(
+  path: string,
+  query: Record<string, string | number | boolean | undefined> = {},
+  options: RequestOptions = {},
+): Promise<T> {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
   const text = search.toString();
@@ -157,7 +165,10 @@ export const api = {
    * Load workflow step 1 asks with limit 1000; an event with more entries (participants times
    * devices) continues with the next page rather than silently missing participants.
    */
-  async scores(eventId: number, filter: { competitionId?: number | undefined; squadName?: string | undefined } = {}): Promise<ScoreEntry[]> {
+  async scores(
+    eventId: number,
+    filter: { competitionId?: number | undefined; squadName?: string | undefined } = {},
+  ): Promise<ScoreEntry[]> {
     const entries: ScoreEntry[] = [];
     for (let offset = 0; ; offset += SCORES_PAGE_SIZE) {
       const page = await getJson<ScoresPage>('/api/scores', { eventId, ...filter, limit: SCORES_PAGE_SIZE, offset });
@@ -170,9 +181,16 @@ export const api = {
   version: () => getJson<VersionInfo>('/api/system/version'),
   scoreCaptureSetting: () => getJson<{ key: string; value: { useJuryResults: boolean } }>('/api/app-settings/scoreCapture'),
   competitions: (eventId: number) => getJson<CompetitionSummary[]>(`/api/events/${eventId}/competitions`),
-  squads: (eventId: number) => getJson<{ squads: Array<{ name: string; participants: Array<{ id: number }> }> }>(`/api/events/${eventId}/squads`),
+  squads: (eventId: number) =>
+    getJson<{ squads: Array<{ name: string; participants: Array<{ id: number }> }> }>(`/api/events/${eventId}/squads`),
   saveValue: (body: { competitionId: number; participantId: number; disciplineId: number; score: number; expectedScore?: number | null }) =>
     postJson<SaveValueResponse>('/api/scores/save-value', body, { headers: judgeNameHeaders() }),
-  saveJuryResult: (body: { participantId: number; disciplineFieldId: number; performance: number; attempt: 1; type: 0 | 1; expectedPerformance?: number | null }) =>
-    postJson<JuryResultSaveResponse>('/api/jury-results', body, { headers: judgeNameHeaders() }),
+  saveJuryResult: (body: {
+    participantId: number;
+    disciplineFieldId: number;
+    performance: number;
+    attempt: 1;
+    type: 0 | 1;
+    expectedPerformance?: number | null;
+  }) => postJson<JuryResultSaveResponse>('/api/jury-results', body, { headers: judgeNameHeaders() }),
 };

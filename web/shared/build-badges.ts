@@ -23,7 +23,11 @@ function fillBadge(badge: HTMLElement, label: string, build: BuildInfo): void {
 export function buildBadges(loadBackend: () => Promise<{ build: BuildInfo }>, frontend: BuildInfo = FRONTEND_BUILD): HTMLElement {
   const frontendBadge = h('span', { class: 'badge', 'data-badge': 'frontend' });
   fillBadge(frontendBadge, 'Frontend', frontend);
-  const backendBadge = h('span', { class: 'badge', 'data-badge': 'backend', 'data-state': 'loading', title: 'Asking the backend for its version…' }, 'Backend …');
+  const backendBadge = h(
+    'span',
+    { class: 'badge', 'data-badge': 'backend', 'data-state': 'loading', title: 'Asking the backend for its version…' },
+    'Backend …',
+  );
   loadBackend().then(
     (version) => fillBadge(backendBadge, 'Backend', version.build),
     (error: unknown) => {

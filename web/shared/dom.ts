@@ -15,7 +15,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (value === false || value === null || value === undefined) continue;
     element.setAttribute(name, value === true ? '' : String(value));
   }
-  element.append(...children.filter((child): child is Node | string | number => child !== null && child !== undefined && child !== false).map((child) => (typeof child === 'number' ? String(child) : child)));
+  element.append(
+    ...children
+      .filter((child): child is Node | string | number => child !== null && child !== undefined && child !== false)
+      .map((child) => (typeof child === 'number' ? String(child) : child)),
+  );
   return element;
 }
 

@@ -19,14 +19,16 @@ const EN = {
   'common.allSquads': 'All squads',
   'common.cancel': 'Cancel',
   'common.connecting': '◌ Connecting…',
-  'common.noEvents': 'The database holds no event yet. Create one in the desktop program, or try the demo with `npm run seed:demo`, then reload this page.',
+  'common.noEvents':
+    'The database holds no event yet. Create one in the desktop program, or try the demo with `npm run seed:demo`, then reload this page.',
   'jury.title': 'Jury portal',
   'jury.participants': 'Participants',
   'jury.live': '● Live',
   'jury.offline': '○ Offline',
   'jury.liveWaiting': '● Live · saves waiting',
   'jury.waitingBanner1': '1 save is waiting for the server. It is kept on this device and sent as soon as the server is reachable again.',
-  'jury.waitingBanner': '{count} saves are waiting for the server. They are kept on this device and sent in order as soon as the server is reachable again.',
+  'jury.waitingBanner':
+    '{count} saves are waiting for the server. They are kept on this device and sent in order as soon as the server is reachable again.',
   'jury.loadFailed': 'Could not load events and devices: {error}. Reload the page when the server is reachable.',
   'jury.loadingParticipants': 'Loading participants…',
   'jury.participantsFailed': 'Could not load the participants: {error}. They load again as soon as the server is back.',
@@ -55,8 +57,10 @@ const EN = {
   'jury.status.error': 'not saved',
   'jury.status.completed': 'completed',
   'jury.unnamed': 'Unnamed participant',
-  'jury.changedElsewhere': '⚠ Changed elsewhere: the stored final score is now {score} (your form was based on {base}). Your inputs are untouched; saving asks before it overwrites.',
-  'jury.conflict': '⚠ {name} was changed elsewhere meanwhile. Stored now: {current}. Yours: {mine}. Your final score was not saved over it.',
+  'jury.changedElsewhere':
+    '⚠ Changed elsewhere: the stored final score is now {score} (your form was based on {base}). Your inputs are untouched; saving asks before it overwrites.',
+  'jury.conflict':
+    '⚠ {name} was changed elsewhere meanwhile. Stored now: {current}. Yours: {mine}. Your final score was not saved over it.',
   'jury.conflictOverwrite': 'Overwrite with mine ({mine})',
   'jury.conflictKeep': 'Keep the stored value',
   'jury.keptStored': 'Kept the stored value {current}; the form shows the stored values again.',
@@ -111,17 +115,22 @@ const DE: Record<MessageKey, string> = {
   'common.allSquads': 'Alle Riegen',
   'common.cancel': 'Abbrechen',
   'common.connecting': '◌ Verbinde…',
-  'common.noEvents': 'Die Datenbank enthält noch keine Veranstaltung. Legen Sie eine im Desktop-Programm an oder probieren Sie die Demo mit `npm run seed:demo`, dann laden Sie diese Seite neu.',
+  'common.noEvents':
+    'Die Datenbank enthält noch keine Veranstaltung. Legen Sie eine im Desktop-Programm an oder probieren Sie die Demo mit `npm run seed:demo`, dann laden Sie diese Seite neu.',
   'jury.title': 'Kampfrichter-Portal',
   'jury.participants': 'Teilnehmende',
   'jury.live': '● Live',
   'jury.offline': '○ Offline',
   'jury.liveWaiting': '● Live · Speicherungen warten',
-  'jury.waitingBanner1': '1 Speicherung wartet auf den Server. Sie bleibt auf diesem Gerät und wird gesendet, sobald der Server wieder erreichbar ist.',
-  'jury.waitingBanner': '{count} Speicherungen warten auf den Server. Sie bleiben auf diesem Gerät und werden der Reihe nach gesendet, sobald der Server wieder erreichbar ist.',
-  'jury.loadFailed': 'Veranstaltungen und Geräte konnten nicht geladen werden: {error}. Laden Sie die Seite neu, wenn der Server erreichbar ist.',
+  'jury.waitingBanner1':
+    '1 Speicherung wartet auf den Server. Sie bleibt auf diesem Gerät und wird gesendet, sobald der Server wieder erreichbar ist.',
+  'jury.waitingBanner':
+    '{count} Speicherungen warten auf den Server. Sie bleiben auf diesem Gerät und werden der Reihe nach gesendet, sobald der Server wieder erreichbar ist.',
+  'jury.loadFailed':
+    'Veranstaltungen und Geräte konnten nicht geladen werden: {error}. Laden Sie die Seite neu, wenn der Server erreichbar ist.',
   'jury.loadingParticipants': 'Teilnehmende werden geladen…',
-  'jury.participantsFailed': 'Die Teilnehmenden konnten nicht geladen werden: {error}. Sie werden neu geladen, sobald der Server wieder da ist.',
+  'jury.participantsFailed':
+    'Die Teilnehmenden konnten nicht geladen werden: {error}. Sie werden neu geladen, sobald der Server wieder da ist.',
   'jury.fromCache': 'Server nicht erreichbar: Dies ist die zuletzt geladene Liste. Speicherungen warten auf diesem Gerät.',
   'jury.noParticipants': 'Noch keine Teilnehmenden dieses Wettkampfs an diesem Gerät.',
   'jury.noCompetitions': 'Diese Veranstaltung hat noch keinen Wettkampf mit Einzelstartenden.',
@@ -147,8 +156,10 @@ const DE: Record<MessageKey, string> = {
   'jury.status.error': 'nicht gespeichert',
   'jury.status.completed': 'erfasst',
   'jury.unnamed': 'Ohne Namen',
-  'jury.changedElsewhere': '⚠ Anderswo geändert: Der gespeicherte Endwert ist jetzt {score} (Ihr Formular beruht auf {base}). Ihre Eingaben bleiben unverändert; beim Speichern wird vor dem Überschreiben gefragt.',
-  'jury.conflict': '⚠ {name} wurde inzwischen anderswo geändert. Gespeichert ist jetzt: {current}. Ihrer: {mine}. Ihr Endwert wurde nicht darüber gespeichert.',
+  'jury.changedElsewhere':
+    '⚠ Anderswo geändert: Der gespeicherte Endwert ist jetzt {score} (Ihr Formular beruht auf {base}). Ihre Eingaben bleiben unverändert; beim Speichern wird vor dem Überschreiben gefragt.',
+  'jury.conflict':
+    '⚠ {name} wurde inzwischen anderswo geändert. Gespeichert ist jetzt: {current}. Ihrer: {mine}. Ihr Endwert wurde nicht darüber gespeichert.',
   'jury.conflictOverwrite': 'Mit meinem überschreiben ({mine})',
   'jury.conflictKeep': 'Gespeicherten Wert behalten',
   'jury.keptStored': 'Gespeicherter Wert {current} behalten; das Formular zeigt wieder die gespeicherten Werte.',
@@ -217,7 +228,11 @@ export const decimalSeparator = lang === 'de' ? ',' : '.';
 
 /** A button that switches to the other language and reloads (the choice is kept for next time). */
 export function languageSwitch(): HTMLElement {
-  const button = h('button', { type: 'button', class: 'lang-switch', lang: lang === 'de' ? 'en' : 'de', title: t('lang.switchTitle'), 'data-lang': lang }, t('lang.switch'));
+  const button = h(
+    'button',
+    { type: 'button', class: 'lang-switch', lang: lang === 'de' ? 'en' : 'de', title: t('lang.switchTitle'), 'data-lang': lang },
+    t('lang.switch'),
+  );
   button.addEventListener('click', () => {
     const next: Lang = lang === 'de' ? 'en' : 'de';
     try {

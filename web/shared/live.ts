@@ -42,7 +42,9 @@ export class LiveFeed {
     this.socket.on('disconnect', () => this.options.onStatus('offline'));
     this.socket.on('connect_error', () => this.options.onStatus('offline'));
     this.socket.on('score-updated', (event: ScoreUpdatedEvent) => this.receive(event, () => this.options.onEvent(event)));
-    this.socket.on('release-changed', (event: { eventId: number; seq?: number }) => this.receive(event, () => this.options.onReleaseChanged?.(event)));
+    this.socket.on('release-changed', (event: { eventId: number; seq?: number }) =>
+      this.receive(event, () => this.options.onReleaseChanged?.(event)),
+    );
     this.options.onStatus('connecting');
   }
 
@@ -74,27 +76,29 @@ export class LiveFeed {
     if (eventId === null || !this.socket.connected) return;
     const since = this.lastSeq;
     this.options.onStatus('connecting');
-    this.socket.timeout(5_000).emit('join-competition', since === null ? { eventId } : { eventId, since }, (error: Error | null, ack: JoinAck | undefined) => {
-      if (eventId !== this.eventId || !this.socket.connected) return;
-      if (error) {
-        // Unacknowledged means the room may not be joined; asking again is safe (joins are idempotent).
-        setTimeout(() => this.join(), 1_000);
-        return;
-      }
-      if (ack?.reload) {
-        // Joining without `since` makes the page reload its data (onResync) instead of replaying.
-        this.lastSeq = null;
-        this.join();
-        return;
-      }
-      if (!ack?.ok) {
-        this.options.onStatus('offline');
-        if (typeof ack?.retryAfterMs === 'number') setTimeout(() => this.join(), Math.min(ack.retryAfterMs, 10_000));
-        return;
-      }
-      this.options.onStatus('live');
-      if (since === null) this.options.onResync();
-    });
+    this.socket
+      .timeout(5_000)
+      .emit('join-competition', since === null ? { eventId } : { eventId, since }, (error: Error | null, ack: JoinAck | undefined) => {
+        if (eventId !== this.eventId || !this.socket.connected) return;
+        if (error) {
+          // Unacknowledged means the room may not be joined; asking again is safe (joins are idempotent).
+          setTimeout(() => this.join(), 1_000);
+          return;
+        }
+        if (ack?.reload) {
+          // Joining without `since` makes the page reload its data (onResync) instead of replaying.
+          this.lastSeq = null;
+          this.join();
+          return;
+        }
+        if (!ack?.ok) {
+          this.options.onStatus('offline');
+          if (typeof ack?.retryAfterMs === 'number') setTimeout(() => this.join(), Math.min(ack.retryAfterMs, 10_000));
+          return;
+        }
+        this.options.onStatus('live');
+        if (since === null) this.options.onResync();
+      });
   }
 
   /** Every topic shares the outbox's seq, so one mark drops replayed duplicates of any of them. */

@@ -1,4 +1,12 @@
-import { decimalPlaces, formatByMask, maskClass, normalize, padByDecimals, parseTyped, type NormalizeResult } from '../../src/domain/input-mask.js';
+import {
+  decimalPlaces,
+  formatByMask,
+  maskClass,
+  normalize,
+  padByDecimals,
+  parseTyped,
+  type NormalizeResult,
+} from '../../src/domain/input-mask.js';
 
 /** Fixed decimals without leading zeros, with the given separator. */
 function plainNumber(value: number, decimals: number, separator: string): string {
@@ -50,7 +58,8 @@ export function scoreFormat(discipline: { inputMask: string | null; decimals: nu
         return result.ok ? result : unreadable(typed, example);
       },
       format: (value) => formatByMask(value, mask),
-      display: (value, separator) => (maskClass(mask) === 'time' ? timeText(value, mask, separator) : plainNumber(value, decimalPlaces(mask), separator)),
+      display: (value, separator) =>
+        maskClass(mask) === 'time' ? timeText(value, mask, separator) : plainNumber(value, decimalPlaces(mask), separator),
       round: (value) => {
         const result = normalize(formatByMask(value, mask), mask);
         return result.ok ? result.value : value;

@@ -24,9 +24,13 @@ const DisciplinesReply = Type.Array(
     name: Type.String(),
     displayName: NullableString,
     shortName: NullableString,
-    inputMask: Type.Union([Type.String(), Type.Null()], { description: 'Input mask for score entry (var_eingabemaske), e.g. 00.00, 0,00 or 0:00.00' }),
+    inputMask: Type.Union([Type.String(), Type.Null()], {
+      description: 'Input mask for score entry (var_eingabemaske), e.g. 00.00, 0,00 or 0:00.00',
+    }),
     decimals: Type.Union([Type.Integer(), Type.Null()], { description: 'Decimal places for individual score entry (int_berechnung)' }),
-    formula: Type.Union([Type.String(), Type.Null()], { description: 'Formula after calculation rule 1; null when none is stored or it does not parse' }),
+    formula: Type.Union([Type.String(), Type.Null()], {
+      description: 'Formula after calculation rule 1; null when none is stored or it does not parse',
+    }),
     startValue: Type.Number(),
     enabledFieldCount: Type.Integer(),
   }),
@@ -35,7 +39,9 @@ const DisciplinesReply = Type.Array(
 export async function catalogRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
   app.get(
     '/api/events',
-    { schema: { tags: ['catalog'], summary: 'All events (Veranstaltungen), latest first', response: withErrors({ 200: EventsReply }, 503) } },
+    {
+      schema: { tags: ['catalog'], summary: 'All events (Veranstaltungen), latest first', response: withErrors({ 200: EventsReply }, 503) },
+    },
     async () => selectEvents(deps.pool),
   );
 

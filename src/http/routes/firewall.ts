@@ -77,8 +77,7 @@ function toAppError(error: FirewallError): AppError {
 
 export async function firewallRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
   const { config } = deps;
-  const firewall: Firewall =
-    deps.firewall ?? createFirewall({ rulePrefix: config.rulePrefix, ports: config.servicePorts });
+  const firewall: Firewall = deps.firewall ?? createFirewall({ rulePrefix: config.rulePrefix, ports: config.servicePorts });
 
   app.get(
     '/api/firewall/status',

@@ -21,10 +21,9 @@ const SaveGroupScoreBodySchema = Type.Object({
 const SaveGroupScoreResponseSchema = Type.Object({
   success: Type.Literal(true),
   scoreId: Type.Integer(),
-  components: Type.Array(
-    Type.Object({ id: Type.Integer(), fieldId: Type.Integer(), value: Type.Number() }),
-    { description: 'Every detail row written, the final-score row included' },
-  ),
+  components: Type.Array(Type.Object({ id: Type.Integer(), fieldId: Type.Integer(), value: Type.Number() }), {
+    description: 'Every detail row written, the final-score row included',
+  }),
 });
 
 const GroupScoresQuerySchema = Type.Object({
@@ -79,7 +78,13 @@ const NullableText = Type.Union([Type.String(), Type.Null()]);
 const GroupMembersReplySchema = Type.Object({
   groupId: Type.Integer(),
   members: Type.Array(
-    Type.Object({ id: Type.Integer({ description: 'participant id' }), firstName: NullableText, lastName: NullableText, startNumber: NullableText, clubName: NullableText }),
+    Type.Object({
+      id: Type.Integer({ description: 'participant id' }),
+      firstName: NullableText,
+      lastName: NullableText,
+      startNumber: NullableText,
+      clubName: NullableText,
+    }),
     { description: 'In the order the office stored them' },
   ),
 });
@@ -144,7 +149,11 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { body } = request;
-      const result = await runCommand(pool, (tx) => saveGroupScore(tx, collectiveScoreInput(body.groupId, body.attemptNumber, body)), commandContext(request));
+      const result = await runCommand(
+        pool,
+        (tx) => saveGroupScore(tx, collectiveScoreInput(body.groupId, body.attemptNumber, body)),
+        commandContext(request),
+      );
       return { success: true as const, ...result };
     },
   );

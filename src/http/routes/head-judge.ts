@@ -30,12 +30,17 @@ const ChangeFields = {
   afterRelease: Type.Boolean({ description: 'The scope was released when the change was made' }),
 };
 
-const HistoryReply = Type.Object({ scoreId: Type.Integer(), changes: Type.Array(Type.Object(ChangeFields), { description: 'Oldest first' }) });
+const HistoryReply = Type.Object({
+  scoreId: Type.Integer(),
+  changes: Type.Array(Type.Object(ChangeFields), { description: 'Oldest first' }),
+});
 
 const AuditQuery = Type.Object({
   eventId: Id(),
   since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Only changes at or after this moment (ISO 8601)' })),
-  before: Type.Optional(Type.Integer({ minimum: 1, description: 'Paging: changes older than this audit id (the previous page’s nextBefore)' })),
+  before: Type.Optional(
+    Type.Integer({ minimum: 1, description: 'Paging: changes older than this audit id (the previous page’s nextBefore)' }),
+  ),
   competitionId: Type.Optional(Id()),
   disciplineId: Type.Optional(Id()),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
@@ -59,7 +64,12 @@ const AuditReply = Type.Object({
   nextBefore: Type.Union([Type.Integer(), Type.Null()]),
 });
 
-const CompletenessQuery = Type.Object({ eventId: Id(), competitionId: Id(), disciplineId: Type.Optional(Id()), squadName: Type.Optional(SquadName) });
+const CompletenessQuery = Type.Object({
+  eventId: Id(),
+  competitionId: Id(),
+  disciplineId: Type.Optional(Id()),
+  squadName: Type.Optional(SquadName),
+});
 
 const ReleaseSchema = Type.Union([Type.Object({ releasedAt: Type.String(), releasedBy: Type.String() }), Type.Null()]);
 const CompletenessReply = Type.Object({
@@ -86,7 +96,10 @@ const CompletenessReply = Type.Object({
   ),
 });
 
-const ReleaseBody = Type.Object({ competitionId: Id(), disciplineId: Id(), squadName: Type.Optional(SquadName) }, { additionalProperties: false });
+const ReleaseBody = Type.Object(
+  { competitionId: Id(), disciplineId: Id(), squadName: Type.Optional(SquadName) },
+  { additionalProperties: false },
+);
 const ReleaseReply = Type.Object({
   competitionId: Type.Integer(),
   disciplineId: Type.Integer(),
@@ -140,7 +153,10 @@ export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<voi
     async (request) => loadCompleteness(deps.pool, request.query),
   );
 
-  for (const [method, release] of [['POST', true], ['DELETE', false]] as const) {
+  for (const [method, release] of [
+    ['POST', true],
+    ['DELETE', false],
+  ] as const) {
     app.route({
       method,
       url: '/api/releases',

@@ -13,8 +13,12 @@ const LiveResultsQuerySchema = Type.Object({
 });
 
 const LiveResultSchema = Type.Object({
-  rank: Type.Union([Type.Integer(), Type.Null()], { description: 'Standard competition ranking (ties share a rank, the next rank is skipped); null when out of competition' }),
-  kind: Type.Union([Type.Literal('individual'), Type.Literal('group'), Type.Literal('team')], { description: 'whose score: a participant, a group or a team' }),
+  rank: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Standard competition ranking (ties share a rank, the next rank is skipped); null when out of competition',
+  }),
+  kind: Type.Union([Type.Literal('individual'), Type.Literal('group'), Type.Literal('team')], {
+    description: 'whose score: a participant, a group or a team',
+  }),
   scoreId: Type.Integer({ description: 'wertungenId' }),
   competitionId: Type.Integer(),
   participantId: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a group or team (its name is in lastName)' }),
@@ -34,7 +38,9 @@ const LiveResultsSchema = Type.Object({
   disciplineId: Type.Integer(),
   disciplineName: Type.String(),
   competitionId: Type.Union([Type.Integer(), Type.Null()]),
-  order: Type.Union([Type.Literal('ascending'), Type.Literal('descending')], { description: 'ascending for a time mask: rank 1 is the shortest time' }),
+  order: Type.Union([Type.Literal('ascending'), Type.Literal('descending')], {
+    description: 'ascending for a time mask: rank 1 is the shortest time',
+  }),
   seq: Type.Integer({ description: 'Last outbox seq these results include: join-competition with since = seq to follow them live' }),
   results: Type.Array(LiveResultSchema),
 });

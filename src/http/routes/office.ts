@@ -46,10 +46,9 @@ const SquadParticipantSchema = Type.Object({
 
 const SquadsReply = Type.Object({
   eventId: Type.Integer(),
-  squads: Type.Array(
-    Type.Object({ name: Type.String(), participants: Type.Array(SquadParticipantSchema) }),
-    { description: 'Distinct squad names (var_riege) on the individual score rows of the event, by name' },
-  ),
+  squads: Type.Array(Type.Object({ name: Type.String(), participants: Type.Array(SquadParticipantSchema) }), {
+    description: 'Distinct squad names (var_riege) on the individual score rows of the event, by name',
+  }),
   unassigned: Type.Array(SquadParticipantSchema, { description: 'Participants with score rows in the event, none of them naming a squad' }),
 });
 
@@ -59,7 +58,13 @@ const SessionReply = Type.Object({
   expiresAt: Type.Union([Type.String({ description: 'ISO 8601' }), Type.Null()]),
 });
 
-function eventList<T extends TSchema>(app: TypedApp, path: string, summary: string, reply: T, load: (eventId: number) => Promise<Static<T> | null>): void {
+function eventList<T extends TSchema>(
+  app: TypedApp,
+  path: string,
+  summary: string,
+  reply: T,
+  load: (eventId: number) => Promise<Static<T> | null>,
+): void {
   app.get(
     path,
     { schema: { tags: ['office'], summary, params: EventParams, response: withErrors({ 200: reply }, 400, 404) } },
@@ -82,7 +87,9 @@ export async function officeRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     ['teams', 'Teams'],
   ];
   for (const [kind, label] of units) {
-    eventList(app, `/api/events/:eventId/${kind}`, `${label} of an event with club and squad`, UnitsReply(label), (eventId) => selectEventUnits(pool, kind, eventId));
+    eventList(app, `/api/events/:eventId/${kind}`, `${label} of an event with club and squad`, UnitsReply(label), (eventId) =>
+      selectEventUnits(pool, kind, eventId),
+    );
   }
 
   app.get(

@@ -44,14 +44,20 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { eventId, competitionId, squadName, limit, offset } = request.query;
-      const page = await loadScoresPage(deps.pool, { eventId, competitionId, squadName: squadName || undefined, limit, offset }, request.log);
+      const page = await loadScoresPage(
+        deps.pool,
+        { eventId, competitionId, squadName: squadName || undefined, limit, offset },
+        request.log,
+      );
       if (page.corrections.length === 0) return toScoresPage(page, []);
-      const written = await runCommand(deps.pool, (tx) => applyFinalCorrections(tx, page.corrections), AUTO_CALCULATION).catch((error: unknown) => {
-        // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
-        // another writer must not fail the read. The page then shows what is stored.
-        request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
-        return [];
-      });
+      const written = await runCommand(deps.pool, (tx) => applyFinalCorrections(tx, page.corrections), AUTO_CALCULATION).catch(
+        (error: unknown) => {
+          // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
+          // another writer must not fail the read. The page then shows what is stored.
+          request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
+          return [];
+        },
+      );
       return toScoresPage(page, written);
     },
   );
@@ -110,7 +116,14 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { participantId, disciplineFieldId, performance, attempt, type, expectedPerformance } = request.body;
-      const input = { participantId, disciplineFieldId, performance, attempt: attempt ?? 1, type: type === 1 ? (1 as const) : (0 as const), expectedPerformance };
+      const input = {
+        participantId,
+        disciplineFieldId,
+        performance,
+        attempt: attempt ?? 1,
+        type: type === 1 ? (1 as const) : (0 as const),
+        expectedPerformance,
+      };
       return runCommand(deps.pool, (tx) => saveJuryResult(tx, input, request.log), commandContext(request));
     },
   );

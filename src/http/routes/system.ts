@@ -26,9 +26,13 @@ const HealthSchema = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
   relay: Type.String({ description: 'listening, reconnecting, starting or stopped' }),
-  pool: Type.Union([Type.Literal('ok'), Type.Literal('exhausted')], { description: 'exhausted: every database connection is in use and requests queue for one' }),
+  pool: Type.Union([Type.Literal('ok'), Type.Literal('exhausted')], {
+    description: 'exhausted: every database connection is in use and requests queue for one',
+  }),
   uptimeSeconds: Type.Number(),
-  eventsDelivered: Type.Integer({ description: 'outbox events (score-updated, squads-applied) this instance has emitted to rooms since it started' }),
+  eventsDelivered: Type.Integer({
+    description: 'outbox events (score-updated, squads-applied) this instance has emitted to rooms since it started',
+  }),
   relaySeq: Type.Integer({ description: 'last outbox seq this instance has delivered' }),
   sequencer: Type.Boolean({ description: 'this instance numbers the outbox (exactly one instance per database does)' }),
 });
@@ -52,7 +56,13 @@ export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
 
   app.get(
     '/api/system/health',
-    { schema: { tags: ['system'], summary: 'Health of the database and the outbox relay', response: { 200: HealthSchema, 503: HealthSchema } } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Health of the database and the outbox relay',
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
+    },
     async (_request, reply) => {
       // An exhausted pool is itself the answer: a probe would only queue behind the requests
       // that exhausted it, and the database is reachable (something holds every connection).

@@ -35,7 +35,9 @@ const TeamScoresPageSchema = Type.Object({
       disciplineId: Type.Integer(),
       attempt: Type.Integer(),
       finalScore: Type.Union([Type.Number(), Type.Null()]),
-      components: Type.Array(ScoreComponentSchema, { description: 'Detail rows joined to the fields on int_kp, by int_kp; the final field included' }),
+      components: Type.Array(ScoreComponentSchema, {
+        description: 'Detail rows joined to the fields on int_kp, by int_kp; the final field included',
+      }),
       club: Type.Object({ name: Type.Union([Type.String(), Type.Null()]) }),
       discipline: Type.Object({ name: Type.String() }),
     }),
@@ -68,7 +70,11 @@ export async function teamsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
       if (body.attempt !== undefined && body.attemptNumber !== undefined && body.attempt !== body.attemptNumber) {
         throw validationFailed('body.attempt and body.attemptNumber name the same attempt and must agree');
       }
-      const result = await runCommand(pool, (tx) => saveTeamScore(tx, collectiveScoreInput(body.teamId, body.attempt ?? body.attemptNumber, body)), commandContext(request));
+      const result = await runCommand(
+        pool,
+        (tx) => saveTeamScore(tx, collectiveScoreInput(body.teamId, body.attempt ?? body.attemptNumber, body)),
+        commandContext(request),
+      );
       return reply.status(201).send({ id: result.scoreId, message: 'Team score saved', finalScore: result.finalScore });
     },
   );

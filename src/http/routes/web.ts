@@ -32,7 +32,9 @@ const LANDING_PAGE = `<!doctype html>
 /** Serves `distDir`'s pages; a page that is not built answers 503 with the command that builds it. */
 export function webRoutesFrom(distDir: string) {
   return async function webRoutes(app: TypedApp, _deps: AppDeps): Promise<void> {
-    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(LANDING_PAGE));
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(LANDING_PAGE),
+    );
     for (const page of WEB_PAGES) {
       const root = path.join(distDir, page);
       await app.register(async (scope) => {

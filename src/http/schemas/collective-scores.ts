@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { CollectiveScoreInput } from '../../../commands/collective-score-decision.js';
 import { Id } from './common.js';
 import { ScoreValue } from './scoring.js';
@@ -31,10 +31,12 @@ export const CollectiveScoreBodyProperties = {
   statusId: Type.Optional(Id({ description: 'Status id; default 1 for a new score row, unchanged for an existing one' })),
 };
 
-const CollectiveScoreBodySchema = Type.Object(CollectiveScoreBodyProperties);
-
 /** The command input from a validated body: absent and null both mean "not given". */
-export function collectiveScoreInput(unitId: number, attempt: number | undefined, body: Static<typeof CollectiveScoreBodySchema>): CollectiveScoreInput {
+export function collectiveScoreInput(
+  unitId: number,
+  attempt: number | undefined,
+  body: Static<TObject<typeof CollectiveScoreBodyProperties>>,
+): CollectiveScoreInput {
   return {
     unitId,
     competitionId: body.competitionId,

@@ -18,7 +18,11 @@ export const StaleValueBodySchema = Type.Object(
     code: Type.String(),
     message: Type.String(),
     // Optional: the other 409s of a score write (a released scope, a concurrent change) carry none.
-    current: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'the value stored now (null when none is stored); only when the expected value was stale' })),
+    current: Type.Optional(
+      Type.Union([Type.Number(), Type.Null()], {
+        description: 'the value stored now (null when none is stored); only when the expected value was stale',
+      }),
+    ),
   },
   { description: 'Contract section 3 error body plus the stored value' },
 );

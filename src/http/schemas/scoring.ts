@@ -67,7 +67,8 @@ export const SaveValueBody = Type.Object({
   score: ScoreValue('final score'),
   expectedScore: Type.Optional(
     Type.Union([ScoreValue('the stored final score the client based this save on'), Type.Null()], {
-      description: 'optimistic check: when present and the stored final differs (null = none stored), 409 CONFLICT with `current` and nothing is written',
+      description:
+        'optimistic check: when present and the stored final differs (null = none stored), 409 CONFLICT with `current` and nothing is written',
     }),
   ),
 });
@@ -93,7 +94,8 @@ export const SaveJuryResultBody = Type.Object({
   type: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, default: 0, description: '0 compulsory, 1 free' })),
   expectedPerformance: Type.Optional(
     Type.Union([ScoreValue('the stored field value the client based this save on'), Type.Null()], {
-      description: 'optimistic check: when present and the stored value differs (null = none stored), 409 CONFLICT with `current` and nothing is written',
+      description:
+        'optimistic check: when present and the stored value differs (null = none stored), 409 CONFLICT with `current` and nothing is written',
     }),
   ),
 });

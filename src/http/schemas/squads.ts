@@ -16,8 +16,15 @@ const AGE_CATEGORY_RANGES_MAX_LENGTH = 200;
 
 /** The eight criteria of "Squad auto-assign" with the spec's defaults and ranges (the planner's constants). */
 export const SquadCriteriaSchema = Type.Object({
-  maxParticipantsPerSquad: Type.Integer({ minimum: limits.maxParticipantsPerSquad.min, maximum: limits.maxParticipantsPerSquad.max, default: defaults.maxParticipantsPerSquad }),
-  separateGenders: Type.Boolean({ default: defaults.separateGenders, description: 'pools male, female and mixed (other genders); false: one mixed pool' }),
+  maxParticipantsPerSquad: Type.Integer({
+    minimum: limits.maxParticipantsPerSquad.min,
+    maximum: limits.maxParticipantsPerSquad.max,
+    default: defaults.maxParticipantsPerSquad,
+  }),
+  separateGenders: Type.Boolean({
+    default: defaults.separateGenders,
+    description: 'pools male, female and mixed (other genders); false: one mixed pool',
+  }),
   keepClubsTogether: Type.Boolean({ default: defaults.keepClubsTogether }),
   groupByAgeCategory: Type.Boolean({ default: defaults.groupByAgeCategory }),
   ageCategoryRanges: Type.String({
@@ -25,7 +32,11 @@ export const SquadCriteriaSchema = Type.Object({
     default: defaults.ageCategoryRanges,
     description: 'comma-separated inclusive ranges low-high; invalid ranges are skipped',
   }),
-  numberOfProposals: Type.Integer({ minimum: limits.numberOfProposals.min, maximum: limits.numberOfProposals.max, default: defaults.numberOfProposals }),
+  numberOfProposals: Type.Integer({
+    minimum: limits.numberOfProposals.min,
+    maximum: limits.numberOfProposals.max,
+    default: defaults.numberOfProposals,
+  }),
   namingPrefix: Type.Union(
     NAMING_PREFIXES.map((prefix) => Type.Literal(prefix)),
     { default: defaults.namingPrefix },

@@ -14,14 +14,25 @@ export const ARTIFACTS_DIR = path.join(REPO_ROOT, 'test-artifacts');
 export const WEB_DIST_INDEX = path.join(REPO_ROOT, 'web/dist/jury/index.html');
 
 // Without the background-networking flags Chromium keeps dialling out, which this network refuses.
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 export function missingPrerequisites(): string[] {
   const missing: string[] = [];
   if (!existsSync(CHROMIUM_PATH)) {
-    missing.push(`Chromium is not installed at ${CHROMIUM_PATH}: run \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
+    missing.push(
+      `Chromium is not installed at ${CHROMIUM_PATH}: run \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH).`,
+    );
   }
-  if (!existsSync(WEB_DIST_INDEX)) missing.push('The web client is not built: run `npm run build:web` (npm run test:browser does it first).');
+  if (!existsSync(WEB_DIST_INDEX))
+    missing.push('The web client is not built: run `npm run build:web` (npm run test:browser does it first).');
   return missing;
 }
 
@@ -49,7 +60,11 @@ export async function openPage(
   options: { serviceWorkers?: 'allow' | 'block'; locale?: string } = {},
 ): Promise<OpenedPage> {
   // Service workers are blocked unless a test is about them: requests a worker answers bypass page.route().
-  const context = await browser.newContext({ viewport, serviceWorkers: options.serviceWorkers ?? 'block', ...(options.locale ? { locale: options.locale } : {}) });
+  const context = await browser.newContext({
+    viewport,
+    serviceWorkers: options.serviceWorkers ?? 'block',
+    ...(options.locale ? { locale: options.locale } : {}),
+  });
   const page = await context.newPage();
   const opened: OpenedPage = { page, context, console: [], errors: [] };
   page.on('console', (message: ConsoleMessage) => opened.console.push(`${message.type()}: ${message.text()}`));

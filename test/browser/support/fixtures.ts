@@ -25,7 +25,10 @@ export interface Competitor {
  * A device with fields A (sort 1), B (2), C (3) and a final field (4), inserted in reverse so id
  * order and sort order differ, as in legacy data.
  */
-export async function seedDevice(pool: Pool, options: { name: string; mask?: string | null; decimals?: number | null; formula?: string }): Promise<Device> {
+export async function seedDevice(
+  pool: Pool,
+  options: { name: string; mask?: string | null; decimals?: number | null; formula?: string },
+): Promise<Device> {
   const id = await insertRow(pool, 'disziplinen', 'int_disziplinenid', {
     var_name: options.name,
     var_formel: options.formula ?? 'A + B - C',
@@ -33,7 +36,12 @@ export async function seedDevice(pool: Pool, options: { name: string; mask?: str
     int_berechnung: options.decimals ?? null,
   });
   const field = (name: string, sort: number, extra: Record<string, unknown> = {}) =>
-    insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', { int_disziplinenid: id, var_name: name, int_sortierung: sort, ...extra });
+    insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
+      int_disziplinenid: id,
+      var_name: name,
+      int_sortierung: sort,
+      ...extra,
+    });
   const final = await field('Final score', 4, { bol_endwert: true });
   const C = await field('Penalty', 3);
   const B = await field('Execution', 2);
@@ -42,7 +50,11 @@ export async function seedDevice(pool: Pool, options: { name: string; mask?: str
 }
 
 /** Participants of the arena's event, each with a score row (so GET /api/scores lists them). */
-export async function seedCompetitors(pool: Pool, arena: Arena, people: ReadonlyArray<readonly [firstName: string, lastName: string]>): Promise<Competitor[]> {
+export async function seedCompetitors(
+  pool: Pool,
+  arena: Arena,
+  people: ReadonlyArray<readonly [firstName: string, lastName: string]>,
+): Promise<Competitor[]> {
   const competitors: Competitor[] = [];
   for (const [index, [firstName, lastName]] of people.entries()) {
     const startNumber = String(index + 1);
@@ -57,7 +69,11 @@ export async function seedArena(pool: Pool, name: string): Promise<Arena> {
 }
 
 /** Score rows of one participant, and the detail rows of each in one device: "arrived exactly once". */
-export async function storedRows(pool: Pool, participantId: number, disciplineId: number): Promise<{ scoreRows: number; details: Array<{ scoreId: number; value: number | null }> }> {
+export async function storedRows(
+  pool: Pool,
+  participantId: number,
+  disciplineId: number,
+): Promise<{ scoreRows: number; details: Array<{ scoreId: number; value: number | null }> }> {
   const { rows } = await pool.query<{ scoreRows: number; details: Array<{ scoreId: number; value: number | null }> }>(
     `SELECT (SELECT count(*) FROM ${t.wertungen} WHERE int_teilnehmerid = $1)::int AS "scoreRows",
             COALESCE((SELECT json_agg(json_build_object('scoreId', d.int_wertungenid, 'value', d.rel_leistung) ORDER BY d.int_wertungen_detailsid)

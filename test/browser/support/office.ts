@@ -33,7 +33,10 @@ export interface SquadEvent {
 export async function seedSquadEvent(pool: Pool, name: string): Promise<SquadEvent> {
   const arena = await createArena(pool, name, '2031-06-01');
   const otherClub = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SV Nord' });
-  const secondCompetition = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: arena.eventId, var_name: `${name} Finale` });
+  const secondCompetition = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', {
+    int_veranstaltungenid: arena.eventId,
+    var_name: `${name} Finale`,
+  });
   const people: Array<[string, string, number, number, string]> = [
     ['Anna', 'Adler', 2, arena.clubId, '2020-03-01'],
     ['Berta', 'Bach', 2, arena.clubId, '2019-05-10'],
@@ -49,7 +52,14 @@ export async function seedSquadEvent(pool: Pool, name: string): Promise<SquadEve
   const participantIds: number[] = [];
   const scoreIds: number[] = [];
   for (const [firstName, lastName, gender, clubId, birthDate] of people) {
-    const id = await insertParticipant(pool, arena, { firstName, lastName, gender, clubId, birthDate, startNumber: String(participantIds.length + 1) });
+    const id = await insertParticipant(pool, arena, {
+      firstName,
+      lastName,
+      gender,
+      clubId,
+      birthDate,
+      startNumber: String(participantIds.length + 1),
+    });
     participantIds.push(id);
     scoreIds.push(await insertScore(pool, arena, id, { squadName: 'ALT' }));
   }
@@ -100,7 +110,12 @@ export async function seedGroupEvent(pool: Pool): Promise<GroupEvent> {
   const clubA = arena.clubId;
   const clubB = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SC Berg' });
   const group = (eventId: number, name: string, clubId: number, startNumber: number) =>
-    insertRow(pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: eventId, var_name: name, int_startnummer: startNumber, int_vereineid: clubId });
+    insertRow(pool, 'gruppen', 'int_gruppenid', {
+      int_veranstaltungenid: eventId,
+      var_name: name,
+      int_startnummer: startNumber,
+      int_vereineid: clubId,
+    });
   const member = async (target: Arena, lastName: string, clubId: number, planned: boolean) => {
     const id = await insertRow(pool, 'teilnehmer', 'int_teilnehmerid', {
       var_vorname: 'Gina',

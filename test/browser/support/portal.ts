@@ -1,9 +1,15 @@
 /** What a judge does in the jury portal, as playwright steps, and what the pages show. */
 import type { Page } from 'playwright-core';
 
-export const participantButton = (page: Page, participantId: number) => page.locator(`.participant[data-participant-id="${participantId}"]`);
+export const participantButton = (page: Page, participantId: number) =>
+  page.locator(`.participant[data-participant-id="${participantId}"]`);
 
-export async function waitForParticipantStatus(page: Page, participantId: number, status: 'pending' | 'completed' | 'waiting' | 'error', timeout = 10_000): Promise<void> {
+export async function waitForParticipantStatus(
+  page: Page,
+  participantId: number,
+  status: 'pending' | 'completed' | 'waiting' | 'error',
+  timeout = 10_000,
+): Promise<void> {
   await page.locator(`.participant[data-participant-id="${participantId}"][data-status="${status}"]`).waitFor({ timeout });
 }
 

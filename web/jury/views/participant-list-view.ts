@@ -19,7 +19,13 @@ export interface ParticipantListView {
 export function participantListView(onChoose: (key: string) => void): ParticipantListView {
   const list = h('ul', { class: 'participant-list', 'aria-label': t('jury.participants') });
   const listMessage = h('p', { class: 'list-message', role: 'status' });
-  const element = h('section', { class: 'participants', 'aria-labelledby': 'participants-title' }, h('h2', { id: 'participants-title' }, t('jury.participants')), listMessage, list);
+  const element = h(
+    'section',
+    { class: 'participants', 'aria-labelledby': 'participants-title' },
+    h('h2', { id: 'participants-title' }, t('jury.participants')),
+    listMessage,
+    list,
+  );
   return {
     element,
     message(text) {
@@ -39,8 +45,18 @@ export function participantListView(onChoose: (key: string) => void): Participan
             'aria-pressed': row.key === selectedKey ? 'true' : 'false',
           },
           h('span', { class: 'start-number' }, row.startNumber),
-          h('span', { class: 'who' }, h('span', { class: 'name' }, fullName(row, t('jury.unnamed'))), h('span', { class: 'club' }, row.clubName)),
-          h('span', { class: 'status', title: status }, h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon), h('span', { class: 'status-text' }, text)),
+          h(
+            'span',
+            { class: 'who' },
+            h('span', { class: 'name' }, fullName(row, t('jury.unnamed'))),
+            h('span', { class: 'club' }, row.clubName),
+          ),
+          h(
+            'span',
+            { class: 'status', title: status },
+            h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon),
+            h('span', { class: 'status-text' }, text),
+          ),
         );
         button.addEventListener('click', () => onChoose(row.key));
         return h('li', {}, button);

@@ -6,7 +6,8 @@ import { computeFinal, formulaUsable, fullName, type FieldLayout, type Participa
 export type AckState = 'idle' | 'saved' | 'saving' | 'waiting' | 'error';
 
 /** What the form holds when it is submitted: every input's value, and the typed final if any. */
-export type Collected = { ok: true; values: { fieldId: number; value: number }[]; manualFinal: number | null } | { ok: false; error: string };
+export type Collected =
+  { ok: true; values: { fieldId: number; value: number }[]; manualFinal: number | null } | { ok: false; error: string };
 
 export interface ScoringSetup {
   row: ParticipantRow | undefined;
@@ -149,20 +150,46 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       });
       let finalBlock: HTMLElement;
       if (formulaUsable(formula, layout.inputs.length)) {
-        finalBlock = h('div', { class: 'final' }, h('span', { class: 'final-label' }, t('jury.finalScore')), finalOutput, h('span', { class: 'formula' }, t('jury.formula', { formula: formula ?? '' })));
+        finalBlock = h(
+          'div',
+          { class: 'final' },
+          h('span', { class: 'final-label' }, t('jury.finalScore')),
+          finalOutput,
+          h('span', { class: 'formula' }, t('jury.formula', { formula: formula ?? '' })),
+        );
       } else {
-        const { view, element } = makeInput('field-final', 'Σ', layout.finalField?.name ?? t('jury.finalScore'), layout.finalField?.id ?? null);
+        const { view, element } = makeInput(
+          'field-final',
+          'Σ',
+          layout.finalField?.name ?? t('jury.finalScore'),
+          layout.finalField?.id ?? null,
+        );
         manualFinal = view;
-        const why = !setup.useJuryResults ? t('jury.singleValue') : formula === null ? t('jury.noFormula') : t('jury.badFormula', { formula });
+        const why = !setup.useJuryResults
+          ? t('jury.singleValue')
+          : formula === null
+            ? t('jury.noFormula')
+            : t('jury.badFormula', { formula });
         finalBlock = h('div', { class: 'final final--manual' }, element, h('span', { class: 'formula' }, why));
       }
       const save = h('button', { type: 'submit', class: 'save', id: 'save-button' }, t('jury.save'));
-      const form = h('form', { class: 'score-form', novalidate: true, autocomplete: 'off' }, h('div', { class: 'fields' }, ...fields), finalBlock, save);
+      const form = h(
+        'form',
+        { class: 'score-form', novalidate: true, autocomplete: 'off' },
+        h('div', { class: 'fields' }, ...fields),
+        finalBlock,
+        save,
+      );
       form.addEventListener('submit', (event) => {
         event.preventDefault();
         callbacks.onSubmit();
       });
-      const title = h('h2', { id: 'scoring-title' }, fullName(row, t('jury.unnamed')), row.startNumber ? h('span', { class: 'title-number' }, ` #${row.startNumber}`) : null);
+      const title = h(
+        'h2',
+        { id: 'scoring-title' },
+        fullName(row, t('jury.unnamed')),
+        row.startNumber ? h('span', { class: 'title-number' }, ` #${row.startNumber}`) : null,
+      );
       noticeLine.hidden = true;
       promptBox.hidden = true;
       promptBox.replaceChildren();
@@ -218,7 +245,11 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
     },
     ask({ kind, message, actions }) {
       const buttons = actions.map((action) => {
-        const button = h('button', { type: 'button', id: action.id, class: action.primary ? 'prompt-primary' : 'prompt-secondary' }, action.label);
+        const button = h(
+          'button',
+          { type: 'button', id: action.id, class: action.primary ? 'prompt-primary' : 'prompt-secondary' },
+          action.label,
+        );
         button.addEventListener('click', () => {
           promptBox.hidden = true;
           promptBox.replaceChildren();

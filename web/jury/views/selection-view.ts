@@ -28,7 +28,8 @@ export function selectionView(onChange: (change: Partial<Selection>) => void): S
   competitionSelect.addEventListener('change', () => onChange({ competitionId: Number(competitionSelect.value) || null }));
   deviceSelect.addEventListener('change', () => onChange({ disciplineId: Number(deviceSelect.value) || null }));
   squadSelect.addEventListener('change', () => onChange({ squad: squadSelect.value || null }));
-  const picker = (id: string, label: string, select: HTMLSelectElement) => h('div', { class: 'picker' }, h('label', { for: id }, label), select);
+  const picker = (id: string, label: string, select: HTMLSelectElement) =>
+    h('div', { class: 'picker' }, h('label', { for: id }, label), select);
   const element = h(
     'div',
     { class: 'pickers' },
@@ -41,9 +42,14 @@ export function selectionView(onChange: (change: Partial<Selection>) => void): S
     element,
     fill({ events, competitions, devices, squads }) {
       eventSelect.replaceChildren(...events.map((event) => h('option', { value: event.id }, event.name)));
-      competitionSelect.replaceChildren(...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `#${competition.id}`)));
+      competitionSelect.replaceChildren(
+        ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `#${competition.id}`)),
+      );
       deviceSelect.replaceChildren(...devices.map((discipline) => h('option', { value: discipline.id }, disciplineLabel(discipline))));
-      squadSelect.replaceChildren(h('option', { value: '' }, t('common.allSquads')), ...squads.map((squad) => h('option', { value: squad }, squad)));
+      squadSelect.replaceChildren(
+        h('option', { value: '' }, t('common.allSquads')),
+        ...squads.map((squad) => h('option', { value: squad }, squad)),
+      );
     },
     show(selection) {
       eventSelect.value = selection.eventId === null ? '' : String(selection.eventId);
