@@ -1,7 +1,7 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
- * Prints one plain `Tests: N passed, N failed` line after the run. Vitest's own summary is coloured
+ * Prints one plain `Tests  N passed, N failed` line after the run (the shape of vitest's own line without colours, which scripts grep for). Vitest's own summary is coloured
  * and aligned for people; CI and scripts read this one.
  */
 export default class SummaryReporter implements Reporter {
@@ -17,6 +17,6 @@ export default class SummaryReporter implements Reporter {
         else skipped += 1;
       }
     }
-    process.stdout.write(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(`\nTests  ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }
