@@ -1,8 +1,8 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
- * Prints one plain `Tests  N passed, N failed` line after the run (the shape of vitest's own line without colours, which scripts grep for). Vitest's own summary is coloured
- * and aligned for people; CI and scripts read this one.
+ * Prints one plain `Tests  N passed, N failed` line after the run, shaped like vitest's own line
+ * without colours, which scripts grep for. Vitest's own summary is coloured and aligned for people.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
