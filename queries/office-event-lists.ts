@@ -14,6 +14,18 @@ export interface CompetitionSummary {
   attempts: number;
 }
 
+/** A competition a group or team is entered in (it has a score row there) and the devices it offers. */
+export interface UnitCompetition {
+  id: number;
+  /**
+   * The devices of the competition as its group and team rows show them: every discipline with a
+   * detail row of one of them, widened to the disciplines of the same sport (disciplines without a sport count as one; a competition is held
+   * in one sport, and the desktop program plans collective rows device by device as they are
+   * scored). Empty: nothing recorded yet, so every device is offered.
+   */
+  disciplineIds: number[];
+}
+
 export interface UnitSummary {
   id: number;
   name: string;
@@ -21,6 +33,8 @@ export interface UnitSummary {
   clubId: number | null;
   clubName: string | null;
   squadName: string | null;
+  /** By competition id; empty when the unit has no score row yet. */
+  competitions: UnitCompetition[];
 }
 
 /** Group and team rows differ only in table and id column; both come from these constants, never a request. */
@@ -56,10 +70,26 @@ export async function selectEventUnits(db: Queryable, kind: UnitKind, eventId: n
   const { table, idColumn } = UNIT_TABLES[kind];
   const { rows } = await db.query<Entry<UnitSummary>>(
     `SELECT u.${idColumn} AS id, u.var_name AS name, u.int_startnummer AS "startNumber",
-            u.int_vereineid AS "clubId", v.var_name AS "clubName", u.var_riege AS "squadName"
+            u.int_vereineid AS "clubId", v.var_name AS "clubName", u.var_riege AS "squadName",
+            CASE WHEN u.${idColumn} IS NULL THEN NULL ELSE COALESCE(entered.competitions, '[]'::json) END AS competitions
        FROM ${db.tables.veranstaltungen} e
        LEFT JOIN ${db.tables[table]} u ON u.int_veranstaltungenid = e.int_veranstaltungenid
        LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = u.int_vereineid
+       LEFT JOIN LATERAL (
+         SELECT json_agg(json_build_object('id', c.id, 'disciplineIds', c.devices) ORDER BY c.id) AS competitions
+           FROM (SELECT w.int_wettkaempfeid AS id,
+                        COALESCE((SELECT array_agg(DISTINCT dz.int_disziplinenid ORDER BY dz.int_disziplinenid)
+                                    FROM ${db.tables.wertungen} cw
+                                    JOIN ${db.tables.wertungen_details} d ON d.int_wertungenid = cw.int_wertungenid
+                                    JOIN ${db.tables.disziplinen} used ON used.int_disziplinenid = d.int_disziplinenid
+                                    JOIN ${db.tables.disziplinen} dz
+                                      ON dz.int_sportid IS NOT DISTINCT FROM used.int_sportid
+                                   WHERE cw.int_wettkaempfeid = w.int_wettkaempfeid AND cw.int_teilnehmerid IS NULL),
+                                 '{}') AS devices
+                   FROM ${db.tables.wertungen} w
+                  WHERE w.${idColumn} = u.${idColumn}
+                  GROUP BY w.int_wettkaempfeid) c
+       ) entered ON true
       WHERE e.int_veranstaltungenid = $1
       ORDER BY u.int_startnummer NULLS LAST, u.var_name, u.${idColumn}`,
     [eventId],

@@ -370,6 +370,57 @@ describe('office on competition day', () => {
   });
 });
 
+describe('group and team score entry in the office (point 8)', () => {
+  const optionTexts = (page: Page, selector: string) =>
+    page.$$eval(`${selector} option`, (options) =>
+      (options as HTMLOptionElement[]).filter((option) => option.value !== '').map((option) => option.textContent ?? ''),
+    );
+
+  it('enters a group score next to team entry, and the board of that group discipline shows it', async () => {
+    const groupCompetition = demo.competitions.find((candidate) => candidate.kind === 'group')!;
+    const dance = discipline('Gymnastik & Tanz');
+    // A group without a captured score yet.
+    const group = demo.groups.find((candidate) => candidate.id !== demo.scores.groupExample.groupId)!;
+    const office = await open(`/office/?view=group-scores&eventId=${demo.event.id}`, LAPTOP);
+    await office.page.locator('nav a[data-view="group-scores"][aria-current="page"]').waitFor();
+    await expect.poll(() => office.page.locator('nav a[data-view="teams"]').count()).toBe(1);
+    await signIn(office.page, adminToken);
+    await office.page.locator('#group-select option', { hasText: group.name }).waitFor({ state: 'attached' });
+    await office.page.selectOption('#group-select', String(group.id));
+    expect(await optionTexts(office.page, '#competition-select')).toEqual([expect.stringContaining(groupCompetition.name)]);
+    await office.page.selectOption('#competition-select', String(groupCompetition.id));
+    expect(await optionTexts(office.page, '#discipline-select')).toEqual(['Gymnastik & Tanz (Gruppe)']);
+    await office.page.selectOption('#discipline-select', String(dance.id));
+    await office.page.locator('#score-sheet').waitFor();
+    const values = ['2,5', '3,4', '1,6', '0,8', '0,1'];
+    for (const [index, field] of dance.fields.filter((candidate) => !candidate.isFinal).entries()) {
+      await office.page.focus(`#cell-1-${field.id}`);
+      await office.page.keyboard.type(values[index]!);
+      await office.page.keyboard.press('Tab');
+    }
+    await office.page.locator('#status-1[data-state="saved"]').waitFor();
+    // 2.5 + 3.4 + 1.6 + 0.8 - 0.1 by the discipline's formula, shown by its mask without a leading zero.
+    expect(await office.page.textContent('#final-1')).toBe('8.20');
+    await saveScreenshot(office.page, 'competition-day-office-group-scores-1366x768');
+
+    const board = await open(`/board/?eventId=${demo.event.id}&disciplineId=${dance.id}&competitionId=${groupCompetition.id}`, LAPTOP);
+    const row = board.page.locator('.ranking tbody tr[data-kind="group"]', { hasText: group.name });
+    await row.waitFor();
+    expect(await row.locator('.score').textContent()).toBe('8.20');
+  });
+
+  it('offers a team only the competitions it is entered in and the devices of that competition', async () => {
+    const teamCompetition = demo.competitions.find((candidate) => candidate.kind === 'team')!;
+    const team = demo.teams[0]!;
+    const office = await open(`/office/?view=teams&eventId=${demo.event.id}&teamId=${team.id}`, LAPTOP);
+    await office.page.locator('#competition-select:not([disabled])').waitFor();
+    expect(await optionTexts(office.page, '#competition-select')).toEqual([expect.stringContaining(teamCompetition.name)]);
+    await office.page.selectOption('#competition-select', String(teamCompetition.id));
+    const devices = await optionTexts(office.page, '#discipline-select');
+    expect(devices.sort()).toEqual(['TeamGym Boden', 'TeamGym Trampolin']);
+  });
+});
+
 describe('screenshots at 390 px, 1366×768 and 1920×1080', () => {
   it('portal, board and office fit each size', async () => {
     const girls = competition(/^P-Stufen weiblich/);

@@ -75,10 +75,59 @@ describe('GET /api/events/:eventId/groups and /teams', () => {
     const { status, body } = await getJson(`${server.url}/api/events/${arena.eventId}/${kind}`);
     expect(status).toBe(200);
     expect(body).toEqual([
-      { id: early, name: `${kind} A`, startNumber: 2, clubId: null, clubName: null, squadName: null },
-      { id: late, name: `${kind} B`, startNumber: 9, clubId: arena.clubId, clubName: 'TV Musterstadt', squadName: 'wRot' },
+      { id: early, name: `${kind} A`, startNumber: 2, clubId: null, clubName: null, squadName: null, competitions: [] },
+      {
+        id: late,
+        name: `${kind} B`,
+        startNumber: 9,
+        clubId: arena.clubId,
+        clubName: 'TV Musterstadt',
+        squadName: 'wRot',
+        competitions: [],
+      },
     ]);
     expect((await getJson(`${server.url}/api/events/${MISSING}/${kind}`)).status).toBe(404);
+  });
+
+  it('names the competitions a team is entered in and their devices: recorded ones widened to their sport', async () => {
+    const eventId = await insertRow(server.pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Team-Tag' });
+    const sport = await insertRow(server.pool, 'sport', 'int_sportid', { var_name: 'TeamGym' });
+    const otherSport = await insertRow(server.pool, 'sport', 'int_sportid', { var_name: 'Andere' });
+    const floor = await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', { var_name: 'TG Boden', int_sportid: sport });
+    const tramp = await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', { var_name: 'TG Trampolin', int_sportid: sport });
+    await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', { var_name: 'Reck', int_sportid: otherSport });
+    const competition = (name: string) =>
+      insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: eventId, var_name: name });
+    const [entered, unplanned] = [await competition('TeamGym'), await competition('Neu')];
+    await competition('Einzel');
+    const team = (name: string) =>
+      insertRow(server.pool, 'mannschaften', 'int_mannschaftenid', { int_veranstaltungenid: eventId, var_name: name });
+    const [scored, other, idle] = [await team('A'), await team('B'), await team('C')];
+    const row = (competitionId: number, teamId: number) =>
+      insertRow(server.pool, 'wertungen', 'int_wertungenid', {
+        int_wettkaempfeid: competitionId,
+        int_mannschaftenid: teamId,
+        int_statusid: 1,
+      });
+    await row(entered, scored);
+    const otherRow = await row(entered, other);
+    await row(unplanned, other);
+    // Another team's recorded floor score says the competition is held on the TeamGym devices.
+    await insertRow(server.pool, 'wertungen_details', 'int_wertungen_detailsid', {
+      int_wertungenid: otherRow,
+      int_disziplinenid: floor,
+      int_versuch: 1,
+      rel_leistung: 9.5,
+      int_kp: 0,
+    });
+    const { body } = await getJson(`${server.url}/api/events/${eventId}/teams`);
+    const byId = new Map((body as Array<{ id: number; competitions: unknown }>).map((unit) => [unit.id, unit.competitions]));
+    expect(byId.get(scored)).toEqual([{ id: entered, disciplineIds: [floor, tramp].sort((a, b) => a - b) }]);
+    expect(byId.get(other)).toEqual([
+      { id: entered, disciplineIds: [floor, tramp].sort((a, b) => a - b) },
+      { id: unplanned, disciplineIds: [] },
+    ]);
+    expect(byId.get(idle)).toEqual([]);
   });
 });
 

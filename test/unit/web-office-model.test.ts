@@ -49,7 +49,8 @@ describe('decideSave', () => {
   it('waits until every field the formula reads has a value, then saves the whole row without a final score', () => {
     expect(decideSave(byFormula, typed([[1, 4.5]]), undefined, same)).toEqual({
       kind: 'incomplete',
-      reason: 'Not saved yet: the final score needs E.',
+      reason: 'needs',
+      missing: ['E'],
     });
     expect(
       decideSave(

@@ -11,7 +11,7 @@ import { officeApi } from './office-api.js';
 import { Session, sessionControl } from './session.js';
 import { resultsView } from './results-view.js';
 import { squadsView } from './squads-view.js';
-import { teamsView } from './teams-view.js';
+import { groupScoresView, teamsView } from './teams-view.js';
 import type { OfficeView, ViewContext } from './view.js';
 
 interface ViewEntry {
@@ -25,6 +25,7 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'squads', label: t('office.squads'), needsEvent: true, create: squadsView },
   { key: 'groups', label: t('office.groups'), needsEvent: true, create: groupsView },
   { key: 'teams', label: t('office.teams'), needsEvent: true, create: teamsView },
+  { key: 'group-scores', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
   { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
   { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
   { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },

@@ -8,6 +8,7 @@ import type { CompetitionSummary, UnitSummary } from '../../queries/office-event
 import type { EventSquads } from '../../queries/office-squads.js';
 import type { AllAroundResults, TeamResults } from '../../queries/results.js';
 import type { TeamScoresPage } from '../../queries/team-scores.js';
+import type { GroupHeader, GroupScoreEntry } from '../../queries/group-scores.js';
 import type { Completeness } from '../../queries/completeness.js';
 import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
 import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
@@ -80,6 +81,15 @@ export interface TeamScoreBody {
   finalScore?: number;
 }
 
+export interface GroupScoreBody {
+  groupId: number;
+  competitionId: number;
+  disciplineId: number;
+  attemptNumber: number;
+  components: Array<{ fieldId: number; value: number }>;
+  finalScore?: number;
+}
+
 // One page covers every attempt of one team, competition and discipline many times over.
 const TEAM_SCORES_LIMIT = 1000;
 
@@ -120,6 +130,16 @@ export function officeApi(session: Session) {
       getJson<TeamScoresPage>('/api/scores/team', { ...query, limit: TEAM_SCORES_LIMIT }),
     saveTeamScore: (body: TeamScoreBody) =>
       authed((options) => postJson<{ id: number; message: string; finalScore: number }>('/api/scores/team', body, options)),
+    groupScores: (groupId: number, query: { competitionId: number; disciplineId: number }) =>
+      getJson<{ success: true; group: GroupHeader; scores: GroupScoreEntry[] }>(`/api/scores/group/${groupId}`, query),
+    saveGroupScore: (body: GroupScoreBody) =>
+      authed((options) =>
+        postJson<{ success: true; scoreId: number; components: Array<{ id: number; fieldId: number; value: number }> }>(
+          '/api/scores/group',
+          body,
+          options,
+        ),
+      ),
     firewallStatus: () => getJson<FirewallStatus>('/api/firewall/status', {}, { timeoutMs: 20_000 }),
     changeFirewall: (action: 'enable' | 'disable', service: FirewallServiceKey) =>
       authed((options) => postJson<FirewallChange>(`/api/firewall/${action}/${service}`, undefined, { ...options, timeoutMs: 20_000 })),

@@ -42,7 +42,10 @@ export interface StoredAttempt {
 }
 
 /** What GET /api/scores/team holds, per attempt; the final field's component is the final score. */
-export function storedAttempts(entries: readonly TeamScoreEntry[], finalFieldId: number | null): Map<number, StoredAttempt> {
+export function storedAttempts(
+  entries: ReadonlyArray<Pick<TeamScoreEntry, 'attempt' | 'components' | 'finalScore'>>,
+  finalFieldId: number | null,
+): Map<number, StoredAttempt> {
   const attempts = new Map<number, StoredAttempt>();
   for (const entry of entries) {
     const values = new Map<number, number>();
@@ -63,7 +66,9 @@ export interface TypedAttempt {
 
 export type SaveDecision =
   | { kind: 'save'; components: Array<{ fieldId: number; value: number }>; finalScore?: number }
-  | { kind: 'incomplete'; reason: string }
+  /** Why nothing is sent yet; the page words it in its language. */
+  | { kind: 'incomplete'; reason: 'no-final-field' | 'type-final' }
+  | { kind: 'incomplete'; reason: 'needs'; missing: string[] }
   | { kind: 'unchanged' };
 
 const fieldLabel = (field: DisciplineField) => field.shortName || field.name || `field ${field.id}`;
@@ -92,15 +97,12 @@ export function decideSave(
     layout.formulaFields !== null ||
     (typedFinal === null ? (stored?.finalScore ?? null) === null : stored?.finalScore != null && same(stored.finalScore, typedFinal));
   if (valuesUnchanged && finalUnchanged) return { kind: 'unchanged' };
-  if (layout.finalField === null)
-    return { kind: 'incomplete', reason: 'This discipline has no final field, so no team score can be stored for it.' };
+  if (layout.finalField === null) return { kind: 'incomplete', reason: 'no-final-field' };
   if (layout.formulaFields !== null) {
     const missing = layout.formulaFields.filter((field) => !typed.values.has(field.id));
-    if (missing.length > 0)
-      return { kind: 'incomplete', reason: `Not saved yet: the final score needs ${missing.map(fieldLabel).join(', ')}.` };
+    if (missing.length > 0) return { kind: 'incomplete', reason: 'needs', missing: missing.map(fieldLabel) };
     return { kind: 'save', components };
   }
-  if (typedFinal === null)
-    return { kind: 'incomplete', reason: 'Not saved yet: type the final score (this discipline has no usable formula).' };
+  if (typedFinal === null) return { kind: 'incomplete', reason: 'type-final' };
   return { kind: 'save', components, finalScore: typedFinal };
 }

@@ -1,10 +1,87 @@
 import type { DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { decimalSeparator } from '../shared/i18n.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
-import { countOf } from './people.js';
+import { m } from './messages.js';
 import type { CompetitionSummary, OfficeApi, UnitSummary } from './office-api.js';
-import { decideSave, sheetLayout, storedAttempts, type SheetLayout, type StoredAttempt } from './team-sheet.js';
+import { decideSave, sheetLayout, storedAttempts, type SaveDecision, type SheetLayout, type StoredAttempt } from './team-sheet.js';
+import type { TeamScoreEntry } from '../../queries/team-scores.js';
+
+type StoredEntry = Pick<TeamScoreEntry, 'attempt' | 'components' | 'finalScore'>;
+
+/** What differs between team and group score entry: the texts, the lists offered and the two calls. */
+interface UnitKind {
+  key: 'team' | 'group';
+  title: string;
+  choose: string;
+  none: string;
+  empty: string;
+  step1: string;
+  label: string;
+  units(api: OfficeApi, eventId: number): Promise<UnitSummary[]>;
+  /** Group scores need a group competition (bol_gruppe); team rows may stand in any other. */
+  fits(competition: CompetitionSummary): boolean;
+  load(api: OfficeApi, unitId: number, competitionId: number, disciplineId: number): Promise<StoredEntry[]>;
+  /** Saves one attempt; answers the stored final score. */
+  save(
+    api: OfficeApi,
+    target: { unitId: number; competitionId: number; disciplineId: number; attempt: number },
+    decision: Extract<SaveDecision, { kind: 'save' }>,
+    finalFieldId: number,
+  ): Promise<number | null>;
+}
+
+const TEAM: Omit<UnitKind, 'title'> = {
+  key: 'team',
+  choose: m('unit.chooseTeam'),
+  none: m('unit.noTeams'),
+  empty: m('unit.emptyTeams'),
+  step1: m('unit.step1Team'),
+  label: m('unit.team'),
+  units: (api, eventId) => api.teams(eventId),
+  fits: (competition) => !competition.isGroupCompetition,
+  load: async (api, teamId, competitionId, disciplineId) => (await api.teamScores({ teamId, competitionId, disciplineId })).results,
+  save: async (api, target, decision) =>
+    (
+      await api.saveTeamScore({
+        teamId: target.unitId,
+        competitionId: target.competitionId,
+        disciplineId: target.disciplineId,
+        attempt: target.attempt,
+        components: decision.components,
+        ...(decision.finalScore === undefined ? {} : { finalScore: decision.finalScore }),
+      })
+    ).finalScore,
+};
+
+const GROUP: Omit<UnitKind, 'title'> = {
+  key: 'group',
+  choose: m('unit.chooseGroup'),
+  none: m('unit.noGroups'),
+  empty: m('unit.emptyGroups'),
+  step1: m('unit.step1Group'),
+  label: m('unit.group'),
+  units: (api, eventId) => api.groups(eventId),
+  fits: (competition) => competition.isGroupCompetition,
+  load: async (api, groupId, competitionId, disciplineId) =>
+    (await api.groupScores(groupId, { competitionId, disciplineId })).scores.map((score) => ({
+      attempt: score.attemptNumber,
+      components: score.components ?? [],
+      finalScore: score.finalScore,
+    })),
+  save: async (api, target, decision, finalFieldId) => {
+    const saved = await api.saveGroupScore({
+      groupId: target.unitId,
+      competitionId: target.competitionId,
+      disciplineId: target.disciplineId,
+      attemptNumber: target.attempt,
+      components: decision.components,
+      ...(decision.finalScore === undefined ? {} : { finalScore: decision.finalScore }),
+    });
+    return saved.components.find((component) => component.fieldId === finalFieldId)?.value ?? null;
+  },
+};
 
 interface Cell {
   input: HTMLInputElement;
@@ -23,14 +100,15 @@ interface AttemptRow {
 }
 
 const disciplineLabel = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
+const competitionLabel = (competition: CompetitionSummary) => competition.name ?? m('competition.fallback', { id: competition.id });
 const timeOfDay = () => new Date().toLocaleTimeString();
 
 /**
- * The inline table of one team, competition and discipline: one row per attempt, one column per
+ * The inline table of one team or group, competition and discipline: one row per attempt, one column per
  * field. A cell is normalised by the input mask when it is left (never while typing); leaving it
  * then saves the attempt and loads what the server stored back into the table.
  */
-class TeamSheet {
+class UnitSheet {
   readonly element = h('div', { class: 'sheet' });
   private readonly rows: AttemptRow[] = [];
   private stored = new Map<number, StoredAttempt>();
@@ -39,7 +117,8 @@ class TeamSheet {
 
   constructor(
     private readonly api: OfficeApi,
-    private readonly team: UnitSummary,
+    private readonly kind: UnitKind,
+    private readonly unit: UnitSummary,
     private readonly competition: CompetitionSummary,
     private readonly discipline: DisciplineSummary,
     private readonly layout: SheetLayout,
@@ -48,19 +127,18 @@ class TeamSheet {
 
   async start(): Promise<void> {
     if (this.layout.finalField === null || this.layout.columns.length === 0) {
+      const discipline = disciplineLabel(this.discipline);
       this.element.replaceChildren(
         h(
           'p',
           { class: 'view-message', role: 'status' },
-          `${disciplineLabel(this.discipline)} has no ${this.layout.columns.length === 0 ? 'enabled fields' : 'final field'}: team scores cannot be entered for it.`,
+          this.layout.columns.length === 0 ? m('sheet.noFields', { discipline }) : m('sheet.noFinalField', { discipline }),
         ),
       );
       return;
     }
     if (this.competition.attempts < 1) {
-      this.element.replaceChildren(
-        h('p', { class: 'view-message', role: 'status' }, 'This competition allows no attempts (int_versuche is 0).'),
-      );
+      this.element.replaceChildren(h('p', { class: 'view-message', role: 'status' }, m('sheet.noAttempts')));
       return;
     }
     this.render();
@@ -72,7 +150,7 @@ class TeamSheet {
     const head = h(
       'tr',
       {},
-      h('th', { scope: 'col' }, 'Attempt'),
+      h('th', { scope: 'col' }, m('sheet.attempt')),
       ...columns.map((field) =>
         h(
           'th',
@@ -81,8 +159,8 @@ class TeamSheet {
           h('span', { class: 'long' }, field.name ?? ''),
         ),
       ),
-      h('th', { scope: 'col' }, this.layout.finalField?.name || 'Final score'),
-      h('th', { scope: 'col' }, 'Status'),
+      h('th', { scope: 'col' }, this.layout.finalField?.name || m('sheet.finalScore')),
+      h('th', { scope: 'col' }, m('sheet.status')),
     );
     const body = h('tbody');
     for (let attempt = 1; attempt <= this.competition.attempts; attempt++) {
@@ -94,13 +172,13 @@ class TeamSheet {
         status: h('span', { class: 'row-status', id: `status-${attempt}`, role: 'status' }),
       };
       const cellsOfRow = columns.map((field) => {
-        const cell = this.cell(row, field.id, `Attempt ${attempt}, ${field.name ?? field.shortName ?? 'field'}`);
+        const cell = this.cell(row, field.id, m('sheet.cellLabel', { attempt, field: field.name ?? field.shortName ?? String(field.id) }));
         row.cells.set(field.id, cell);
         return h('td', {}, cell.input, cell.error);
       });
       let finalCell: HTMLElement;
       if (formulaFields === null) {
-        row.finalCell = this.cell(row, 'final', `Attempt ${attempt}, final score`);
+        row.finalCell = this.cell(row, 'final', m('sheet.finalLabel', { attempt }));
         finalCell = h('td', { class: 'final' }, row.finalCell.input, row.finalCell.error);
       } else {
         row.finalOutput = h('output', { id: `final-${attempt}`, class: 'final-value' }, '—');
@@ -114,11 +192,11 @@ class TeamSheet {
     const caption = h(
       'caption',
       {},
-      `${this.team.name} · ${this.competition.name ?? `Competition ${this.competition.id}`} · ${disciplineLabel(this.discipline)}`,
+      `${this.unit.name} · ${competitionLabel(this.competition)} · ${disciplineLabel(this.discipline)}`,
       h(
         'span',
         { class: 'formula' },
-        formulaFields === null ? ' — no usable formula: type the final score' : ` — final score by formula ${this.discipline.formula}`,
+        formulaFields === null ? m('sheet.noFormula') : m('sheet.byFormula', { formula: this.discipline.formula ?? '' }),
       ),
     );
     this.element.replaceChildren(
@@ -127,11 +205,7 @@ class TeamSheet {
         { class: 'table-scroll' },
         h('table', { class: 'data-table score-sheet', id: 'score-sheet' }, caption, h('thead', {}, head), body),
       ),
-      h(
-        'p',
-        { class: 'hint' },
-        `Values are checked against ${this.format.example} when a cell is left, and the attempt is saved then. Enter moves to the next attempt.`,
-      ),
+      h('p', { class: 'hint' }, m('sheet.hint', { example: this.format.example })),
     );
   }
 
@@ -160,6 +234,11 @@ class TeamSheet {
       else input.blur();
     });
     return cell;
+  }
+
+  /** For reading: the mask's decimals without leading zeros, in the language's notation (inputs keep the mask's). */
+  private show(value: number): string {
+    return this.format.display(value, decimalSeparator);
   }
 
   private setError(cell: Cell, message: string | null): void {
@@ -194,7 +273,7 @@ class TeamSheet {
 
   private left(row: AttemptRow, cell: Cell): void {
     if (!this.normalize(cell).ok) {
-      this.setStatus(row, 'error', 'Not saved: correct the marked value.');
+      this.setStatus(row, 'error', m('sheet.correct'));
       return;
     }
     const values = new Map<number, number>();
@@ -219,25 +298,25 @@ class TeamSheet {
       return;
     }
     if (decision.kind === 'incomplete') {
-      this.setStatus(row, 'incomplete', decision.reason);
+      this.setStatus(
+        row,
+        'incomplete',
+        decision.reason === 'needs'
+          ? m('sheet.needs', { fields: decision.missing.join(', ') })
+          : m(decision.reason === 'type-final' ? 'sheet.typeFinal' : 'sheet.noFinal'),
+      );
       return;
     }
-    this.setStatus(row, 'saving', 'Saving…');
-    const body = {
-      teamId: this.team.id,
-      competitionId: this.competition.id,
-      disciplineId: this.discipline.id,
-      attempt: row.attempt,
-      components: decision.components,
-      ...(decision.finalScore === undefined ? {} : { finalScore: decision.finalScore }),
-    };
+    this.setStatus(row, 'saving', m('sheet.saving'));
+    const target = { unitId: this.unit.id, competitionId: this.competition.id, disciplineId: this.discipline.id, attempt: row.attempt };
+    const finalFieldId = this.layout.finalField!.id;
     this.queue = this.queue.then(async () => {
       try {
-        const saved = await this.api.saveTeamScore(body);
-        this.setStatus(row, 'saved', `✓ Saved at ${timeOfDay()}: ${this.format.format(saved.finalScore)}`);
+        const finalScore = await this.kind.save(this.api, target, decision, finalFieldId);
+        this.setStatus(row, 'saved', m('sheet.saved', { time: timeOfDay(), score: finalScore === null ? '—' : this.show(finalScore) }));
       } catch (error) {
-        this.setError(cell, `Not saved: ${(error as Error).message}`);
-        this.setStatus(row, 'error', '✗ Not saved');
+        this.setError(cell, m('sheet.notSavedError', { error: (error as Error).message }));
+        this.setStatus(row, 'error', m('sheet.notSaved'));
         return;
       }
       await this.reload(row.attempt);
@@ -252,10 +331,9 @@ class TeamSheet {
   private async reload(savedAttempt: number | null): Promise<void> {
     let entries;
     try {
-      entries = (await this.api.teamScores({ teamId: this.team.id, competitionId: this.competition.id, disciplineId: this.discipline.id }))
-        .results;
+      entries = await this.kind.load(this.api, this.unit.id, this.competition.id, this.discipline.id);
     } catch (error) {
-      for (const row of this.rows) this.setStatus(row, 'error', `Could not load the stored values: ${(error as Error).message}`);
+      for (const row of this.rows) this.setStatus(row, 'error', m('sheet.loadFailed', { error: (error as Error).message }));
       return;
     }
     this.stored = storedAttempts(entries, this.layout.finalField?.id ?? null);
@@ -271,62 +349,112 @@ class TeamSheet {
       };
       for (const [fieldId, cell] of row.cells) refill(cell, stored?.values.get(fieldId));
       if (row.finalCell) refill(row.finalCell, stored?.finalScore);
-      if (row.finalOutput) row.finalOutput.textContent = stored?.finalScore == null ? '—' : show(stored.finalScore);
+      if (row.finalOutput) row.finalOutput.textContent = stored?.finalScore == null ? '—' : this.show(stored.finalScore);
     }
   }
 }
 
-/** Team score entry: the three-step selector (team, competition, discipline), then the inline table. */
-export function teamsView(context: ViewContext): OfficeView {
+/**
+ * Team or group score entry: the three-step selector (unit, competition, discipline), then the
+ * inline table. Only the competitions the unit is entered in and their devices are offered (see
+ * docs/decisions.md, "Competition day"); a unit without any score row yet gets every competition
+ * of its kind and every device.
+ */
+function unitScoresView(kind: UnitKind, context: ViewContext): OfficeView {
   const { api } = context;
   const event = context.event!;
-  let teams: UnitSummary[] = [];
+  let units: UnitSummary[] = [];
   let competitions: CompetitionSummary[] = [];
   let disciplines: DisciplineSummary[] = [];
   let generation = 0;
 
   const placeholder = (text: string) => h('option', { value: '' }, text);
-  const teamSelect = h('select', { id: 'team-select', name: 'teamId' });
+  const unitSelect = h('select', { id: `${kind.key}-select`, name: `${kind.key}Id` });
   const competitionSelect = h('select', { id: 'competition-select', name: 'competitionId', disabled: true });
   const disciplineSelect = h('select', { id: 'discipline-select', name: 'disciplineId', disabled: true });
-  const message = h('p', { class: 'view-message', role: 'status', id: 'teams-message' });
+  const message = h('p', { class: 'view-message', role: 'status', id: `${kind.key}s-message` });
+  const notice = h('p', { class: 'hint', id: `${kind.key}s-offer`, hidden: true });
   const sheetHost = h('div', { class: 'sheet-host' });
   const step = (number: number, label: string, select: HTMLSelectElement) =>
     h('li', { class: 'picker' }, h('label', { for: select.id }, h('span', { class: 'step-number' }, `${number}`), ` ${label}`), select);
 
   const chosen = <T extends { id: number }>(list: readonly T[], select: HTMLSelectElement) =>
     list.find((entry) => entry.id === Number(select.value)) ?? null;
+  const keep = (select: HTMLSelectElement, wanted: string) => {
+    select.value = wanted;
+    if (select.selectedIndex < 0) select.selectedIndex = 0;
+  };
+
+  /** The unit's competitions of the fitting kind; all of that kind when it is entered nowhere yet. */
+  function offeredCompetitions(unit: UnitSummary): CompetitionSummary[] {
+    const fitting = competitions.filter(kind.fits);
+    if (unit.competitions.length === 0) return fitting;
+    const entered = new Set(unit.competitions.map((competition) => competition.id));
+    return fitting.filter((competition) => entered.has(competition.id));
+  }
+
+  function offeredDisciplines(unit: UnitSummary, competition: CompetitionSummary): DisciplineSummary[] {
+    const devices = unit.competitions.find((entry) => entry.id === competition.id)?.disciplineIds ?? [];
+    if (devices.length === 0) return disciplines;
+    return disciplines.filter((discipline) => devices.includes(discipline.id));
+  }
+
+  function fillCompetitions(unit: UnitSummary | null): void {
+    const wanted = competitionSelect.value;
+    const offered = unit ? offeredCompetitions(unit) : [];
+    competitionSelect.replaceChildren(
+      placeholder(unit && offered.length === 0 ? m('unit.noCompetition') : m('unit.chooseCompetition')),
+      ...offered.map((competition) => {
+        const attempts = competition.attempts === 1 ? m('count.attempt') : m('count.attempts', { count: competition.attempts });
+        return h('option', { value: competition.id }, `${competitionLabel(competition)} · ${attempts}`);
+      }),
+    );
+    keep(competitionSelect, wanted);
+    notice.hidden = !unit || unit.competitions.length > 0;
+    notice.textContent = unit && unit.competitions.length === 0 ? m('unit.notEntered', { name: unit.name }) : '';
+  }
+
+  function fillDisciplines(unit: UnitSummary | null, competition: CompetitionSummary | null): void {
+    const wanted = disciplineSelect.value;
+    const offered = unit && competition ? offeredDisciplines(unit, competition) : [];
+    disciplineSelect.replaceChildren(
+      placeholder(m('unit.chooseDiscipline')),
+      ...offered.map((discipline) => h('option', { value: discipline.id }, disciplineLabel(discipline))),
+    );
+    keep(disciplineSelect, wanted);
+  }
 
   async function showSheet(): Promise<void> {
     const mine = ++generation;
     sheetHost.replaceChildren();
-    const team = chosen(teams, teamSelect);
+    const unit = chosen(units, unitSelect);
+    fillCompetitions(unit);
     const competition = chosen(competitions, competitionSelect);
+    fillDisciplines(unit, competition);
     const discipline = chosen(disciplines, disciplineSelect);
-    competitionSelect.disabled = team === null;
-    disciplineSelect.disabled = team === null || competition === null;
-    replaceQuery({ teamId: team?.id ?? null, competitionId: competition?.id ?? null, disciplineId: discipline?.id ?? null });
-    if (!team || !competition || !discipline) {
-      message.textContent = !team
-        ? 'Step 1: choose a team.'
-        : !competition
-          ? 'Step 2: choose a competition.'
-          : 'Step 3: choose a discipline.';
+    competitionSelect.disabled = unit === null;
+    disciplineSelect.disabled = unit === null || competition === null;
+    replaceQuery({ [`${kind.key}Id`]: unit?.id ?? null, competitionId: competition?.id ?? null, disciplineId: discipline?.id ?? null });
+    if (!unit || !competition || !discipline) {
+      message.textContent = units.length === 0 ? kind.empty : !unit ? kind.step1 : !competition ? m('unit.step2') : m('unit.step3');
+      if (kind.key === 'group' && unit && competitions.every((entry) => !kind.fits(entry)))
+        message.textContent = m('unit.noGroupCompetition');
       return;
     }
-    message.textContent = 'Loading the fields…';
+    message.textContent = m('unit.loadingFields');
     let fields;
     try {
       fields = await api.disciplineFields(discipline.id);
     } catch (error) {
-      if (mine === generation) message.textContent = `Could not load the fields: ${(error as Error).message}`;
+      if (mine === generation) message.textContent = m('unit.fieldsFailed', { error: (error as Error).message });
       return;
     }
     if (mine !== generation) return;
     message.textContent = '';
-    const sheet = new TeamSheet(
+    const sheet = new UnitSheet(
       api,
-      team,
+      kind,
+      unit,
       competition,
       discipline,
       sheetLayout(fields, discipline.id, discipline.formula),
@@ -336,61 +464,53 @@ export function teamsView(context: ViewContext): OfficeView {
     await sheet.start();
   }
 
-  for (const select of [teamSelect, competitionSelect, disciplineSelect]) select.addEventListener('change', () => void showSheet());
+  for (const select of [unitSelect, competitionSelect, disciplineSelect]) select.addEventListener('change', () => void showSheet());
 
-  Promise.all([api.teams(event.id), api.competitions(event.id), api.disciplines()]).then(
-    ([loadedTeams, loadedCompetitions, loadedDisciplines]) => {
-      teams = loadedTeams;
+  Promise.all([kind.units(api, event.id), api.competitions(event.id), api.disciplines()]).then(
+    ([loadedUnits, loadedCompetitions, loadedDisciplines]) => {
+      units = loadedUnits;
       competitions = loadedCompetitions;
       disciplines = loadedDisciplines;
-      teamSelect.replaceChildren(
-        placeholder(teams.length === 0 ? 'No teams in this event' : 'Choose a team…'),
-        ...teams.map((team) => h('option', { value: team.id }, team.clubName ? `${team.name} (${team.clubName})` : team.name)),
-      );
-      competitionSelect.replaceChildren(
-        placeholder('Choose a competition…'),
-        ...competitions.map((competition) =>
-          h(
-            'option',
-            { value: competition.id },
-            `${competition.name ?? `Competition ${competition.id}`} · ${countOf(competition.attempts, 'attempt')}`,
-          ),
-        ),
-      );
-      disciplineSelect.replaceChildren(
-        placeholder('Choose a discipline…'),
-        ...disciplines.map((discipline) => h('option', { value: discipline.id }, disciplineLabel(discipline))),
+      unitSelect.replaceChildren(
+        placeholder(units.length === 0 ? kind.none : kind.choose),
+        ...units.map((unit) => h('option', { value: unit.id }, unit.clubName ? `${unit.name} (${unit.clubName})` : unit.name)),
       );
       // A reload or a bookmark comes back to the same table; ids that are not offered select nothing.
-      for (const [select, name] of [
-        [teamSelect, 'teamId'],
-        [competitionSelect, 'competitionId'],
-        [disciplineSelect, 'disciplineId'],
-      ] as const) {
-        select.value = String(queryInteger(name) ?? '');
-        if (select.selectedIndex < 0) select.selectedIndex = 0;
-      }
+      keep(unitSelect, String(queryInteger(`${kind.key}Id`) ?? ''));
+      fillCompetitions(chosen(units, unitSelect));
+      keep(competitionSelect, String(queryInteger('competitionId') ?? ''));
+      fillDisciplines(chosen(units, unitSelect), chosen(competitions, competitionSelect));
+      keep(disciplineSelect, String(queryInteger('disciplineId') ?? ''));
       void showSheet();
     },
     (error: unknown) => {
-      message.textContent = `Could not load teams, competitions and disciplines: ${(error as Error).message}`;
+      message.textContent = m('unit.listsFailed', { error: (error as Error).message });
     },
   );
-  message.textContent = 'Loading…';
+  message.textContent = m('unit.loading');
 
   const element = h(
     'section',
-    { class: 'panel', 'aria-labelledby': 'teams-title' },
-    h('h2', { id: 'teams-title' }, `Team score entry · ${event.name}`),
+    { class: 'panel', 'aria-labelledby': `${kind.key}s-title` },
+    h('h2', { id: `${kind.key}s-title` }, kind.title),
     h(
       'ol',
       { class: 'stepper' },
-      step(1, 'Team', teamSelect),
-      step(2, 'Competition', competitionSelect),
-      step(3, 'Discipline', disciplineSelect),
+      step(1, kind.label, unitSelect),
+      step(2, m('unit.competition'), competitionSelect),
+      step(3, m('unit.discipline'), disciplineSelect),
     ),
     message,
+    notice,
     sheetHost,
   );
   return { element };
 }
+
+/** Team score entry (spec "Team scoring", entry client rules). */
+export const teamsView = (context: ViewContext): OfficeView =>
+  unitScoresView({ ...TEAM, title: m('unit.teamTitle', { event: context.event!.name }) }, context);
+
+/** Group score entry, the same table against POST /api/scores/group (issue 17, point 8). */
+export const groupScoresView = (context: ViewContext): OfficeView =>
+  unitScoresView({ ...GROUP, title: m('unit.groupTitle', { event: context.event!.name }) }, context);

@@ -218,9 +218,22 @@ function detect(): Lang {
 export const lang: Lang = detect();
 document.documentElement.lang = lang;
 
-export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  const text = (lang === 'de' ? DE : EN)[key] ?? EN[key];
+export type MessageParams = Record<string, string | number>;
+
+function fill(text: string, params: MessageParams): string {
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+export function t(key: MessageKey, params: MessageParams = {}): string {
+  return fill((lang === 'de' ? DE : EN)[key] ?? EN[key], params);
+}
+
+/**
+ * A page's own texts beside the shared ones: English and a German entry for every English key
+ * (the type refuses a missing translation), read in the page's language.
+ */
+export function translator<const E extends Record<string, string>>(en: E, de: { readonly [K in keyof E]: string }) {
+  return (key: keyof E & string, params: MessageParams = {}): string => fill((lang === 'de' ? de[key] : en[key]) as string, params);
 }
 
 /** The language's one decimal separator. */

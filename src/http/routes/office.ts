@@ -32,6 +32,16 @@ const UnitsReply = (what: string) =>
       clubId: Type.Union([Type.Integer(), Type.Null()]),
       clubName: NullableString,
       squadName: NullableString,
+      competitions: Type.Array(
+        Type.Object({
+          id: Type.Integer(),
+          disciplineIds: Type.Array(Type.Integer(), {
+            description:
+              'Disciplines with a detail row of a group or team row of the competition, widened to their sport; empty: none recorded yet (every device applies)',
+          }),
+        }),
+        { description: 'Competitions with a score row of this unit, by id; empty when it has none yet' },
+      ),
     }),
     { description: `${what} of the event, by start number` },
   );
