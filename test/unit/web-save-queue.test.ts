@@ -34,6 +34,8 @@ class FakeServer implements SaveTransport {
   /** Goes away after answering this many more calls. */
   answersLeft = Number.POSITIVE_INFINITY;
   refuseFieldId: number | null = null;
+  /** What the service reports as the final after a field save (an E-panel recomputes it). */
+  computedFinal: number | null = null;
   private nextScoreId = 500;
 
   private answer(): void {
@@ -59,7 +61,7 @@ class FakeServer implements SaveTransport {
       wertungenId: body.participantId,
       disciplineFieldId: body.disciplineFieldId,
       performance: body.performance,
-      finalScore: null,
+      finalScore: this.computedFinal,
     };
   }
 }
@@ -103,6 +105,29 @@ describe('jury portal save queue', () => {
       { kind: 'detail' },
     ]);
     expect(planSteps({ wertungenId: 3, values: [], finalFieldId: null, finalScore: 5 })).toEqual([{ kind: 'detail' }]);
+  });
+
+  it("plans a panel judge's save as the judge's field alone (the service computes the aggregate and the final)", () => {
+    expect(planSteps({ wertungenId: null, values: [{ fieldId: 13, value: 8.5 }], finalFieldId: 19, finalScore: null })).toEqual([
+      { kind: 'create' },
+      { kind: 'field', fieldId: 13, value: 8.5 },
+    ]);
+  });
+
+  it("reports the final the service computed after a panel judge's field save", async () => {
+    const storage = new MemoryStorage();
+    const server = new FakeServer();
+    server.computedFinal = 13.6;
+    const { queue, saved } = makeQueue(storage, server);
+    queue.enqueue(save({ values: [{ fieldId: 13, value: 8.5 }], finalScore: null, expected: { fields: { '13': null }, final: null } }));
+    await queue.drain();
+    expect(server.calls).toEqual([
+      {
+        kind: 'saveJuryResult',
+        body: { participantId: 600, disciplineFieldId: 13, performance: 8.5, attempt: 1, type: 0, expectedPerformance: null },
+      },
+    ]);
+    expect(saved.map((entry) => entry.score)).toEqual([13.6]);
   });
 
   it('sends the steps in order with the wertungenId as participantId and reports the acknowledged score', async () => {
@@ -199,7 +224,7 @@ describe('jury portal save queue', () => {
     closedTab.enqueue(save({ label: 'From the closed tab' }));
     await closedTab.drain();
     const liveStore = new TabQueueStore(storage, 'live', () => clock);
-    const saved: Array<{ job: SaveJob; score: number }> = [];
+    const saved: Array<{ job: SaveJob; score: number | null }> = [];
     // A tab that is still alive keeps its saves; nobody else touches them.
     expect(liveStore.adoptOrphans()).toEqual([]);
     expect(storedJobs(storage, 'closed').map((job) => job.label)).toEqual(['From the closed tab']);

@@ -17,14 +17,27 @@ import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { maskClass } from '../../src/domain/input-mask.js';
 import {
+  applyDeviation,
+  deviationFromState,
+  deviationKey,
+  panelOf,
+  type PanelDeviation,
+  type PanelProgress,
+  type PanelSettings,
+  type PanelState,
+} from '../shared/panel.js';
+import { deviationAlert } from '../shared/deviation-view.js';
+import {
   applyScoreEvent,
   computeFinal,
   devicesOfCompetition,
   entriesForDevice,
   fieldLayout,
+  fieldValues,
   fullName,
   judgeValue,
   nextPending,
+  participantKey,
   participantRows,
   plausibleRange,
   type DisplayStatus,
@@ -34,6 +47,7 @@ import {
 } from './model.js';
 import { HEARTBEAT_MS, TabQueueStore } from './queue-store.js';
 import { conflictCurrent, SaveQueue, type ExpectedValues, type NewSave, type SaveJob } from './save-queue.js';
+import { panelSummaryView } from './views/panel-view.js';
 import { participantListView, type ListedRow } from './views/participant-list-view.js';
 import { scoringView, type AckState } from './views/scoring-view.js';
 import { selectionView } from './views/selection-view.js';
@@ -117,6 +131,21 @@ export class JuryController {
   /** Jobs saved from this tab's form: their confirmation moves on to the next participant. */
   private readonly advanceAfter = new Set<string>();
   private deviceLoading = false;
+  /** `&field=`: an E-panel judge's own portal shows this field only (issue 21); null = every field. */
+  private readonly judgeFieldId = queryInteger('field');
+  /** The judge's stored (or here saved) value per participant key: done for this judge. */
+  private judgeValues = new Map<string, number>();
+  /** The selected device's E-panel, if it has one. */
+  private panelSettings: PanelSettings | null = null;
+  /** Per participant key: the panel as the reads say, or as the last judge's save reported it. */
+  private readonly panelStates = new Map<string, PanelState | PanelProgress>();
+  /** The selected participant's panel with every judge's value (from GET /api/jury-results). */
+  private selectedPanel: PanelState | null = null;
+  private panelGeneration = 0;
+  /** Open deviations of the event (head judge's view), keyed by score, device and attempt. */
+  private readonly deviations = new Map<string, PanelDeviation>();
+  private readonly panelSummary = panelSummaryView();
+  private readonly alerts = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
 
   private readonly feed: LiveFeed;
   private readonly queue: SaveQueue;
@@ -141,6 +170,9 @@ export class JuryController {
       onEvent: (event) => this.liveEvent(event),
       onStatus: (status) => this.connectionChanged(status),
       onResync: () => void this.loadParticipants(),
+      onPanelDeviation: (message) => {
+        if (this.judgeFieldId === null && applyDeviation(this.deviations, message)) this.renderAlerts();
+      },
     });
     window.addEventListener('online', () => this.queue.kick());
     setInterval(() => {
@@ -227,6 +259,8 @@ export class JuryController {
     if (this.selectedKey !== null && !this.rows.some((row) => row.key === this.selectedKey)) this.selectedKey = null;
     this.renderPanel();
     this.renderList();
+    this.renderAlerts();
+    this.followCurrent();
     // Joined before loading, so nothing between the load and the join is lost (the join's resync reloads).
     if (eventChanged && next.eventId !== null) this.feed.follow(next.eventId);
     void this.loadJuryResults();
@@ -265,6 +299,25 @@ export class JuryController {
       squad ? forDevice.filter((entry) => squad.participantIds.has(entry.participantId)) : forDevice,
       disciplineId,
     );
+    this.judgeValues = this.judgeFieldId === null ? new Map() : fieldValues(this.entries, disciplineId, this.judgeFieldId);
+    this.panelStates.clear();
+    for (const key of [...this.deviations.keys()]) if (this.deviations.get(key)!.disciplineId === disciplineId) this.deviations.delete(key);
+    for (const entry of this.entries) {
+      if (entry.disciplineId !== disciplineId) continue;
+      const state = panelOf<PanelState>(entry);
+      if (!state) continue;
+      this.panelStates.set(participantKey(entry.competitionId, entry.participantId), state);
+      const open = deviationFromState(entry.id, disciplineId, state);
+      if (open) this.deviations.set(deviationKey(open), open);
+    }
+  }
+
+  /** A judge's portal follows the competition: the first participant still without their value. */
+  private followCurrent(): void {
+    if (this.judgeFieldId === null || this.selectedKey !== null) return;
+    const next = this.rows.find((row) => this.displayStatus(row) === 'pending');
+    if (next) this.chooseParticipant(next.key);
+    else if (this.rows.length > 0) this.showAck('idle', t('jury.judgeAllDone'));
   }
 
   private async loadDevice(): Promise<void> {
@@ -272,6 +325,7 @@ export class JuryController {
     const discipline = this.discipline();
     this.format = scoreFormat(discipline ?? { inputMask: null, decimals: null });
     this.formula = this.useJuryResults ? (discipline?.formula ?? null) : null;
+    this.panelSettings = this.useJuryResults ? panelOf<PanelSettings>(discipline) : null;
     this.layout = { inputs: [], finalField: null };
     if (disciplineId === null || !this.useJuryResults) return;
     let fields: DisciplineField[];
@@ -317,8 +371,10 @@ export class JuryController {
     for (const event of replay) this.applyEvent(event);
     this.list.message(this.rows.length === 0 ? t('jury.noParticipants') : '');
     this.renderList();
+    this.renderAlerts();
     if (!this.dirty) this.juryLoadKey = null;
     this.renderPanelStatus();
+    this.followCurrent();
     void this.loadJuryResults();
   }
 
@@ -351,7 +407,9 @@ export class JuryController {
     const generation = ++this.juryLoadGeneration;
     let results;
     try {
-      results = (await api.juryResults(row.wertungenId, disciplineId)).results;
+      const answer = await api.juryResults(row.wertungenId, disciplineId);
+      results = answer.results;
+      if (generation === this.juryLoadGeneration && this.selectedRow() === row) this.showPanel(panelOf<PanelState>(answer));
     } catch (error) {
       if (generation === this.juryLoadGeneration) {
         this.juryLoadKey = null;
@@ -387,9 +445,13 @@ export class JuryController {
     return Object.fromEntries(this.fieldIds().map((id) => [String(id), null]));
   }
 
-  /** What is stored once `job` is through: its values, its final in the final field and the detail. */
-  private savedBaseline(job: Pick<SaveJob, 'values' | 'finalScore'>): ExpectedValues {
+  /**
+   * What is stored once `job` is through: its values, its final in the final field and the detail
+   * (a panel judge's job: its field, and the final the service computed, when known).
+   */
+  private savedBaseline(job: Pick<SaveJob, 'values' | 'finalScore'>, computed: number | null = null): ExpectedValues {
     const fields: Record<string, number | null> = Object.fromEntries(job.values.map(({ fieldId, value }) => [String(fieldId), value]));
+    if (job.finalScore === null) return { fields, final: computed };
     if (this.layout.finalField) fields[String(this.layout.finalField.id)] = job.finalScore;
     return { fields, final: job.finalScore };
   }
@@ -400,9 +462,14 @@ export class JuryController {
     this.eventsDuringLoad?.push(event);
     const row = this.applyEvent(event);
     if (!row) return;
+    const progress = panelOf<PanelProgress>(event);
+    if (progress) this.panelStates.set(row.key, { ...this.panelStates.get(row.key), ...progress });
     this.renderList();
     if (row.key !== this.selectedKey) return;
     this.renderPanelStatus();
+    void this.refreshSelectedPanel();
+    // Another judge's value changes the final every time: on a judge's own portal that is no news.
+    if (this.judgeFieldId !== null) return;
     // Someone else's change: say so, and leave the inputs alone (the next save asks before it overwrites).
     const score = eventScore(event);
     const own = this.latestJobFor(row.key) !== undefined || same(score, this.ownScores.get(row.key));
@@ -425,25 +492,31 @@ export class JuryController {
     this.renderConnection();
   }
 
-  private saved(job: SaveJob, wertungenId: number, score: number): void {
+  private saved(job: SaveJob, wertungenId: number, score: number | null): void {
     this.rejected.delete(job.participantKey);
-    this.ownScores.set(job.participantKey, score);
+    if (score !== null) this.ownScores.set(job.participantKey, score);
+    const judgeValue = job.finalScore === null ? job.values.find((entry) => entry.fieldId === this.judgeFieldId) : undefined;
+    if (judgeValue) this.judgeValues.set(job.participantKey, judgeValue.value);
     const row = this.rows.find((candidate) => candidate.key === job.participantKey);
     const sameView = job.eventId === this.selection.eventId && job.disciplineId === this.selection.disciplineId;
     const advance = this.advanceAfter.delete(job.id);
     if (row && sameView) {
       row.wertungenId = wertungenId;
-      row.currentScore = score;
-      row.status = 'completed';
+      if (score !== null) {
+        row.currentScore = score;
+        row.status = 'completed';
+      }
       if (row.key === this.selectedKey && !this.dirty) {
         // The inputs already show what was saved; remember that instead of loading it back.
         this.juryLoadKey = this.juryKey(wertungenId, job.disciplineId);
-        this.baseline = this.savedBaseline({ values: job.values, finalScore: score });
+        this.baseline = this.savedBaseline(job.finalScore === null ? job : { values: job.values, finalScore: score }, score);
       }
+      if (row.key === this.selectedKey) void this.refreshSelectedPanel();
     }
     this.renderList();
     this.renderPanelStatus();
-    this.showAck('saved', t('jury.saved', { name: job.label, score: this.show(score), time: timeOfDay() }));
+    const shown = judgeValue?.value ?? score;
+    this.showAck('saved', t('jury.saved', { name: job.label, score: shown === null ? '—' : this.show(shown), time: timeOfDay() }));
     // Next participant (issue 17, point 2): only after this tab's own confirmed save, and only
     // while the judge is still on that participant without new typing.
     if (advance && row && sameView && row.key === this.selectedKey && !this.dirty) {
@@ -467,7 +540,7 @@ export class JuryController {
 
   /** 409 (issue 17, point 3): both values side by side; the judge overwrites knowingly or keeps the stored one. */
   private askAboutConflict(job: SaveJob, current: number | null): void {
-    const mine = this.show(job.finalScore);
+    const mine = this.show(job.finalScore ?? job.values[0]?.value ?? 0);
     this.showAck('error', '');
     this.scoring.ask({
       kind: 'conflict',
@@ -534,7 +607,10 @@ export class JuryController {
     }
     const { values } = collected;
     let finalScore = collected.manualFinal;
-    if (finalScore === null) {
+    if (this.judgeFieldId !== null) {
+      // The service computes the aggregate and the final from every judge's value.
+      finalScore = null;
+    } else if (finalScore === null) {
       finalScore = computeFinal(
         this.formula,
         values.map((entry) => entry.value),
@@ -548,7 +624,8 @@ export class JuryController {
     if (!this.plausible(values, finalScore, confirmed)) return;
     this.dirty = false;
     this.rejected.delete(row.key);
-    this.showAck('saving', t('jury.saving', { name: fullName(row, t('jury.unnamed')), score: this.show(finalScore) }));
+    const shown = finalScore ?? values[0]?.value ?? null;
+    this.showAck('saving', t('jury.saving', { name: fullName(row, t('jury.unnamed')), score: shown === null ? '—' : this.show(shown) }));
     const job = this.enqueue({
       eventId,
       disciplineId,
@@ -575,7 +652,7 @@ export class JuryController {
    * Issue 17, point 4: a negative value where none can be is refused; a value outside its usual
    * range is held until the judge confirms it (a typo like 45 for 4.5 never reaches the board).
    */
-  private plausible(values: ReadonlyArray<{ fieldId: number; value: number }>, finalScore: number, confirmed: boolean): boolean {
+  private plausible(values: ReadonlyArray<{ fieldId: number; value: number }>, finalScore: number | null, confirmed: boolean): boolean {
     const discipline = this.discipline();
     const isTime = discipline?.inputMask ? maskClass(discipline.inputMask.trim()) === 'time' : false;
     const startValue = discipline?.startValue ?? null;
@@ -588,11 +665,12 @@ export class JuryController {
         range: plausibleRange({ kind: 'field', name, shortName: input?.field.shortName ?? null, isTime, startValue }),
       };
     });
-    checks.push({
-      label: t('jury.finalScore'),
-      value: finalScore,
-      range: plausibleRange({ kind: 'final', name: 'final', isTime, startValue }),
-    });
+    if (finalScore !== null)
+      checks.push({
+        label: t('jury.finalScore'),
+        value: finalScore,
+        range: plausibleRange({ kind: 'final', name: 'final', isTime, startValue }),
+      });
     const refused = checks.find((check) => judgeValue(check.value, check.range).kind === 'refuse');
     if (refused) {
       this.showAck('error', t('jury.refuseNegative', { field: refused.label, value: this.show(refused.value) }));
@@ -632,6 +710,7 @@ export class JuryController {
       this.juryLoadKey = null;
       this.dirty = false;
       this.baseline = null;
+      this.selectedPanel = null;
       this.renderList();
       this.renderPanel();
       void this.loadJuryResults();
@@ -654,7 +733,17 @@ export class JuryController {
     );
     this.root.replaceChildren(
       header,
-      h('main', {}, this.pickers.element, this.status.banner, h('div', { class: 'layout' }, this.list.element, this.scoring.element)),
+      h(
+        'main',
+        { class: this.judgeFieldId === null ? '' : 'judge-mode' },
+        this.pickers.element,
+        this.status.banner,
+        this.alerts,
+        // A judge's own field comes first: on a phone it is all the judge needs.
+        this.judgeFieldId === null
+          ? h('div', { class: 'layout' }, this.list.element, this.scoring.element)
+          : h('div', { class: 'layout' }, this.scoring.element, this.list.element),
+      ),
     );
     this.renderPanel();
   }
@@ -686,6 +775,7 @@ export class JuryController {
     )
       return 'waiting';
     if (this.rejected.has(row.key)) return 'error';
+    if (this.judgeFieldId !== null) return this.judgeValues.has(row.key) ? 'completed' : 'pending';
     return row.status;
   }
 
@@ -696,8 +786,14 @@ export class JuryController {
         return { row, status, icon: '◷', text: t('jury.status.waiting') };
       case 'error':
         return { row, status, icon: '⚠', text: t('jury.status.error') };
-      case 'completed':
-        return { row, status, icon: '✓', text: row.currentScore === null ? t('jury.status.completed') : this.show(row.currentScore) };
+      case 'completed': {
+        const mine = this.judgeValues.get(row.key);
+        if (mine !== undefined) return { row, status, icon: '✓', text: t('jury.yourValue', { value: this.show(mine) }) };
+        if (row.currentScore === null) return { row, status, icon: '✓', text: t('jury.status.completed') };
+        const score = this.show(row.currentScore);
+        const provisional = this.panelSettings !== null && this.panelStates.get(row.key)?.complete === false;
+        return { row, status, icon: provisional ? '◐' : '✓', text: provisional ? t('jury.provisional', { score }) : score };
+      }
       default:
         return { row, status, icon: '○', text: t('jury.status.pending') };
     }
@@ -719,8 +815,75 @@ export class JuryController {
       format: this.format,
       formula: this.formula,
       useJuryResults: this.useJuryResults,
+      judgeFieldId: this.judgeFieldId,
+      extra: this.judgeFieldId === null ? this.panelSummary.element : null,
     });
     this.renderPanelStatus();
+    this.renderPanelSummary();
+  }
+
+  // ---------------------------------------------------------------- E-panel (issue 21)
+
+  private showPanel(state: PanelState | null): void {
+    this.selectedPanel = state;
+    const row = this.selectedRow();
+    if (row && state) this.panelStates.set(row.key, state);
+    this.renderPanelSummary();
+    this.renderList();
+  }
+
+  /** Every judge's value as stored now, for the summary only: the inputs stay as the judge left them. */
+  private async refreshSelectedPanel(): Promise<void> {
+    const row = this.selectedRow();
+    const disciplineId = this.selection.disciplineId;
+    if (this.judgeFieldId !== null || !this.panelSettings || !row || row.wertungenId === null || disciplineId === null) return;
+    const generation = ++this.panelGeneration;
+    try {
+      const answer = await api.juryResults(row.wertungenId, disciplineId);
+      if (generation === this.panelGeneration && this.selectedRow() === row) this.showPanel(panelOf<PanelState>(answer));
+    } catch {
+      // The summary keeps its last state; the next event or selection asks again.
+    }
+  }
+
+  private judgeLabel(fieldId: number): string {
+    const input = this.layout.inputs.find((candidate) => candidate.field.id === fieldId);
+    return input ? `${input.letter} · ${input.field.shortName ?? input.field.name ?? fieldId}` : `#${fieldId}`;
+  }
+
+  private renderPanelSummary(): void {
+    const settings = this.panelSettings;
+    if (this.judgeFieldId !== null || !settings || !this.selectedRow()) {
+      this.panelSummary.render(null);
+      return;
+    }
+    this.panelSummary.render({ settings, state: this.selectedPanel, format: this.format, judge: (fieldId) => this.judgeLabel(fieldId) });
+  }
+
+  /** The head judge's alerts: open deviations of the selected device among the listed participants. */
+  private renderAlerts(): void {
+    const shown = [...this.deviations.values()].flatMap((deviation) => {
+      const row = this.rows.find((candidate) => candidate.wertungenId === deviation.scoreId);
+      return deviation.disciplineId === this.selection.disciplineId && row ? [{ deviation, row }] : [];
+    });
+    this.alerts.hidden = shown.length === 0;
+    this.alerts.replaceChildren(
+      ...shown.map(({ deviation, row }) => {
+        const open = h('button', { type: 'button', class: 'deviation-open' }, fullName(row, t('jury.unnamed')));
+        open.addEventListener('click', () => this.chooseParticipant(row.key));
+        return deviationAlert(
+          deviation,
+          {
+            name: fullName(row, t('jury.unnamed')),
+            device: this.discipline()?.displayName || this.discipline()?.name || `#${deviation.disciplineId}`,
+            judge: (fieldId) => this.judgeLabel(fieldId),
+            format: this.format,
+          },
+          open,
+        );
+      }),
+    );
+    if (shown.some(({ row }) => row.key === this.selectedKey)) void this.refreshSelectedPanel();
   }
 
   private renderPanelStatus(): void {

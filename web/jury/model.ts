@@ -259,3 +259,20 @@ export function judgeValue(value: number, range: PlausibleRange): PlausibilityVe
   if (value < range.min || value > range.max) return { kind: 'confirm' };
   return { kind: 'ok' };
 }
+
+// ---------------------------------------------------------------- E-panel (issue 21)
+
+/**
+ * The stored values of one field of the device per participant key: an E-panel judge's portal
+ * (`&field=`) counts a participant as done once their own field holds a value, whatever the others did.
+ */
+export function fieldValues(entries: readonly ScoreEntry[], disciplineId: number, fieldId: number): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const entry of entries) {
+    if (entry.disciplineId !== disciplineId || entry.participantId === null) continue;
+    const result = entry.juryResults.find((candidate) => candidate.disciplineFieldId === fieldId);
+    if (result && typeof result.performance === 'number')
+      values.set(participantKey(entry.competitionId, entry.participantId), result.performance);
+  }
+  return values;
+}

@@ -23,7 +23,11 @@ export interface NewSave {
   /** The values as typed, so a waiting participant shows what is still to be sent. */
   values: { fieldId: number; value: number }[];
   finalFieldId: number | null;
-  finalScore: number;
+  /**
+   * Null: an E-panel judge's own field (issue 21). The service computes the panel's aggregate and
+   * the final in the same transaction, so the job sends that one field and nothing else.
+   */
+  finalScore: number | null;
   /**
    * The stored values the judge's form was based on (issue 17): each step sends its optimistic
    * check, and the server answers 409 when someone else changed the value meanwhile. Absent (an

@@ -43,11 +43,17 @@ export interface SaveQueueListener {
 
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 5_000];
 
-/** Saves in the spec's order: create when needed; field values; final into the final field; final into the detail. */
+/**
+ * Saves in the spec's order: create when needed; field values; final into the final field; final
+ * into the detail. A panel judge's save (final null) is the field alone: the service computes the rest.
+ */
 export function planSteps(save: Pick<NewSave, 'wertungenId' | 'values' | 'finalFieldId' | 'finalScore'>): SaveStep[] {
+  const fields = save.values.map(({ fieldId, value }) => ({ kind: 'field', fieldId, value }) as const);
+  const create = save.wertungenId === null ? [{ kind: 'create' } as const] : [];
+  if (save.finalScore === null) return [...create, ...fields];
   return [
-    ...(save.wertungenId === null ? [{ kind: 'create' } as const] : []),
-    ...save.values.map(({ fieldId, value }) => ({ kind: 'field', fieldId, value }) as const),
+    ...create,
+    ...fields,
     ...(save.finalFieldId === null ? [] : [{ kind: 'field', fieldId: save.finalFieldId, value: save.finalScore } as const]),
     { kind: 'detail' },
   ];
@@ -187,6 +193,8 @@ export class SaveQueue {
 
   private async runRemainingSteps(job: SaveJob): Promise<SaveValueResponse> {
     let last: SaveValueResponse | null = null;
+    /** The final as the service computed it after the last field step (a panel judge's save ends there). */
+    let computedFinal: number | null = null;
     while (job.next < job.steps.length) {
       const step = job.steps[job.next]!;
       if (step.kind === 'create') {
@@ -203,7 +211,7 @@ export class SaveQueue {
         // Only fields whose stored value the form knew are checked.
         const known = job.expected !== undefined && String(step.fieldId) in job.expected.fields;
         const expected = known ? { expectedPerformance: job.expected!.fields[String(step.fieldId)] ?? null } : {};
-        await ownValueAccepted(step.value, () =>
+        const answer = await ownValueAccepted<JuryResultSaveResponse | undefined>(step.value, () =>
           this.transport.saveJuryResult({
             participantId: this.scoreIdOf(job),
             disciplineFieldId: step.fieldId,
@@ -213,26 +221,28 @@ export class SaveQueue {
             ...expected,
           }),
         );
+        computedFinal = answer?.finalScore ?? null;
       } else {
+        const finalScore = job.finalScore ?? 0;
         const expected = job.expected ? { expectedScore: job.expected.final } : {};
         const body = {
           competitionId: job.competitionId,
           participantId: this.scoreIdOf(job),
           disciplineId: job.disciplineId,
-          score: job.finalScore,
+          score: finalScore,
         };
         last = await ownValueAccepted(
-          job.finalScore,
+          finalScore,
           () => this.transport.saveValue({ ...body, ...expected }),
-          () => ({ success: true, wertungenId: body.participantId, score: job.finalScore }),
+          () => ({ success: true, wertungenId: body.participantId, score: finalScore }),
         );
       }
       job.next += 1;
       this.persist();
       this.notify();
     }
-    // Plans always end with the detail step, so `last` is set whenever the loop ran to its end.
-    return last ?? { success: true, wertungenId: this.scoreIdOf(job), score: job.finalScore };
+    // Plans with a final end with the detail step, so `last` is set whenever such a loop ran to its end.
+    return last ?? { success: true, wertungenId: this.scoreIdOf(job), score: job.finalScore ?? computedFinal };
   }
 
   private scoreIdOf(job: SaveJob): number {

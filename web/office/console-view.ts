@@ -2,9 +2,15 @@
  * Head judge console (`?view=console&eventId=&competitionId=`): what is still missing per device
  * and squad, release and reopen, and the corrections log with each score's history one click away.
  * Live: every score-updated or release-changed message of the event reloads what it touches.
+ * E-panel deviations (issue 21) show as alerts until resolved, with "confirm" for the head judge.
  */
+import { api as sharedApi, type DisciplineField, type DisciplineSummary } from '../shared/api.js';
+import { deviationAlert } from '../shared/deviation-view.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { t } from '../shared/i18n.js';
 import { LiveFeed } from '../shared/live.js';
+import { applyDeviation, deviationKey, type PanelDeviation } from '../shared/panel.js';
+import { scoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
 import type { AuditPage, CompetitionSummary, Completeness, ReleaseScope } from './office-api.js';
 
@@ -48,6 +54,104 @@ export function consoleView(context: ViewContext): OfficeView {
   let completeness: Completeness | null = null;
   let generation = 0;
   let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+  const deviations = new Map<string, PanelDeviation>();
+  const deviationArea = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
+  const deviationMessage = h('p', { class: 'hint', id: 'deviation-message' });
+  let disciplines: DisciplineSummary[] | null = null;
+  const fieldsOf = new Map<number, DisciplineField[]>();
+  const names = new Map<number, string>();
+  /** Looked up once per unknown id, so a score nobody can name does not reload the list on every render. */
+  const askedNames = new Set<number>();
+  let deviationGeneration = 0;
+
+  /** Device names, judge field names and participants' names, fetched only when an alert needs them. */
+  async function labelsFor(list: readonly PanelDeviation[]): Promise<void> {
+    const jobs: Array<Promise<unknown>> = [];
+    if (disciplines === null) jobs.push(sharedApi.disciplines().then((found) => (disciplines = found)));
+    for (const disciplineId of new Set(list.map((deviation) => deviation.disciplineId)))
+      if (!fieldsOf.has(disciplineId))
+        jobs.push(sharedApi.disciplineFields(disciplineId).then((fields) => fieldsOf.set(disciplineId, fields)));
+    const unknown = list.filter((deviation) => !names.has(deviation.scoreId) && !askedNames.has(deviation.scoreId));
+    if (unknown.length > 0) {
+      unknown.forEach((deviation) => askedNames.add(deviation.scoreId));
+      jobs.push(
+        sharedApi.scores(event.id).then((entries) => {
+          for (const entry of entries) names.set(entry.id, `${entry.firstName ?? ''} ${entry.lastName ?? ''}`.trim() || `#${entry.id}`);
+        }),
+      );
+    }
+    await Promise.allSettled(jobs);
+  }
+
+  async function renderDeviations(): Promise<void> {
+    const mine = ++deviationGeneration;
+    const open = [...deviations.values()];
+    await labelsFor(open);
+    if (mine !== deviationGeneration) return;
+    if (open.length === 0) {
+      deviationArea.replaceChildren(h('p', { class: 'hint', id: 'no-deviations' }, t('panel.noDeviations')));
+      return;
+    }
+    deviationArea.replaceChildren(
+      ...open.map((deviation) => {
+        const discipline = disciplines?.find((candidate) => candidate.id === deviation.disciplineId);
+        const fields = fieldsOf.get(deviation.disciplineId) ?? [];
+        const confirm = h(
+          'button',
+          { type: 'button', class: 'primary confirm-deviation', 'data-action': 'confirm-deviation', disabled: !session.isHead },
+          t('panel.confirm'),
+        );
+        confirm.addEventListener('click', () => void confirmDeviation(deviation, confirm));
+        return deviationAlert(
+          deviation,
+          {
+            name: names.get(deviation.scoreId) ?? `#${deviation.scoreId}`,
+            device: discipline ? discipline.displayName || discipline.name : `#${deviation.disciplineId}`,
+            judge: (fieldId) => {
+              const field = fields.find((candidate) => candidate.id === fieldId);
+              return field?.shortName ?? field?.name ?? `#${fieldId}`;
+            },
+            format: scoreFormat(discipline ?? { inputMask: null, decimals: null }),
+          },
+          confirm,
+        );
+      }),
+    );
+  }
+
+  async function confirmDeviation(deviation: PanelDeviation, button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    button.textContent = t('panel.confirming');
+    try {
+      await api.confirmDeviation({ scoreId: deviation.scoreId, disciplineId: deviation.disciplineId, attempt: deviation.attempt });
+      // The resolved message follows through the outbox; the alert goes now, as the head judge expects.
+      deviations.delete(deviationKey(deviation));
+      deviationMessage.textContent = '';
+      void renderDeviations();
+    } catch (error) {
+      button.disabled = !session.isHead;
+      button.textContent = t('panel.confirm');
+      deviationMessage.textContent = t('panel.confirmFailed', { error: (error as Error).message });
+    }
+  }
+
+  /** After a (re)load the open ones come from the service; live messages keep them current from there. */
+  async function loadDeviations(): Promise<void> {
+    if (!session.isHead) {
+      deviationMessage.textContent = t('panel.needsHead');
+      void renderDeviations();
+      return;
+    }
+    try {
+      const open = await api.panelDeviations(event.id);
+      deviations.clear();
+      for (const deviation of open) deviations.set(deviationKey(deviation), { ...deviation, resolved: false });
+      deviationMessage.textContent = '';
+    } catch (error) {
+      deviationMessage.textContent = t('panel.loadFailed', { error: (error as Error).message });
+    }
+    void renderDeviations();
+  }
 
   function scheduleReload(): void {
     if (reloadTimer !== null) clearTimeout(reloadTimer);
@@ -60,7 +164,13 @@ export function consoleView(context: ViewContext): OfficeView {
   const live = new LiveFeed({
     onEvent: scheduleReload,
     onReleaseChanged: scheduleReload,
-    onResync: scheduleReload,
+    onResync() {
+      scheduleReload();
+      void loadDeviations();
+    },
+    onPanelDeviation(message) {
+      if (applyDeviation(deviations, message)) void renderDeviations();
+    },
     onStatus(status) {
       liveBadge.dataset.state = status;
       liveBadge.textContent = status;
@@ -298,7 +408,10 @@ export function consoleView(context: ViewContext): OfficeView {
       button.disabled = !session.isHead;
     });
   };
-  const unsubscribe = session.onChange(renderAccess);
+  const unsubscribe = session.onChange(() => {
+    renderAccess();
+    void loadDeviations();
+  });
   renderAccess();
   void start();
 
@@ -313,6 +426,9 @@ export function consoleView(context: ViewContext): OfficeView {
     ),
     accessHint,
     message,
+    h('h3', { id: 'deviations-title' }, t('panel.deviationTitle')),
+    deviationMessage,
+    deviationArea,
     h('h3', {}, 'Completeness and release'),
     devicesArea,
     h('h3', {}, 'Corrections log'),

@@ -7,6 +7,7 @@ import { consoleView } from './console-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
 import { networkView } from './network-view.js';
+import { panelsView } from './panels-view.js';
 import { officeApi } from './office-api.js';
 import { Session, sessionControl } from './session.js';
 import { resultsView } from './results-view.js';
@@ -28,6 +29,7 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'group-scores', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
   { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
   { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
+  { key: 'panels', label: t('office.panels'), needsEvent: false, create: panelsView },
   { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },
 ];
 

@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ScoreUpdatedEvent } from './api.js';
+import type { PanelDeviation } from './panel.js';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
@@ -13,6 +14,8 @@ export interface LiveFeedOptions {
   onResync(): void;
   /** A head judge released or reopened a device or squad of the followed event. */
   onReleaseChanged?(event: { eventId: number; seq?: number }): void;
+  /** An E-panel's counted values spread more than its tolerance (`resolved: false`), or no longer do. */
+  onPanelDeviation?(event: PanelDeviation): void;
 }
 
 interface JoinAck {
@@ -44,6 +47,10 @@ export class LiveFeed {
     this.socket.on('score-updated', (event: ScoreUpdatedEvent) => this.receive(event, () => this.options.onEvent(event)));
     this.socket.on('release-changed', (event: { eventId: number; seq?: number }) =>
       this.receive(event, () => this.options.onReleaseChanged?.(event)),
+    );
+    // The room is the event's, so a deviation without `eventId` belongs to the followed event.
+    this.socket.on('panel-deviation', (event: PanelDeviation) =>
+      this.receive({ ...event, eventId: event.eventId ?? this.eventId ?? -1 }, () => this.options.onPanelDeviation?.(event)),
     );
     this.options.onStatus('connecting');
   }

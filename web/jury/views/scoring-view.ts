@@ -15,6 +15,13 @@ export interface ScoringSetup {
   format: ScoreFormat;
   formula: string | null;
   useJuryResults: boolean;
+  /**
+   * An E-panel judge's portal (`&field=`, issue 21): only this field, large, and no final (the
+   * service computes the aggregate and the final). Null: every field, as the D-panel sees them.
+   */
+  judgeFieldId: number | null;
+  /** Shown under the form for the selected participant (the panel summary); kept across renders. */
+  extra: HTMLElement | null;
 }
 
 export interface ScoringView {
@@ -53,6 +60,9 @@ export interface ScoringCallbacks {
   onTyped(): void;
   onSubmit(): void;
 }
+
+const fieldLabel = (field: { name: string | null; shortName: string | null }, letter: string) =>
+  field.name ?? field.shortName ?? `Field ${letter}`;
 
 /** The scoring panel: one input per field (A, B, C…), the final score, Save and the acknowledgement. */
 export function scoringView(callbacks: ScoringCallbacks): ScoringView {
@@ -143,13 +153,25 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
         panel.replaceChildren(h('h2', { id: 'scoring-title' }, t('jury.scoring')), h('p', { class: 'hint' }, t('jury.choose')), ackLine);
         return;
       }
-      const fields = layout.inputs.map(({ letter, field }) => {
-        const { view, element } = makeInput(`field-${letter}`, letter, field.name ?? field.shortName ?? `Field ${letter}`, field.id);
+      const judge = setup.judgeFieldId === null ? null : layout.inputs.find((input) => input.field.id === setup.judgeFieldId);
+      if (judge === undefined) {
+        panel.replaceChildren(
+          h('h2', { id: 'scoring-title' }, t('jury.scoring')),
+          h('p', { class: 'form-error', id: 'judge-field-missing' }, t('jury.judgeFieldMissing', { field: setup.judgeFieldId ?? '' })),
+          ackLine,
+        );
+        return;
+      }
+      const shown = judge ? [judge] : layout.inputs;
+      const fields = shown.map(({ letter, field }) => {
+        const { view, element } = makeInput(`field-${letter}`, letter, fieldLabel(field, letter), field.id);
         inputViews.push(view);
         return element;
       });
-      let finalBlock: HTMLElement;
-      if (formulaUsable(formula, layout.inputs.length)) {
+      let finalBlock: HTMLElement | null;
+      if (judge) {
+        finalBlock = null;
+      } else if (formulaUsable(formula, layout.inputs.length)) {
         finalBlock = h(
           'div',
           { class: 'final' },
@@ -175,7 +197,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       const save = h('button', { type: 'submit', class: 'save', id: 'save-button' }, t('jury.save'));
       const form = h(
         'form',
-        { class: 'score-form', novalidate: true, autocomplete: 'off' },
+        { class: judge ? 'score-form score-form--judge' : 'score-form', novalidate: true, autocomplete: 'off' },
         h('div', { class: 'fields' }, ...fields),
         finalBlock,
         save,
@@ -193,7 +215,19 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       noticeLine.hidden = true;
       promptBox.hidden = true;
       promptBox.replaceChildren();
-      panel.replaceChildren(title, h('p', { class: 'panel-status' }), noticeLine, form, promptBox, ackLine);
+      const judgeLine = judge
+        ? [h('p', { class: 'judge-field', id: 'judge-field' }, t('jury.judgeField', { field: fieldLabel(judge.field, judge.letter) }))]
+        : [];
+      panel.replaceChildren(
+        title,
+        h('p', { class: 'panel-status' }),
+        ...judgeLine,
+        noticeLine,
+        form,
+        promptBox,
+        ackLine,
+        ...(setup.extra ? [setup.extra] : []),
+      );
       updateLiveFinal();
     },
     fill(values, finalValue) {

@@ -1,0 +1,290 @@
+/**
+ * E-panel settings (`?view=panels&disciplineId=`, issue 21): per device, which fields hold the
+ * judges' own values, the aggregation, the field receiving the aggregate and the tolerance;
+ * saved with PUT /api/disciplines/:id/panel, removed with DELETE (admin). Also lists each judge's
+ * own portal link.
+ */
+import type { DisciplineField, DisciplineSummary } from '../shared/api.js';
+import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { decimalSeparator, t, type MessageKey } from '../shared/i18n.js';
+import { AGGREGATIONS, panelOf, type Aggregation, type PanelSettings } from '../shared/panel.js';
+import { scoreFormat } from '../shared/score-format.js';
+import { parseTyped } from '../../src/domain/input-mask.js';
+import type { OfficeView, ViewContext } from './view.js';
+
+const deviceName = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
+const fieldName = (field: DisciplineField) => field.name ?? field.shortName ?? `#${field.id}`;
+const aggregationLabel = (aggregation: Aggregation) => t(`panel.aggregation.${aggregation}` as MessageKey);
+const bySortOrder = (a: DisciplineField, b: DisciplineField) => (a.sortOrder ?? Infinity) - (b.sortOrder ?? Infinity) || a.id - b.id;
+
+/** A documented default (docs/decisions.md "E-panel"): the FIG's smallest E-score tolerance band. */
+const DEFAULT_TOLERANCE = 0.3;
+
+export function panelsView(context: ViewContext): OfficeView {
+  const { api, session } = context;
+  const message = h('p', { class: 'view-message', role: 'status', id: 'panels-message' });
+  const adminHint = h('p', { class: 'hint', id: 'panels-hint' });
+  const tableBody = h('tbody', {});
+  const editor = h('section', { class: 'sub-panel panel-editor', id: 'panel-editor', 'aria-live': 'polite' });
+  let disciplines: DisciplineSummary[] = [];
+  let chosen: number | null = queryInteger('disciplineId');
+  let generation = 0;
+  const panels = new Map<number, PanelSettings | null>();
+
+  function panelSummary(panel: PanelSettings | null, discipline: DisciplineSummary): string {
+    if (!panel) return t('panels.none');
+    const tolerance = scoreFormat(discipline).display(panel.tolerance, decimalSeparator);
+    return t('panels.summary', { size: panel.size, aggregation: aggregationLabel(panel.aggregation), tolerance });
+  }
+
+  function renderTable(): void {
+    tableBody.replaceChildren(
+      ...disciplines.map((discipline) => {
+        const panel = panels.get(discipline.id) ?? null;
+        const button = h(
+          'button',
+          { type: 'button', class: 'link-button', 'data-discipline-id': discipline.id, 'aria-pressed': String(discipline.id === chosen) },
+          deviceName(discipline),
+        );
+        button.addEventListener('click', () => choose(discipline.id));
+        return h(
+          'tr',
+          { 'data-discipline-id': discipline.id, 'data-panel': String(panel !== null), class: discipline.id === chosen ? 'chosen' : '' },
+          h('th', { scope: 'row' }, button),
+          h('td', { class: 'panel-summary' }, panelSummary(panel, discipline)),
+        );
+      }),
+    );
+  }
+
+  function choose(disciplineId: number): void {
+    chosen = disciplineId;
+    replaceQuery({ disciplineId });
+    renderTable();
+    void renderEditor();
+  }
+
+  function judgeLinks(discipline: DisciplineSummary, fields: DisciplineField[], panel: PanelSettings): HTMLElement {
+    const base = new URL('../jury/', window.location.href);
+    return h(
+      'div',
+      { class: 'judge-links', id: 'judge-links' },
+      h('h4', {}, t('panels.links')),
+      h(
+        'ul',
+        {},
+        ...panel.judgeFieldIds.map((fieldId) => {
+          const url = new URL(base);
+          if (context.event) url.searchParams.set('eventId', String(context.event.id));
+          url.searchParams.set('disciplineId', String(discipline.id));
+          url.searchParams.set('field', String(fieldId));
+          const field = fields.find((candidate) => candidate.id === fieldId);
+          return h(
+            'li',
+            {},
+            h('span', { class: 'judge-name' }, field ? fieldName(field) : `#${fieldId}`),
+            ' ',
+            h('a', { href: url.href, 'data-field-id': fieldId }, url.pathname + url.search),
+          );
+        }),
+      ),
+    );
+  }
+
+  async function renderEditor(): Promise<void> {
+    const discipline = disciplines.find((candidate) => candidate.id === chosen);
+    if (!discipline) {
+      editor.replaceChildren();
+      return;
+    }
+    const mine = ++generation;
+    editor.replaceChildren(h('h3', {}, deviceName(discipline)), h('p', { class: 'hint' }, '…'));
+    let fields: DisciplineField[];
+    try {
+      fields = (await api.disciplineFields(discipline.id)).filter((field) => field.enabled).sort(bySortOrder);
+    } catch (error) {
+      if (mine === generation)
+        editor.replaceChildren(h('p', { class: 'form-error' }, t('panels.fieldsFailed', { error: (error as Error).message })));
+      return;
+    }
+    if (mine !== generation) return;
+    const panel = panels.get(discipline.id) ?? null;
+    const format = scoreFormat(discipline);
+    const candidates = fields.filter((field) => !field.isFinalScore);
+    const judgeBoxes = candidates.map((field) =>
+      h('input', {
+        type: 'checkbox',
+        name: 'judgeField',
+        value: field.id,
+        id: `judge-field-${field.id}`,
+        checked: panel?.judgeFieldIds.includes(field.id),
+      }),
+    );
+    const aggregationSelect = h(
+      'select',
+      { id: 'panel-aggregation', name: 'aggregation' },
+      ...AGGREGATIONS.map((aggregation) =>
+        h(
+          'option',
+          { value: aggregation, selected: aggregation === (panel?.aggregation ?? 'trimmed-mean') },
+          aggregationLabel(aggregation),
+        ),
+      ),
+    );
+    const aggregateSelect = h('select', { id: 'panel-aggregate-field', name: 'aggregateFieldId' });
+    const toleranceInput = h('input', {
+      id: 'panel-tolerance',
+      name: 'tolerance',
+      type: 'text',
+      inputmode: 'decimal',
+      autocomplete: 'off',
+      value: format.display(panel?.tolerance ?? DEFAULT_TOLERANCE, decimalSeparator),
+    });
+    const formError = h('p', { class: 'form-error', id: 'panel-error', role: 'alert', hidden: true });
+    const save = h('button', { type: 'submit', class: 'primary', id: 'panel-save' }, t('panels.save'));
+    const remove = h('button', { type: 'button', id: 'panel-remove', hidden: panel === null }, t('panels.remove'));
+
+    const judgeIds = () => judgeBoxes.filter((box) => box.checked).map((box) => Number(box.value));
+    /** The aggregate field can be any field that is neither a judge's nor the final. */
+    const fillAggregateChoices = () => {
+      const wanted = Number(aggregateSelect.value) || panel?.aggregateFieldId || null;
+      const judges = new Set(judgeIds());
+      aggregateSelect.replaceChildren(
+        h('option', { value: '' }, t('panels.chooseField')),
+        ...candidates
+          .filter((field) => !judges.has(field.id))
+          .map((field) => h('option', { value: field.id, selected: field.id === wanted }, fieldName(field))),
+      );
+    };
+    judgeBoxes.forEach((box) => box.addEventListener('change', fillAggregateChoices));
+    fillAggregateChoices();
+
+    const showError = (text: string | null) => {
+      formError.hidden = text === null;
+      formError.textContent = text ?? '';
+    };
+
+    const form = h(
+      'form',
+      { class: 'panel-form', novalidate: true },
+      h(
+        'fieldset',
+        { class: 'judge-fields' },
+        h('legend', {}, t('panels.judgeFields')),
+        ...candidates.map((field, index) =>
+          h('label', { for: `judge-field-${field.id}`, class: 'check' }, judgeBoxes[index]!, ` ${fieldName(field)}`),
+        ),
+        ...fields
+          .filter((field) => field.isFinalScore)
+          .map((field) => h('p', { class: 'hint' }, `${fieldName(field)} (${t('panels.finalField')})`)),
+      ),
+      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregation' }, t('panels.aggregation')), aggregationSelect),
+      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregate-field' }, t('panels.aggregateField')), aggregateSelect),
+      h('div', { class: 'picker' }, h('label', { for: 'panel-tolerance' }, t('panels.tolerance')), toleranceInput),
+      formError,
+      h('div', { class: 'actions' }, remove, save),
+    );
+
+    form.addEventListener('submit', (submitted) => {
+      submitted.preventDefault();
+      const judgeFieldIds = judgeIds();
+      const aggregateFieldId = Number(aggregateSelect.value) || null;
+      const tolerance = parseTyped(toleranceInput.value);
+      if (judgeFieldIds.length < 2) return showError(t('panels.tooFew'));
+      if (aggregateFieldId === null) return showError(t('panels.noAggregateField'));
+      if (tolerance === null || tolerance < 0)
+        return showError(t('panels.badTolerance', { example: format.display(DEFAULT_TOLERANCE, decimalSeparator) }));
+      showError(null);
+      void (async () => {
+        try {
+          const saved = await api.savePanel(discipline.id, {
+            judgeFieldIds,
+            aggregation: aggregationSelect.value as Aggregation,
+            aggregateFieldId,
+            tolerance,
+          });
+          panels.set(discipline.id, saved);
+          message.textContent = t('panels.saved', { device: deviceName(discipline), size: saved.size });
+          renderTable();
+          await renderEditor();
+        } catch (error) {
+          showError(t('panels.failed', { error: (error as Error).message }));
+        }
+      })();
+    });
+    remove.addEventListener('click', () => {
+      void (async () => {
+        try {
+          await api.removePanel(discipline.id);
+          panels.set(discipline.id, null);
+          message.textContent = t('panels.removed', { device: deviceName(discipline) });
+          renderTable();
+          await renderEditor();
+        } catch (error) {
+          showError(t('panels.failed', { error: (error as Error).message }));
+        }
+      })();
+    });
+    editor.replaceChildren(
+      h('h3', { id: 'panel-editor-title' }, deviceName(discipline)),
+      form,
+      panel ? judgeLinks(discipline, fields, panel) : '',
+    );
+    renderAccess();
+  }
+
+  const renderAccess = () => {
+    adminHint.hidden = session.isAdmin;
+    adminHint.textContent = t('panels.needsAdmin');
+    editor.querySelectorAll<HTMLButtonElement>('#panel-save, #panel-remove').forEach((button) => {
+      button.disabled = !session.isAdmin;
+    });
+  };
+  const unsubscribe = session.onChange(renderAccess);
+  renderAccess();
+
+  async function start(): Promise<void> {
+    try {
+      disciplines = await api.disciplines();
+    } catch (error) {
+      message.textContent = t('panels.loadFailed', { error: (error as Error).message });
+      return;
+    }
+    for (const discipline of disciplines) panels.set(discipline.id, panelOf<PanelSettings>(discipline));
+    if (!disciplines.some((discipline) => discipline.id === chosen)) chosen = disciplines[0]?.id ?? null;
+    renderTable();
+    await renderEditor();
+  }
+  void start();
+
+  const element = h(
+    'section',
+    { class: 'panel panels-settings', 'aria-labelledby': 'panels-title' },
+    h('div', { class: 'panel-head' }, h('h2', { id: 'panels-title' }, t('panels.title'))),
+    h('p', { class: 'hint' }, t('panels.intro')),
+    adminHint,
+    message,
+    h(
+      'div',
+      { class: 'split' },
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'data-table', id: 'panel-devices' },
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('panels.device')), h('th', { scope: 'col' }, t('panels.panel')))),
+          tableBody,
+        ),
+      ),
+      editor,
+    ),
+  );
+  return {
+    element,
+    dispose() {
+      generation += 1;
+      unsubscribe();
+    },
+  };
+}
