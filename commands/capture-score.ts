@@ -8,6 +8,10 @@
  * inputs recalculates the final; when the formula gives no finite result the stored final and
  * detail stay as they are (rule 5), since copying the jury final into the detail would run rule 6
  * the wrong way round.
+ *
+ * Judge fields of an E-panel (issue 21) recompute the panel first: a complete panel's aggregate is
+ * written before the final is calculated, and a crossing of the tolerance is announced after the
+ * score's event, as save-jury-result does.
  */
 import type { TxClient } from '../src/db/pool.js';
 import { notFound, validationFailed } from '../src/domain/errors.js';
@@ -19,6 +23,8 @@ import {
   type JuryResultEntry,
   type WarnLogger,
 } from '../src/model/scoring-context.js';
+import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
+import { decidePanel } from './panel-decision.js';
 import {
   appendScoreValueEvent,
   lockScoreRow,
@@ -58,7 +64,14 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
   const disciplineId = disciplineOfFields(input.fieldValues, await selectFieldDisciplines(tx, fieldIds));
 
   await upsertJuryResults(tx, scoreId, input.fieldValues, null);
-  const captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  let captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  const judges = captured.panel?.judgeFieldIds ?? [];
+  const panel = fieldIds.some((fieldId) => judges.includes(fieldId)) ? decidePanel(captured) : null;
+  if (panel?.storeAggregate) {
+    // The judges' values decide the aggregate field (also over a value this capture sent for it).
+    await storePanelAggregate(tx, captured, panel, false);
+    captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  }
   const finalField = finalFieldOfState(captured);
   const given = finalField === null ? undefined : input.fieldValues.find((item) => item.fieldId === finalField.fieldId);
   const calculatedValue = given === undefined ? calculatedScoreOf(captured) : null;
@@ -67,6 +80,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
 
   const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   await appendScoreValueEvent(tx, stored);
+  if (panel !== null) await recordPanelDeviation(tx, captured, panel);
   return {
     success: true,
     wertungenId: scoreId,

@@ -2,6 +2,11 @@
  * POST /api/jury-results: one field value of a score, insert-or-update keyed by (wertungenId,
  * field, attempt 1), plus event 1 of `score-updated` with the score the formula gives now.
  *
+ * A field of an E-panel's judge (issue 21) also recomputes the panel in the same transaction: the
+ * aggregate field and the final are stored once every judge has a value, the event carries
+ * `panel: { aggregate, complete }` (provisional while incomplete), and a crossing of the tolerance
+ * is announced as `panel-deviation` after the score's event.
+ *
  * The score row names no discipline, so the field's own discipline is the one this value
  * belongs to. No detail row is required: the portal saves field values before the final score
  * (rule 7), and save-value creates the detail row then.
@@ -12,6 +17,8 @@ import { sameStoredValue } from '../src/domain/stored-value.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { juryResultScoreUpdated } from '../outbox/events.js';
 import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
+import { decidePanel } from './panel-decision.js';
+import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { lockScoreRow, selectFieldDisciplines, upsertJuryResults } from './score-writes.js';
 
 export interface SaveJuryResultInput {
@@ -33,6 +40,8 @@ export interface SaveJuryResultReply {
   disciplineFieldId: number;
   performance: number;
   finalScore: number | null;
+  /** Present for a save of an E-panel judge's field: the aggregate, provisional while not complete. */
+  panel?: { aggregate: number | null; complete: boolean };
 }
 
 export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, log: WarnLogger): Promise<SaveJuryResultReply> {
@@ -55,14 +64,21 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
 
   const [stored] = await upsertJuryResults(tx, scoreId, [{ fieldId: input.disciplineFieldId, value: input.performance }], input.type);
   const state = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
-  const finalScore = calculatedScoreOf(state);
-  await appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
-  return {
-    success: true,
+  const panel = state.panel?.judgeFieldIds.includes(input.disciplineFieldId) ? decidePanel(state) : null;
+  const reply = {
+    success: true as const,
     id: stored!.id,
     wertungenId: scoreId,
     disciplineFieldId: input.disciplineFieldId,
     performance: stored!.value,
-    finalScore,
   };
+  if (panel === null) {
+    const finalScore = calculatedScoreOf(state);
+    await appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
+    return { ...reply, finalScore };
+  }
+  await storePanelAggregate(tx, state, panel, true);
+  await appendOutboxEvent(tx, juryResultScoreUpdated(state, panel.finalScore, panel.reading));
+  await recordPanelDeviation(tx, state, panel);
+  return { ...reply, finalScore: panel.finalScore, panel: { aggregate: panel.reading.aggregate, complete: panel.reading.complete } };
 }

@@ -7,6 +7,7 @@
  */
 import { genderFromCode } from '../src/domain/final-score.js';
 import type { Gender } from '../src/domain/squad-planner.js';
+import type { PanelDeviation, PanelReading } from '../src/domain/panel.js';
 import type { DisciplineState } from '../src/model/scoring-context.js';
 
 /** Every `score-updated` variant carries these (spec "Events"). */
@@ -32,6 +33,17 @@ export interface JuryResultScoreUpdate extends ScoreUpdatedCommon {
   squadName: string | null;
   formula: string | null;
   startValue: number;
+  /**
+   * Only for a save of an E-panel judge's field (issue 21): the recomputed aggregate and whether
+   * every judge has a value. While `complete` is false the aggregate and `finalScore` are
+   * provisional and neither is stored.
+   */
+  panel?: PanelSummary;
+}
+
+export interface PanelSummary {
+  aggregate: number | null;
+  complete: boolean;
 }
 
 /**
@@ -88,11 +100,19 @@ export interface ReleaseChangedPayload {
   timestamp: string;
 }
 
+/**
+ * E-panel (issue 21): a score's complete panel crossed its tolerance (`resolved: false`, once per
+ * crossing), or the deviation ended (`resolved: true`): the values came back within the tolerance
+ * or the head judge confirmed them.
+ */
+export type PanelDeviationPayload = PanelDeviation;
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
   | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload }
-  | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload };
+  | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload }
+  | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -110,6 +130,7 @@ export type Delivered<P> = P & { seq: number; source: EventSource };
 export type ScoreUpdatedMessage = Delivered<ScoreUpdatedPayload & { released: boolean }>;
 export type SquadsAppliedMessage = Delivered<SquadsAppliedPayload>;
 export type ReleaseChangedMessage = Delivered<ReleaseChangedPayload>;
+export type PanelDeviationMessage = Delivered<PanelDeviationPayload>;
 
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
@@ -140,16 +161,34 @@ function individualScore(state: DisciplineState, score: number | null) {
   };
 }
 
-/** Event 1 (save-jury-result): `finalScore` is the formula's result from the results saved so far. */
-export function juryResultScoreUpdated(state: DisciplineState, finalScore: number | null): OutboxEvent {
+/**
+ * Event 1 (save-jury-result): `finalScore` is the formula's result from the results saved so far.
+ * `panel`: given for a save of an E-panel judge's field.
+ */
+export function juryResultScoreUpdated(state: DisciplineState, finalScore: number | null, panel?: PanelReading): OutboxEvent {
   const payload: JuryResultScoreUpdate = {
     ...individualScore(state, finalScore),
     gender: genderFromCode(state.genderCode),
     squadName: state.squadName,
     formula: state.formula.text,
     startValue: state.formula.startValue,
+    ...(panel === undefined ? {} : { panel: { aggregate: panel.aggregate, complete: panel.complete } }),
   };
   return { topic: 'score-updated', eventId: state.eventId, payload };
+}
+
+/** A deviation of the score's panel opened (`resolved` false) or ended; `reading` holds a complete panel's values. */
+export function panelDeviation(state: DisciplineState, reading: PanelReading, resolved: boolean): OutboxEvent {
+  const payload: PanelDeviationPayload = {
+    scoreId: state.scoreId,
+    disciplineId: state.disciplineId,
+    attempt: 1,
+    values: reading.values,
+    spread: reading.spread ?? 0,
+    tolerance: reading.tolerance,
+    resolved,
+  };
+  return { topic: 'panel-deviation', eventId: state.eventId, payload };
 }
 
 /**

@@ -5,6 +5,8 @@
 import type { Queryable } from '../src/db/pool.js';
 import { compileFormula } from '../src/domain/final-score.js';
 import { usableDecimals, usableMask } from '../src/domain/input-mask.js';
+import type { PanelSettings } from '../src/domain/panel.js';
+import { panelSettingsJson } from '../src/model/panel-settings.js';
 
 export interface EventSummary {
   id: number;
@@ -24,6 +26,8 @@ export interface DisciplineSummary {
   formula: string | null;
   startValue: number;
   enabledFieldCount: number;
+  /** The E-panel settings (issue 21); null when the discipline has none. */
+  panel: PanelSettings | null;
 }
 
 /** Latest events first: the running competition is at the top of a picker. */
@@ -47,9 +51,11 @@ export async function selectDisciplines(db: Queryable): Promise<DisciplineSummar
             d.var_eingabemaske AS "inputMask", d.int_berechnung AS decimals,
             f.var_formel AS "recordFormula", d.var_formel AS "disciplineFormula",
             (SELECT count(*) FROM ${db.tables.disziplinen_felder} x
-              WHERE x.int_disziplinenid = d.int_disziplinenid AND COALESCE(x.bol_enabled, true))::int AS "enabledFieldCount"
+              WHERE x.int_disziplinenid = d.int_disziplinenid AND COALESCE(x.bol_enabled, true))::int AS "enabledFieldCount",
+            CASE WHEN ps.discipline_id IS NULL THEN NULL ELSE ${panelSettingsJson('ps')} END AS panel
        FROM ${db.tables.disziplinen} d
        LEFT JOIN ${db.tables.formeln} f ON f.int_formelid = d.int_formelid
+       LEFT JOIN ${db.tables.svc_panel_settings} ps ON ps.discipline_id = d.int_disziplinenid
       ORDER BY COALESCE(d.var_anzeigename, d.var_name), d.int_disziplinenid`,
   );
   return rows.map(({ recordFormula, disciplineFormula, inputMask, decimals, ...discipline }) => {

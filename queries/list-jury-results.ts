@@ -1,7 +1,8 @@
 /** GET /api/jury-results: the saved field values of one score in one discipline (attempt 1). */
 import type { Queryable } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
-import { juryResultEntries, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
+import type { PanelReading } from '../src/domain/panel.js';
+import { juryResultEntries, loadDisciplineState, panelReadingOf, type WarnLogger } from '../src/model/scoring-context.js';
 
 export interface ListJuryResultsInput {
   /** Carries the wertungenId (spec), not the participant id. */
@@ -11,6 +12,8 @@ export interface ListJuryResultsInput {
 
 export interface JuryResultListing {
   results: Array<{ fieldId: number; performance: number; isFinalScore: boolean; sortOrder: number | null }>;
+  /** The discipline's E-panel for this score; null without one. */
+  panel: PanelReading | null;
 }
 
 export async function listJuryResults(db: Queryable, input: ListJuryResultsInput, log: WarnLogger): Promise<JuryResultListing> {
@@ -27,5 +30,6 @@ export async function listJuryResults(db: Queryable, input: ListJuryResultsInput
       isFinalScore: entry.isFinalScore,
       sortOrder: entry.sortOrder,
     })),
+    panel: panelReadingOf(state),
   };
 }

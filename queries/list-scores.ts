@@ -11,9 +11,11 @@
  * results, so the portal lists the participant as pending and can save against its wertungenId.
  */
 import type { Queryable } from '../src/db/pool.js';
+import type { PanelReading } from '../src/domain/panel.js';
 import {
   juryResultEntries,
   loadScoringStates,
+  panelReadingOf,
   pendingCorrections,
   type JuryResultEntry,
   type PendingCorrection,
@@ -47,6 +49,7 @@ export interface ScoreEntry {
   participant: { firstName: string | null; lastName: string | null };
   discipline?: { name: string };
   juryResults: JuryResultEntry[];
+  panel: PanelReading | null;
 }
 
 export interface ScoresPage {
@@ -118,6 +121,7 @@ function toEntry(state: ScoringState): ScoreEntry {
     participant: { firstName: state.firstName, lastName: state.lastName },
     ...(state.disciplineName !== null ? { discipline: { name: state.disciplineName } } : {}),
     juryResults: juryResultEntries(state),
+    panel: panelReadingOf(state),
   };
 }
 

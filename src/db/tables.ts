@@ -34,6 +34,8 @@ export const TABLE_NAMES = [
   'svc_group_members',
   'svc_releases',
   'svc_score_audit',
+  'svc_panel_settings',
+  'svc_panel_deviations',
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',

@@ -172,6 +172,11 @@ export function parseTyped(typed: string): number | null {
   return Number.isFinite(magnitude) ? sign * magnitude : null;
 }
 
+/** Half away from zero at `decimals` places, on the number's shortest decimal text (see `roundParts`). */
+export function roundToDecimals(value: number, decimals: number): number {
+  return Number.isFinite(value) ? partsToNumber(roundParts(value, decimals)) : value;
+}
+
 /** `value` is rounded to the mask's decimals so the stored number matches the rendered text. */
 export function normalize(typed: string, mask: string): NormalizeResult {
   const parsed = parseTyped(typed);

@@ -15,6 +15,8 @@ import {
   type FieldResult,
   type FinalCorrection,
 } from '../domain/final-score.js';
+import { panelDecimals, readPanel, type PanelReading, type PanelSettings } from '../domain/panel.js';
+import { panelSettingsJson } from './panel-settings.js';
 
 export type WarnLogger = Pick<BaseLogger, 'warn'>;
 
@@ -65,6 +67,12 @@ export interface ScoringState {
   detailValue: number | null;
   /** All fields of the discipline in sort order, each with this score's attempt-1 jury result. */
   fields: ScoringField[];
+  /** The discipline's E-panel (issue 21); null when it has none. */
+  panel: PanelSettings | null;
+  /** Decimals the panel's aggregate is rounded to (input mask, else decimal places, else 3). */
+  panelDecimals: number;
+  /** The standing deviation of this score's panel (attempt 1), if any. */
+  deviationState: 'open' | 'confirmed' | null;
 }
 
 interface StateRow {
@@ -89,6 +97,11 @@ interface StateRow {
    * only: it is the same for every row, and sending it once halves a 1,000-row page's transfer.
    */
   field_defs: string | null;
+  /** The discipline's panel settings (JSON text), on the discipline's first row only, like field_defs. */
+  panel: string | null;
+  input_mask: string | null;
+  decimals: number | null;
+  deviation_state: 'open' | 'confirmed' | null;
   /** This score's attempt-1 jury results in the discipline, as parallel arrays (null: none). */
   result_field_ids: number[] | null;
   result_ids: number[] | null;
@@ -126,6 +139,9 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
             fo.var_formel AS record_formula, dz.var_formel AS discipline_formula,
             det.int_wertungen_detailsid AS detail_id, det.rel_leistung AS detail_value,
             CASE WHEN row_number() OVER (PARTITION BY dz.int_disziplinenid ORDER BY k.ord) = 1 THEN fd.fields END AS field_defs,
+            CASE WHEN ps.discipline_id IS NOT NULL AND row_number() OVER (PARTITION BY dz.int_disziplinenid ORDER BY k.ord) = 1
+                 THEN ${panelSettingsJson('ps')}::text END AS panel,
+            dz.var_eingabemaske AS input_mask, dz.int_berechnung AS decimals, pd.state AS deviation_state,
             r.field_ids AS result_field_ids, r.ids AS result_ids, r.vals AS result_values
        FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
        JOIN ${db.tables.wertungen} w ON w.int_wertungenid = k.score_id
@@ -139,6 +155,9 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
              AND det.int_versuch = 1 AND det.int_kp = 0
        LEFT JOIN field_defs fd ON fd.discipline_id = dz.int_disziplinenid
        LEFT JOIN results r ON r.score_id = w.int_wertungenid AND r.discipline_id = dz.int_disziplinenid
+       LEFT JOIN ${db.tables.svc_panel_settings} ps ON ps.discipline_id = dz.int_disziplinenid
+       LEFT JOIN ${db.tables.svc_panel_deviations} pd
+              ON pd.score_id = w.int_wertungenid AND pd.discipline_id = dz.int_disziplinenid AND pd.attempt = 1
       ORDER BY k.ord`,
     [keys.map((key) => key.scoreId), keys.map((key) => key.disciplineId)],
   );
@@ -174,6 +193,7 @@ export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey
   const rows = await selectScoringStates(db, keys);
   const formulas = new Map<number | null, DisciplineFormula>();
   const definitions = new Map<number, ScoringField[]>();
+  const panels = new Map<number, PanelSettings>();
   return rows.map((row) => {
     let formula = formulas.get(row.discipline_id);
     if (formula === undefined) {
@@ -203,8 +223,18 @@ export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey
       detailId: row.detail_id,
       detailValue: finiteOrNull(row.detail_value),
       fields: fieldsOf(row, definitions),
+      panel: panelOf(row, panels),
+      panelDecimals: panelDecimals(row.input_mask, row.decimals),
+      deviationState: row.deviation_state,
     };
   });
+}
+
+/** The panel settings arrive with the discipline's first row, like the field definitions. */
+function panelOf(row: StateRow, panels: Map<number, PanelSettings>): PanelSettings | null {
+  if (row.discipline_id === null) return null;
+  if (row.panel !== null) panels.set(row.discipline_id, JSON.parse(row.panel) as PanelSettings);
+  return panels.get(row.discipline_id) ?? null;
 }
 
 export type DisciplineState = ScoringState & { disciplineId: number; disciplineName: string };
@@ -253,9 +283,26 @@ export function finalFieldOfState(state: ScoringState): ScoringField | null {
   return finalFieldOf(state.fields);
 }
 
+/**
+ * The fields the formula's letters bind to (rule 2): with an E-panel the judges' fields are the
+ * aggregate's inputs, not the formula's, so they are left out and the aggregate field stands for
+ * them (decision in docs/decisions.md, "E-panel").
+ */
+export function formulaFieldsOf(state: ScoringState): ScoringField[] {
+  const judges = state.panel?.judgeFieldIds;
+  return judges === undefined ? state.fields : state.fields.filter((field) => !judges.includes(field.fieldId));
+}
+
 /** The formula's result from the state's current jury results (null: no formula or not finite). */
 export function calculatedScoreOf(state: ScoringState): number | null {
-  return calculateFinalScore(state.formula, state.fields);
+  return calculateFinalScore(state.formula, formulaFieldsOf(state));
+}
+
+/** The E-panel of a state from its stored judge values; null when the discipline has none. */
+export function panelReadingOf(state: ScoringState): PanelReading | null {
+  if (state.panel === null) return null;
+  const values = new Map(state.fields.map((field) => [field.fieldId, field.value]));
+  return readPanel(state.panel, (fieldId) => values.get(fieldId) ?? null, state.panelDecimals, state.deviationState === 'confirmed');
 }
 
 /** A correction (calculation rule 5 or 6) that reading a score found, keyed by score and discipline. */
@@ -278,7 +325,7 @@ export interface WrittenCorrection {
 export function pendingCorrections(states: readonly ScoringState[]): PendingCorrection[] {
   return states.flatMap((state) => {
     if (state.disciplineId === null) return [];
-    const correction = finalCorrection(state.formula, state.fields, state.detailValue);
+    const correction = finalCorrection(state.formula, formulaFieldsOf(state), state.detailValue);
     return correction === null ? [] : [{ scoreId: state.scoreId, disciplineId: state.disciplineId, correction }];
   });
 }

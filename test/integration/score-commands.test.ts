@@ -195,6 +195,7 @@ describe('GET /api/jury-results', () => {
         { fieldId: discipline.fields.B, performance: 8, isFinalScore: false, sortOrder: 2 },
         { fieldId: discipline.fields.final, performance: 16, isFinalScore: true, sortOrder: 4 },
       ],
+      panel: null,
     });
   });
 

@@ -134,6 +134,8 @@ describe('GET /api/scores entries', () => {
           sortOrder: 4,
         },
       ],
+      // Issue 21: the E-panel; none on this discipline.
+      panel: null,
     });
     const vaultEntry = entries.find((item) => item.disciplineId === vault.id);
     expect(vaultEntry).toMatchObject({ score: 8.25, formula: null, startValue: 10, discipline: { name: 'Sprung' }, juryResults: [] });
@@ -158,6 +160,7 @@ describe('GET /api/scores entries', () => {
       clubName: 'TV Musterstadt',
       participant: { firstName: 'Anna', lastName: 'Muster' },
       juryResults: [],
+      panel: null,
     });
   });
 

@@ -111,6 +111,7 @@ describe('web client pages', () => {
       formula: '(10 - B) + A',
       startValue: 10,
       enabledFieldCount: 1,
+      panel: null,
     });
     expect(disciplines.find((discipline) => discipline.id === broken)).toMatchObject({
       displayName: 'Balance beam',

@@ -48,6 +48,7 @@ const entry = (values: Partial<ScoreEntry>): ScoreEntry => ({
   clubName: 'TV',
   participant: { firstName: 'Anna', lastName: 'Adler' },
   juryResults: [],
+  panel: null,
   ...values,
 });
 

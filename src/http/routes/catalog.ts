@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { selectDisciplines, selectEvents } from '../../../queries/list-catalog.js';
 import { withErrors } from '../schemas/common.js';
+import { NullablePanelSettings } from '../schemas/panel.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -33,6 +34,7 @@ const DisciplinesReply = Type.Array(
     }),
     startValue: Type.Number(),
     enabledFieldCount: Type.Integer(),
+    panel: NullablePanelSettings,
   }),
 );
 

@@ -12,6 +12,7 @@ import { appSettingsRoutes } from './app-settings.js';
 import { officeRoutes } from './office.js';
 import { resultsRoutes } from './results.js';
 import { headJudgeRoutes } from './head-judge.js';
+import { panelRoutes } from './panel.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -29,5 +30,6 @@ export const routeModules: RouteModule[] = [
   officeRoutes,
   resultsRoutes,
   headJudgeRoutes,
+  panelRoutes,
   webRoutes,
 ];

@@ -1,6 +1,7 @@
 /** Schemas of the individual-scoring routes (spec "Individual scores and jury results", contract 6). */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Id, PaginationQuery } from './common.js';
+import { PanelReadingSchema } from './panel.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -40,6 +41,7 @@ export const ScoreEntrySchema = Type.Object({
   participant: Type.Object({ firstName: Nullable(Type.String()), lastName: Nullable(Type.String()) }),
   discipline: Type.Optional(Type.Object({ name: Type.String() })),
   juryResults: Type.Array(JuryResultEntrySchema),
+  panel: PanelReadingSchema,
 });
 
 export const ScoresPageSchema = Type.Object({
@@ -84,6 +86,7 @@ export const JuryResultsReply = Type.Object({
   results: Type.Array(
     Type.Object({ fieldId: Type.Integer(), performance: Type.Number(), isFinalScore: Type.Boolean(), sortOrder: Nullable(Type.Integer()) }),
   ),
+  panel: PanelReadingSchema,
 });
 
 export const SaveJuryResultBody = Type.Object({
@@ -107,6 +110,12 @@ export const SaveJuryResultReply = Type.Object({
   disciplineFieldId: Type.Integer(),
   performance: Type.Number(),
   finalScore: Nullable(Type.Number({ description: 'null while the formula cannot be evaluated' })),
+  panel: Type.Optional(
+    Type.Object(
+      { aggregate: Nullable(Type.Number()), complete: Type.Boolean() },
+      { description: "Only for an E-panel judge's field: the aggregate, provisional (and not stored, nor the final) while not complete" },
+    ),
+  ),
 });
 
 export const DisciplineFieldsQuery = Type.Object({ disciplineId: Type.Optional(Id()) });

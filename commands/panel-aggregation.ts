@@ -1,0 +1,57 @@
+/**
+ * The SQL side of an E-panel judge's save (issue 21), run inside the saving command's transaction:
+ * the aggregate field and the final written when the panel is complete (`decidePanel` decides),
+ * and the score's standing deviation opened, kept or closed, each crossing announced once as a
+ * `panel-deviation` event through the outbox.
+ */
+import type { TxClient } from '../src/db/pool.js';
+import type { PanelReading } from '../src/domain/panel.js';
+import { appendOutboxEvent } from '../outbox/append.js';
+import { panelDeviation } from '../outbox/events.js';
+import type { DisciplineState } from '../src/model/scoring-context.js';
+import type { PanelDecision } from './panel-decision.js';
+import { storeFinalScore, upsertJuryResults } from './score-writes.js';
+
+/** The aggregate (when it changed) and, with `storeFinal`, the final of a complete panel. */
+export async function storePanelAggregate(
+  tx: TxClient,
+  state: DisciplineState,
+  decision: PanelDecision,
+  storeFinal: boolean,
+): Promise<void> {
+  if (decision.storeAggregate !== null) await upsertJuryResults(tx, state.scoreId, [decision.storeAggregate], null);
+  if (storeFinal && decision.reading.complete && decision.finalScore !== null) await storeFinalScore(tx, state, decision.finalScore);
+}
+
+/** Opens, keeps (with the current values) or closes the score's deviation and announces a crossing. */
+export async function recordPanelDeviation(tx: TxClient, state: DisciplineState, decision: PanelDecision): Promise<void> {
+  const { deviation, reading } = decision;
+  if (deviation.kind === 'open') {
+    await upsertDeviation(tx, state, reading);
+    await appendOutboxEvent(tx, panelDeviation(state, reading, false));
+  } else if (deviation.kind === 'close') {
+    await deleteDeviation(tx, state.scoreId, state.disciplineId);
+    if (deviation.announce) await appendOutboxEvent(tx, panelDeviation(state, reading, true));
+  } else if (state.deviationState !== null) {
+    // Still over the tolerance: the list shows the values as they are now, without a new announcement.
+    await upsertDeviation(tx, state, reading);
+  }
+}
+
+/** A new deviation is 'open'; one that stands keeps its state and gets the current values. */
+export async function upsertDeviation(tx: TxClient, state: DisciplineState, reading: PanelReading): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${tx.tables.svc_panel_deviations} (score_id, discipline_id, attempt, event_id, state, panel_values, spread, tolerance)
+     VALUES ($1, $2, 1, $3, 'open', $4::jsonb, $5, $6)
+     ON CONFLICT (score_id, discipline_id, attempt) DO UPDATE
+        SET panel_values = EXCLUDED.panel_values, spread = EXCLUDED.spread, tolerance = EXCLUDED.tolerance`,
+    [state.scoreId, state.disciplineId, state.eventId, JSON.stringify(reading.values), reading.spread ?? 0, reading.tolerance],
+  );
+}
+
+export async function deleteDeviation(tx: TxClient, scoreId: number, disciplineId: number): Promise<void> {
+  await tx.query(`DELETE FROM ${tx.tables.svc_panel_deviations} WHERE score_id = $1 AND discipline_id = $2 AND attempt = 1`, [
+    scoreId,
+    disciplineId,
+  ]);
+}

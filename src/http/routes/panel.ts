@@ -1,0 +1,95 @@
+/**
+ * E-panel (issue 21): a discipline's panel settings (admin), the open deviations and the head
+ * judge's confirmation. The panel itself shows in the reads (`panel` in GET /api/disciplines,
+ * /api/scores, /api/jury-results). Documented in the changelog.
+ */
+import type { AppDeps, TypedApp } from '../app-types.js';
+import { confirmPanelDeviation } from '../../../commands/confirm-panel-deviation.js';
+import { removePanelSettings, setPanelSettings } from '../../../commands/panel-settings.js';
+import { selectOpenDeviations } from '../../../queries/panel-deviations.js';
+import { HEAD_ROLES } from '../auth.js';
+import { runCommand } from '../../../commands/run-command.js';
+import { commandContext } from '../actor.js';
+import { withErrors } from '../schemas/common.js';
+import {
+  ConfirmReply,
+  DeviationKey,
+  DeviationsQuery,
+  DeviationsReply,
+  PanelParams,
+  PanelSettingsBody,
+  PanelSettingsSchema,
+} from '../schemas/panel.js';
+import { Type } from '@sinclair/typebox';
+
+export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
+  app.put(
+    '/api/disciplines/:disciplineId/panel',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['e-panel'],
+        summary: "Set a discipline's E-panel: judge fields, aggregation, the field receiving the aggregate, tolerance",
+        params: PanelParams,
+        body: PanelSettingsBody,
+        response: withErrors({ 200: PanelSettingsSchema }, 400, 401, 403, 404, 503),
+      },
+    },
+    async (request) => {
+      const context = commandContext(request);
+      return runCommand(
+        deps.pool,
+        (tx) => setPanelSettings(tx, request.params.disciplineId, request.body, context.actor ?? 'unknown'),
+        context,
+      );
+    },
+  );
+
+  app.delete(
+    '/api/disciplines/:disciplineId/panel',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['e-panel'],
+        summary: "Remove a discipline's E-panel (its fields stay as they are)",
+        params: PanelParams,
+        response: withErrors({ 204: Type.Null() }, 400, 401, 403, 404, 503),
+      },
+    },
+    async (request, reply) => {
+      await runCommand(deps.pool, (tx) => removePanelSettings(tx, request.params.disciplineId), commandContext(request));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/panel-deviations',
+    {
+      onRequest: app.requireRole(...HEAD_ROLES),
+      schema: {
+        tags: ['e-panel'],
+        summary: 'Open (unconfirmed) E-panel deviations of an event, oldest first',
+        querystring: DeviationsQuery,
+        response: withErrors({ 200: DeviationsReply }, 400, 401, 403, 503),
+      },
+    },
+    async (request) => selectOpenDeviations(deps.pool, request.query.eventId),
+  );
+
+  app.post(
+    '/api/panel-deviations/confirm',
+    {
+      onRequest: app.requireRole(...HEAD_ROLES),
+      schema: {
+        tags: ['e-panel'],
+        summary: "The head judge accepts a score's panel values over the tolerance (recorded in the audit trail)",
+        body: DeviationKey,
+        response: withErrors({ 200: ConfirmReply }, 400, 401, 403, 404, 503),
+      },
+    },
+    async (request) => {
+      const context = commandContext(request);
+      return runCommand(deps.pool, (tx) => confirmPanelDeviation(tx, request.body, context.actor ?? 'unknown', request.log), context);
+    },
+  );
+}

@@ -1,0 +1,436 @@
+/**
+ * Issue 21, E-panel: settings (PUT/DELETE /api/disciplines/:id/panel, `panel` in GET
+ * /api/disciplines) and the panel in the reads (GET /api/scores, GET /api/jury-results).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, postJson } from '../support/group-team-fixtures.js';
+import { collectEvents, commitAndAwait, joinCompetition } from '../support/realtime.js';
+import { insertPanelDiscipline, sendJson, type PanelDiscipline } from '../support/panel-fixtures.js';
+import {
+  apiEvents,
+  createArena,
+  detailRows,
+  insertDetail,
+  insertJuryResults,
+  insertParticipantScore,
+  scoringRowCounts,
+  type Arena,
+} from '../support/scoring-fixtures.js';
+import { openSocket, startTestServer, type TestServer } from '../support/server.js';
+import { t } from '../support/tables.js';
+import { adminToken, bearer, headToken, juryToken } from '../support/tokens.js';
+
+let server: TestServer;
+let arena: Arena;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  arena = await createArena(server.pool, 'Kampfrichterpokal');
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const panelUrl = (disciplineId: number) => `${server.url}/api/disciplines/${disciplineId}/panel`;
+const putPanel = (discipline: PanelDiscipline, body: Record<string, unknown> = {}, headers = bearer(adminToken)) =>
+  sendJson(
+    'PUT',
+    panelUrl(discipline.id),
+    { judgeFieldIds: discipline.judges, aggregation: 'trimmed-mean', aggregateFieldId: discipline.aggregate, tolerance: 0.3, ...body },
+    headers,
+  );
+
+async function settingsRows(): Promise<unknown[]> {
+  const { rows } = await server.pool.query(`SELECT * FROM ${t.svc_panel_settings} ORDER BY discipline_id`);
+  return rows;
+}
+
+async function disciplineEntry(id: number): Promise<Record<string, unknown>> {
+  const { body } = await getJson(`${server.url}/api/disciplines`);
+  return (body as Array<Record<string, unknown>>).find((entry) => entry.id === id)!;
+}
+
+describe('panel settings', () => {
+  it('PUT stores them, GET /api/disciplines shows them, DELETE removes them', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Boden E' });
+    expect((await disciplineEntry(discipline.id)).panel).toBeNull();
+
+    const put = await putPanel(discipline);
+    const panel = {
+      judgeFieldIds: discipline.judges,
+      aggregation: 'trimmed-mean',
+      aggregateFieldId: discipline.aggregate,
+      tolerance: 0.3,
+      size: 5,
+    };
+    expect(put).toEqual({ status: 200, body: panel });
+    expect((await disciplineEntry(discipline.id)).panel).toEqual(panel);
+
+    const changed = await putPanel(discipline, { judgeFieldIds: discipline.judges.slice(0, 3), aggregation: 'median' });
+    expect(changed.body).toMatchObject({ judgeFieldIds: discipline.judges.slice(0, 3), aggregation: 'median', size: 3 });
+
+    expect(await sendJson('DELETE', panelUrl(discipline.id), undefined, bearer(adminToken))).toEqual({ status: 204, body: null });
+    expect((await disciplineEntry(discipline.id)).panel).toBeNull();
+    expect(await sendJson('DELETE', panelUrl(discipline.id), undefined, bearer(adminToken))).toEqual({ status: 204, body: null });
+  });
+
+  it('without a tolerance the documented default 0.5 applies', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Reck E' });
+    const put = await sendJson(
+      'PUT',
+      panelUrl(discipline.id),
+      { judgeFieldIds: discipline.judges, aggregation: 'mean', aggregateFieldId: discipline.aggregate },
+      bearer(adminToken),
+    );
+    expect(put.body).toMatchObject({ tolerance: 0.5 });
+  });
+
+  it('needs an admin token', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Ringe E' });
+    expect((await putPanel(discipline, {}, {})).status).toBe(401);
+    expect((await putPanel(discipline, {}, bearer(juryToken))).status).toBe(403);
+    expect((await sendJson('DELETE', panelUrl(discipline.id), undefined, bearer(juryToken))).status).toBe(403);
+    expect((await disciplineEntry(discipline.id)).panel).toBeNull();
+  });
+
+  describe('bad input answers 4xx with the contract body and writes nothing', () => {
+    const cases: Array<[string, (d: PanelDiscipline, other: PanelDiscipline) => Record<string, unknown>, number, RegExp]> = [
+      [
+        'a judge field of another discipline',
+        (d, other) => ({ judgeFieldIds: [d.judges[0], other.judges[0]] }),
+        400,
+        /not a field of this discipline/,
+      ],
+      ['the final as aggregate', (d) => ({ aggregateFieldId: d.final }), 400, /final field cannot receive/],
+      ['the final as a judge field', (d) => ({ judgeFieldIds: [d.judges[0], d.final] }), 400, /final field cannot be a judge/],
+      ['the aggregate among the judges', (d) => ({ aggregateFieldId: d.judges[1] }), 400, /not be one of the judge fields/],
+      ['a judge twice', (d) => ({ judgeFieldIds: [d.judges[0], d.judges[0]] }), 400, /only once/],
+      ['one judge', (d) => ({ judgeFieldIds: [d.judges[0]] }), 400, /judgeFieldIds/],
+      ['an unknown aggregation', () => ({ aggregation: 'max' }), 400, /aggregation/],
+      ['a negative tolerance', () => ({ tolerance: -0.1 }), 400, /tolerance/],
+      ['a string tolerance', () => ({ tolerance: '0.3' }), 400, /tolerance/],
+      ['an unknown key', () => ({ size: 5 }), 400, /size|additional/],
+    ];
+    it.each(cases)('%s', async (_name, change, status, message) => {
+      const discipline = await insertPanelDiscipline(server.pool, { name: 'Barren E' });
+      const other = await insertPanelDiscipline(server.pool, { name: 'Balken E' });
+      const before = await settingsRows();
+      const answer = await putPanel(discipline, change(discipline, other));
+      expect(answer.status).toBe(status);
+      expect(answer.body).toMatchObject({ statusCode: status, code: 'VALIDATION_FAILED' });
+      expect(answer.body.message).toMatch(message);
+      expect(await settingsRows()).toEqual(before);
+    });
+
+    it('an unknown discipline: 404', async () => {
+      const discipline = await insertPanelDiscipline(server.pool, { name: 'Pferd E' });
+      const answer = await sendJson(
+        'PUT',
+        panelUrl(2_000_000_000),
+        { judgeFieldIds: discipline.judges, aggregation: 'mean', aggregateFieldId: discipline.aggregate },
+        bearer(adminToken),
+      );
+      expect(answer).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+      expect((await sendJson('DELETE', panelUrl(2_000_000_000), undefined, bearer(adminToken))).status).toBe(404);
+      expect((await sendJson('DELETE', `${server.url}/api/disciplines/abc/panel`, undefined, bearer(adminToken))).status).toBe(400);
+    });
+  });
+});
+
+describe('the panel in the reads', () => {
+  async function scoreEntry(scoreId: number, disciplineId: number) {
+    const { body } = await getJson(`${server.url}/api/scores?eventId=${arena.eventId}&limit=1000`);
+    return (body.results as Array<Record<string, any>>).find((entry) => entry.id === scoreId && entry.disciplineId === disciplineId)!;
+  }
+
+  it('shows each judge, a provisional aggregate while incomplete, and the FIG trimmed mean when complete', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Lesen' });
+    await putPanel(discipline);
+    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Lesen' });
+    await insertDetail(server.pool, scoreId, discipline.id, null);
+    const [e1, e2, e3, e4, e5] = discipline.judges as [number, number, number, number, number];
+    await insertJuryResults(server.pool, scoreId, [
+      [discipline.difficulty, 5.4],
+      [e1, 8.5],
+      [e2, 8.7],
+    ]);
+
+    const partial = await scoreEntry(scoreId, discipline.id);
+    expect(partial.panel).toEqual({
+      values: [
+        { fieldId: e1, value: 8.5 },
+        { fieldId: e2, value: 8.7 },
+        { fieldId: e3, value: null },
+        { fieldId: e4, value: null },
+        { fieldId: e5, value: null },
+      ],
+      aggregate: 8.6,
+      complete: false,
+      spread: 0.2,
+      tolerance: 0.3,
+      deviation: false,
+      confirmed: false,
+    });
+    // Judges' fields are not the formula's letters, and no aggregate is stored: no final yet (rule 5 finds nothing to calculate).
+    expect(partial.score).toBeNull();
+
+    await insertJuryResults(server.pool, scoreId, [
+      [e3, 8.4],
+      [e4, 9.0],
+      [e5, 8.6],
+    ]);
+    const complete = await scoreEntry(scoreId, discipline.id);
+    expect(complete.panel).toMatchObject({ aggregate: 8.6, complete: true, spread: 0.2, deviation: false });
+
+    const jury = await getJson(`${server.url}/api/jury-results?participantId=${scoreId}&disciplineId=${discipline.id}`);
+    expect(jury.body.panel).toEqual(complete.panel);
+  });
+
+  it('flags a complete panel whose counted values spread more than the tolerance', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Abweichung' });
+    await putPanel(discipline);
+    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Abweichung' });
+    await insertDetail(server.pool, scoreId, discipline.id, null);
+    const values = [8.0, 8.1, 8.6, 8.9, 9.5];
+    await insertJuryResults(
+      server.pool,
+      scoreId,
+      discipline.judges.map((fieldId, index) => [fieldId, values[index]!] as const),
+    );
+    const entry = await scoreEntry(scoreId, discipline.id);
+    expect(entry.panel).toMatchObject({ complete: true, spread: 0.8, tolerance: 0.3, deviation: true, confirmed: false });
+    expect(entry.panel.aggregate).toBe(8.533);
+  });
+
+  it('is null for a discipline without a panel', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Ohne Panel' });
+    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Ohne' });
+    await insertDetail(server.pool, scoreId, discipline.id, 12);
+    expect((await scoreEntry(scoreId, discipline.id)).panel).toBeNull();
+    const jury = await getJson(`${server.url}/api/jury-results?participantId=${scoreId}&disciplineId=${discipline.id}`);
+    expect(jury.body.panel).toBeNull();
+  });
+});
+
+describe('a judge save recomputes the aggregate and the final in its transaction', () => {
+  const save = (scoreId: number, fieldId: number, performance: number, extra: Record<string, unknown> = {}) =>
+    postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: fieldId, performance, ...extra });
+
+  async function storedValue(scoreId: number, fieldId: number): Promise<number | null> {
+    const { rows } = await server.pool.query<{ value: number }>(
+      `SELECT rel_leistung AS value FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2 AND int_versuch = 1`,
+      [scoreId, fieldId],
+    );
+    return rows[0]?.value ?? null;
+  }
+
+  it('five saves: the FIG trimmed mean lands in the aggregate field and D + E in the final; provisional before', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Fünf' });
+    await putPanel(discipline);
+    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Fuenf' });
+    expect((await save(scoreId, discipline.difficulty, 5.4)).status).toBe(200);
+
+    const values = [8.5, 8.7, 8.4, 9.0, 8.6];
+    const replies = [];
+    for (const [index, fieldId] of discipline.judges.entries()) replies.push(await save(scoreId, fieldId, values[index]!));
+    for (const reply of replies) expect(reply.status).toBe(200);
+    expect(replies.slice(0, 4).map((reply) => reply.body.panel)).toEqual([
+      { aggregate: 8.5, complete: false },
+      { aggregate: 8.6, complete: false },
+      { aggregate: 8.533, complete: false },
+      { aggregate: 8.6, complete: false },
+    ]);
+    // (8.5 + 8.6 + 8.7) / 3: highest 9.0 and lowest 8.4 dropped.
+    expect(replies[4]!.body).toMatchObject({ panel: { aggregate: 8.6, complete: true }, finalScore: 14 });
+    expect(await storedValue(scoreId, discipline.aggregate)).toBe(8.6);
+    expect(await storedValue(scoreId, discipline.final)).toBe(14);
+    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14 }]);
+
+    const events = (await apiEvents(server.pool, scoreId)).map((row) => row.payload);
+    expect(events.map((event) => [event.finalScore, event.panel])).toEqual([
+      [null, undefined],
+      [13.9, { aggregate: 8.5, complete: false }],
+      [14, { aggregate: 8.6, complete: false }],
+      [13.933, { aggregate: 8.533, complete: false }],
+      [14, { aggregate: 8.6, complete: false }],
+      [14, { aggregate: 8.6, complete: true }],
+    ]);
+    // While incomplete nothing but the judges' values was stored: no early final.
+    const { rows } = await server.pool.query(
+      `SELECT field_id, new_value FROM ${t.svc_score_audit} WHERE score_id = $1 AND (field_id IS NULL OR field_id = $2) ORDER BY id`,
+      [scoreId, discipline.aggregate],
+    );
+    expect(rows).toEqual([
+      { field_id: discipline.aggregate, new_value: 8.6 },
+      { field_id: null, new_value: 14 },
+    ]);
+
+    // A correction of one judge recomputes both, still in one command.
+    expect((await save(scoreId, discipline.judges[0]!, 8.8)).body).toMatchObject({
+      panel: { aggregate: 8.7, complete: true },
+      finalScore: 14.1,
+    });
+    expect(await storedValue(scoreId, discipline.aggregate)).toBe(8.7);
+    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14.1 }]);
+    const page = await getJson(`${server.url}/api/scores?eventId=${arena.eventId}&limit=1000`);
+    const entry = page.body.results.find((item: { id: number }) => item.id === scoreId);
+    expect(entry).toMatchObject({ score: 14.1, panel: { aggregate: 8.7, complete: true } });
+  });
+
+  it('keeps the conflict check: a stale expectedPerformance on a judge field answers 409 and writes nothing', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Konflikt' });
+    await putPanel(discipline);
+    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Konflikt' });
+    await save(scoreId, discipline.judges[0]!, 8.5);
+    const before = await scoringRowCounts(server.pool);
+    const stale = await save(scoreId, discipline.judges[0]!, 8.9, { expectedPerformance: 8.0 });
+    expect(stale).toMatchObject({ status: 409, body: { code: 'CONFLICT', current: 8.5 } });
+    expect(await scoringRowCounts(server.pool)).toEqual(before);
+  });
+
+  it('capture with judge fields stores the aggregate and calculates the final from it', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Capture', judges: 3, inputMask: '0.00' });
+    await putPanel(discipline, { aggregation: 'mean' });
+    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Capture' });
+    const fieldValues = [
+      { fieldId: discipline.difficulty, value: 5 },
+      ...discipline.judges.map((fieldId, index) => ({ fieldId, value: [8.1, 8.2, 8.4][index]! })),
+    ];
+    const reply = await postJson(`${server.url}/api/scores/capture`, { wertungenId: scoreId, fieldValues });
+    expect(reply.status).toBe(200);
+    // (8.1 + 8.2 + 8.4) / 3 = 8.2333 → 8.23 with the mask 0.00
+    expect(reply.body).toMatchObject({ finalScore: 13.23, calculated: true });
+    expect(await storedValue(scoreId, discipline.aggregate)).toBe(8.23);
+  });
+});
+
+describe('deviation alerts over Socket.IO', () => {
+  const save = (scoreId: number, fieldId: number, performance: number) =>
+    postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: fieldId, performance });
+
+  it('exactly one panel-deviation per crossing, none within tolerance, resolved when corrected or confirmed', async () => {
+    const localArena = await createArena(server.pool, 'Abweichungscup');
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Alarm' });
+    await putPanel(discipline); // tolerance 0.3
+    const { scoreId } = await insertParticipantScore(server.pool, localArena, { lastName: 'Alarm' });
+    const socket = await openSocket(server.url);
+    try {
+      const deviations: Array<Record<string, any>> = [];
+      socket.on('panel-deviation', (event: Record<string, any>) => deviations.push(event));
+      const scoreEvents = collectEvents(socket);
+      expect((await joinCompetition(socket, localArena.eventId)).ok).toBe(true);
+      let marker = 0;
+      /** Everything committed before has arrived once a marker committed after it has (delivery in seq order). */
+      const settle = () => commitAndAwait(server.pool, scoreEvents, localArena.eventId, `m${(marker += 1)}`, 15_000);
+      const [e1, e2, e3, e4, e5] = discipline.judges as [number, number, number, number, number];
+
+      for (const [fieldId, value] of [
+        [e1, 8.5],
+        [e2, 8.6],
+        [e3, 8.4],
+        [e4, 8.7],
+        [e5, 8.5],
+      ] as const)
+        await save(scoreId, fieldId, value);
+      await settle();
+      expect(deviations).toEqual([]); // within tolerance: counted 8.5, 8.5, 8.6 → spread 0.1
+
+      await save(scoreId, e3, 7.0); // trimmed as lowest: counted 8.5, 8.5, 8.6 — still within
+      await settle();
+      expect(deviations).toEqual([]);
+
+      await save(scoreId, e2, 9.4); // counted 8.5, 8.5, 8.7 — within; highest 9.4 trimmed
+      await save(scoreId, e5, 9.5); // counted 8.5, 8.7, 9.4 → spread 0.9: a crossing
+      await save(scoreId, e1, 9.3); // still over: no second announcement
+      await settle();
+      expect(deviations).toHaveLength(1);
+      expect(deviations[0]).toMatchObject({
+        scoreId,
+        disciplineId: discipline.id,
+        attempt: 1,
+        spread: 0.9,
+        tolerance: 0.3,
+        resolved: false,
+        source: 'api',
+        seq: expect.any(Number),
+      });
+      expect(deviations[0]!.values).toEqual([
+        { fieldId: e1, value: 8.5 },
+        { fieldId: e2, value: 9.4 },
+        { fieldId: e3, value: 7 },
+        { fieldId: e4, value: 8.7 },
+        { fieldId: e5, value: 9.5 },
+      ]);
+      const open = await sendJson('GET', `${server.url}/api/panel-deviations?eventId=${localArena.eventId}`, undefined, bearer(headToken));
+      expect(open.status).toBe(200);
+      expect(open.body).toEqual([
+        // The list shows the values as they are now: 9.3, 9.4, 7.0, 8.7, 9.5 → counted 8.7, 9.3, 9.4.
+        { scoreId, disciplineId: discipline.id, attempt: 1, values: expect.any(Array), spread: 0.7, tolerance: 0.3, resolved: false },
+      ]);
+
+      // Corrected back within tolerance: one resolved event.
+      for (const [fieldId, value] of [
+        [e2, 8.6],
+        [e5, 8.5],
+        [e1, 8.5],
+      ] as const)
+        await save(scoreId, fieldId, value);
+      await settle();
+      expect(deviations.map((event) => event.resolved)).toEqual([false, true]);
+      expect(
+        (await sendJson('GET', `${server.url}/api/panel-deviations?eventId=${localArena.eventId}`, undefined, bearer(headToken))).body,
+      ).toEqual([]);
+
+      // A second crossing, confirmed by the head judge: one open, one resolved, recorded in the audit trail.
+      await save(scoreId, e4, 9.6); // 8.5, 8.6, 7.0, 9.6, 8.5 → counted 8.5, 8.5, 8.6: within
+      await save(scoreId, e2, 9.7); // 8.5, 9.7, 7.0, 9.6, 8.5 → counted 8.5, 8.5, 9.6: spread 1.1
+      await settle();
+      expect(deviations.map((event) => event.resolved)).toEqual([false, true, false]);
+      const key = { scoreId, disciplineId: discipline.id, attempt: 1 };
+      expect((await postJson(`${server.url}/api/panel-deviations/confirm`, key, bearer(juryToken))).status).toBe(403);
+      const confirmed = await postJson(`${server.url}/api/panel-deviations/confirm`, key, bearer(headToken));
+      expect(confirmed).toEqual({ status: 200, body: { confirmed: true } });
+      expect((await postJson(`${server.url}/api/panel-deviations/confirm`, key, bearer(headToken))).status).toBe(200);
+      await save(scoreId, e1, 8.4); // counted 8.4, 8.5, 9.6: still over after the confirmation, nothing new
+      await settle();
+      expect(deviations.map((event) => event.resolved)).toEqual([false, true, false, true]);
+      const entry = (await getJson(`${server.url}/api/jury-results?participantId=${scoreId}&disciplineId=${discipline.id}`)).body.panel;
+      expect(entry).toMatchObject({ deviation: false, confirmed: true });
+      const { rows } = await server.pool.query(
+        `SELECT kind, actor, field_id FROM ${t.svc_score_audit} WHERE score_id = $1 AND kind IS NOT NULL`,
+        [scoreId],
+      );
+      expect(rows).toEqual([{ kind: 'panel-confirmed', actor: 'oberkampfrichter', field_id: discipline.aggregate }]);
+
+      // Back within tolerance after a confirmation: closed without a second resolved announcement.
+      await save(scoreId, e2, 8.6);
+      await save(scoreId, e4, 8.6);
+      await settle();
+      expect(deviations.map((event) => event.resolved)).toEqual([false, true, false, true]);
+      expect(await server.pool.query(`SELECT 1 FROM ${t.svc_panel_deviations} WHERE score_id = $1`, [scoreId])).toMatchObject({
+        rowCount: 0,
+      });
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('confirm refuses bad input with the contract body and writes nothing', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Nichts' });
+    await putPanel(discipline);
+    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Nichts' });
+    const before = await scoringRowCounts(server.pool);
+    const confirm = (body: unknown, headers = bearer(headToken)) => postJson(`${server.url}/api/panel-deviations/confirm`, body, headers);
+    expect(await confirm({ scoreId, disciplineId: discipline.id, attempt: 1 })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await confirm({ scoreId, disciplineId: discipline.id, attempt: 2 })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED' },
+    });
+    expect(await confirm({ scoreId, disciplineId: discipline.id })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+    expect(await confirm({ scoreId: 'x', disciplineId: discipline.id, attempt: 1 })).toMatchObject({ status: 400 });
+    expect((await confirm({ scoreId, disciplineId: discipline.id, attempt: 1 }, {})).status).toBe(401);
+    const list = await sendJson('GET', `${server.url}/api/panel-deviations?eventId=0`, undefined, bearer(headToken));
+    expect(list).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+    expect(await scoringRowCounts(server.pool)).toEqual(before);
+  });
+});
