@@ -8,14 +8,14 @@
 import type { Browser, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { insertRow, postJson } from '../support/group-team-fixtures.js';
-import { createArena, insertDetail, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertDetailRow, insertParticipant, insertScoreRow, type Competition } from '../support/fixtures.js';
+import { postJson } from '../support/http.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { DESKTOP, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 
 let server: TestServer;
 let browser: Browser;
-let arena: Arena;
+let competition: Competition;
 let board: OpenedPage;
 const devices: number[] = [];
 const scoreIds: Record<string, number> = {};
@@ -32,9 +32,9 @@ const rows = () =>
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  arena = await createArena(server.pool, 'Gauturnfest', '2025-05-17');
+  competition = await createCompetition(server.pool, 'Gauturnfest', '2025-05-17');
   await server.pool.query(`UPDATE ${t.wettkaempfe} SET var_name = 'Mehrkampf weiblich' WHERE int_wettkaempfeid = $1`, [
-    arena.competitionId,
+    competition.competitionId,
   ]);
   for (const [name, shortName] of [
     ['Sprung', 'SP'],
@@ -56,16 +56,16 @@ beforeAll(async () => {
     ['Christ', [11, 11, null]],
   ];
   for (const [lastName, values] of people) {
-    const participantId = await insertParticipant(server.pool, arena, { firstName: 'Eva', lastName, birthDate: '2012-03-04' });
-    const scoreId = await insertScore(server.pool, arena, participantId);
-    for (const [index, value] of values.entries()) await insertDetail(server.pool, scoreId, devices[index]!, value);
+    const participantId = await insertParticipant(server.pool, competition, { firstName: 'Eva', lastName, birthDate: '2012-03-04' });
+    const scoreId = await insertScoreRow(server.pool, competition, participantId);
+    for (const [index, value] of values.entries()) await insertDetailRow(server.pool, scoreId, devices[index]!, value);
     scoreIds[lastName] = scoreId;
   }
   board = await openPage(browser, 'about:blank', DESKTOP);
   board.page.on('request', (request: Request) => {
     if (new URL(request.url()).pathname === '/api/results') resultRequests.push(request.url());
   });
-  await board.page.goto(`${server.url}/board/?eventId=${arena.eventId}&competitionId=${arena.competitionId}&view=all-around`);
+  await board.page.goto(`${server.url}/board/?eventId=${competition.eventId}&competitionId=${competition.competitionId}&view=all-around`);
 });
 
 afterAll(async () => {
@@ -91,7 +91,7 @@ describe('board: live all-around ranking', () => {
     const requestsBefore = resultRequests.length;
     // Christ's floor: 11 + 11 + 13.5 = 35.5 puts her second.
     const response = await postJson(`${server.url}/api/scores/save-value`, {
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId: scoreIds.Christ,
       disciplineId: devices[2],
       score: 13.5,
@@ -120,17 +120,17 @@ describe('board: live all-around ranking', () => {
 
   it('pages a long ranking on a projector, as the device board does', async () => {
     const long = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: 'Viele',
     });
     for (let n = 0; n < 30; n++) {
-      const participantId = await insertParticipant(server.pool, arena, { lastName: `Turnerin${String(n).padStart(2, '0')}` });
-      const scoreId = await insertScore(server.pool, { ...arena, competitionId: long }, participantId);
-      await insertDetail(server.pool, scoreId, devices[0]!, 5 + n / 10);
+      const participantId = await insertParticipant(server.pool, competition, { lastName: `Turnerin${String(n).padStart(2, '0')}` });
+      const scoreId = await insertScoreRow(server.pool, { ...competition, competitionId: long }, participantId);
+      await insertDetailRow(server.pool, scoreId, devices[0]!, 5 + n / 10);
     }
     const projector = await openPage(
       browser,
-      `${server.url}/board/?eventId=${arena.eventId}&competitionId=${long}&view=all-around&pace=60`,
+      `${server.url}/board/?eventId=${competition.eventId}&competitionId=${long}&view=all-around&pace=60`,
       { width: 1280, height: 720 },
     );
     try {
@@ -150,11 +150,11 @@ describe('board: live all-around ranking', () => {
 
   it('ignores events of another competition of the event', async () => {
     const other = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: 'Andere',
     });
-    const participantId = await insertParticipant(server.pool, arena, { lastName: 'Fremd' });
-    await insertScore(server.pool, { ...arena, competitionId: other }, participantId);
+    const participantId = await insertParticipant(server.pool, competition, { lastName: 'Fremd' });
+    await insertScoreRow(server.pool, { ...competition, competitionId: other }, participantId);
     const before = resultRequests.length;
     const response = await postJson(`${server.url}/api/scores/save-value`, {
       competitionId: other,
@@ -165,7 +165,7 @@ describe('board: live all-around ranking', () => {
     expect(response.status).toBe(200);
     // A save on this competition after it: once the board has fetched for that one, the other caused nothing.
     await postJson(`${server.url}/api/scores/save-value`, {
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId: scoreIds.Berg,
       disciplineId: devices[0],
       score: 12,

@@ -5,10 +5,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { detailRows } from '../support/scoring-fixtures.js';
+import { detailRows } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { launchBrowser, openPage, type OpenedPage } from './support/browser.js';
-import { seedArena, seedCompetitors, seedDevice, type Competitor, type Device } from './support/fixtures.js';
+import { createCompetition } from '../support/fixtures.js';
+import { seedCompetitors, seedDevice, type Competitor, type Device } from './support/portal-seed.js';
 import { participantButton, waitForAck, waitForParticipantStatus } from './support/portal.js';
 
 let server: TestServer;
@@ -20,13 +21,13 @@ const devices: Record<'decimal' | 'comma' | 'time' | 'decimals', Device> = {} as
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  const arena = await seedArena(server.pool, 'Mask Meet');
+  const competition = await createCompetition(server.pool, 'Mask Meet');
   devices.decimal = await seedDevice(server.pool, { name: 'Decimal mask', mask: '00.00' });
   devices.comma = await seedDevice(server.pool, { name: 'Comma mask', mask: '0,00' });
   devices.time = await seedDevice(server.pool, { name: 'Time mask', mask: '0:00.00', formula: 'A + B + C' });
   devices.decimals = await seedDevice(server.pool, { name: 'Two decimals', mask: null, decimals: 2 });
-  [judge] = (await seedCompetitors(server.pool, arena, [['Greta', 'Gross']])) as [Competitor];
-  portal = await openPage(browser, `${server.url}/jury/?eventId=${arena.eventId}&disciplineId=${devices.decimal.id}`);
+  [judge] = (await seedCompetitors(server.pool, competition, [['Greta', 'Gross']])) as [Competitor];
+  portal = await openPage(browser, `${server.url}/jury/?eventId=${competition.eventId}&disciplineId=${devices.decimal.id}`);
   await waitForParticipantStatus(portal.page, judge.participantId, 'pending');
 });
 

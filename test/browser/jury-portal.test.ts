@@ -6,10 +6,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { detailRows, juryRows } from '../support/scoring-fixtures.js';
+import { detailRows, juryResultRows } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { PHONE, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
-import { seedArena, seedCompetitors, seedDevice, type Competitor, type Device } from './support/fixtures.js';
+import { createCompetition } from '../support/fixtures.js';
+import { seedCompetitors, seedDevice, type Competitor, type Device } from './support/portal-seed.js';
 import {
   boardRow,
   boardRows,
@@ -34,10 +35,10 @@ const boardUrl = () => `${server.url}/board/?eventId=${eventId}&disciplineId=${f
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  const arena = await seedArena(server.pool, 'Browser Cup');
-  eventId = arena.eventId;
+  const competition = await createCompetition(server.pool, 'Browser Cup');
+  eventId = competition.eventId;
   floor = await seedDevice(server.pool, { name: 'Floor', mask: '00.000', formula: 'A + B - C' });
-  people = await seedCompetitors(server.pool, arena, [
+  people = await seedCompetitors(server.pool, competition, [
     ['Anna', 'Adler'],
     ['Ben', 'Berg'],
     ['Clara', 'Copp'],
@@ -112,7 +113,7 @@ describe('jury portal and scoreboard', () => {
       [4, 8.9, 0.5, 12.4],
     ];
     for (const [index, person] of people.entries()) {
-      const rows = await juryRows(server.pool, person.scoreId);
+      const rows = await juryResultRows(server.pool, person.scoreId);
       const byField = new Map(rows.map((row) => [row.fieldId, row]));
       const [a, b, c, final] = expected[index]!;
       expect(rows).toHaveLength(4);

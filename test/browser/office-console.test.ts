@@ -7,14 +7,7 @@ import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import {
-  createArena,
-  insertDetail,
-  insertDiscipline,
-  insertParticipantScore,
-  type Arena,
-  type Discipline,
-} from '../support/scoring-fixtures.js';
+import { createCompetition, insertDetailRow, insertDiscipline, insertParticipantWithScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { headToken } from '../support/tokens.js';
 import { DESKTOP, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
@@ -23,21 +16,21 @@ import { officeUrl, signIn } from './support/office.js';
 let server: TestServer;
 let browser: Browser;
 let office: OpenedPage;
-let arena: Arena;
+let competition: Competition;
 let device: Discipline;
 let scored: number;
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  arena = await createArena(server.pool, 'Konsolen-Cup');
+  competition = await createCompetition(server.pool, 'Konsolen-Cup');
   device = await insertDiscipline(server.pool, { name: 'Schwebebalken' });
-  scored = (await insertParticipantScore(server.pool, arena, { squadName: 'R1', lastName: 'Adler' })).scoreId;
-  await insertParticipantScore(server.pool, arena, { squadName: 'R1', lastName: 'Bach' });
-  await insertDetail(server.pool, scored, device.id, 12.5);
+  scored = (await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'R1', lastName: 'Adler' })).scoreId;
+  await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'R1', lastName: 'Bach' });
+  await insertDetailRow(server.pool, scored, device.id, 12.5);
   office = await openPage(
     browser,
-    officeUrl(server.url, 'console', { eventId: arena.eventId, competitionId: arena.competitionId }),
+    officeUrl(server.url, 'console', { eventId: competition.eventId, competitionId: competition.competitionId }),
     DESKTOP,
   );
 });
@@ -64,7 +57,7 @@ describe('office: head judge console', () => {
     await release.click();
     await page.locator(`.console-device[data-discipline-id="${device.id}"][data-released="true"]`).waitFor({ timeout: 10_000 });
     const { rows } = await server.pool.query(`SELECT released_by FROM ${t.svc_releases} WHERE competition_id = $1 AND discipline_id = $2`, [
-      arena.competitionId,
+      competition.competitionId,
       device.id,
     ]);
     expect(rows).toEqual([{ released_by: 'oberkampfrichter' }]);

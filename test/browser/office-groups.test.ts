@@ -12,7 +12,7 @@ import { noHorizontalOverflow } from './support/portal.js';
 
 let server: TestServer;
 let browser: Browser;
-let world: GroupEvent;
+let event: GroupEvent;
 let office: OpenedPage;
 /** Query strings of every candidate request the page made, oldest first. */
 const asked: Array<Record<string, string>> = [];
@@ -51,7 +51,7 @@ const resetVisible = () => page().isVisible('#reset-filters');
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  world = await seedGroupEvent(server.pool);
+  event = await seedGroupEvent(server.pool);
 });
 
 afterAll(async () => {
@@ -65,26 +65,26 @@ describe('office: group members and candidates', () => {
     office = await openPage(browser, 'about:blank');
     office.page.on('request', recordCandidateRequest);
     const answered = office.page.waitForResponse((response) => response.url().includes('/api/groups/available-participants'));
-    await office.page.goto(officeUrl(server.url, 'groups', { eventId: world.eventId }));
+    await office.page.goto(officeUrl(server.url, 'groups', { eventId: event.eventId }));
     await answered;
     await page().locator('#candidates tbody tr').first().waitFor();
-    const { A1, A2, B1, B2 } = world.people;
+    const { A1, A2, B1, B2 } = event.people;
     // Ordered by last name: Alpha-A1, Beta-A2, Delta-B2, Gamma-B1.
     expect(await shownCandidates()).toEqual([A1, A2, B2, B1]);
     expect(asked.at(-1)).toEqual({
-      eventId: String(world.eventId),
-      clubId: String(world.clubA),
-      groupId: String(world.groupA),
+      eventId: String(event.eventId),
+      clubId: String(event.clubA),
+      groupId: String(event.groupA),
       hidePlanned: 'false',
       hideOtherClubs: 'false',
     });
-    expect(await page().inputValue('#group-select')).toBe(String(world.groupA));
+    expect(await page().inputValue('#group-select')).toBe(String(event.groupA));
     expect(await resetVisible()).toBe(false);
     await saveScreenshot(page(), 'office-groups');
   });
 
   it('fetches again for each filter combination; the reset action shows only while a filter is on', async () => {
-    const { A1, A2, B1, B2 } = world.people;
+    const { A1, A2, B1, B2 } = event.people;
     // Space on the focused checkbox, as with a keyboard only.
     await page().focus('#hide-planned');
     expect(await candidatesAfter(() => page().keyboard.press('Space'), { hidePlanned: 'true', hideOtherClubs: 'false' })).toEqual([A2, B2]);
@@ -94,7 +94,7 @@ describe('office: group members and candidates', () => {
       await candidatesAfter(() => page().check('#hide-other-clubs'), {
         hidePlanned: 'true',
         hideOtherClubs: 'true',
-        clubId: String(world.clubA),
+        clubId: String(event.clubA),
       }),
     ).toEqual([A2]);
     expect(await resetVisible()).toBe(true);
@@ -131,7 +131,7 @@ describe('office: group members and candidates', () => {
   });
 
   it('removes members already in the group on the client, also after a fetch and a reload', async () => {
-    const { A1, A2, B1, B2 } = world.people;
+    const { A1, A2, B1, B2 } = event.people;
     const before = asked.length;
     await page().click(`button[data-add="${A2}"]`);
     await page().locator(`#members li[data-member-id="${A2}"]`).waitFor();
@@ -154,22 +154,22 @@ describe('office: group members and candidates', () => {
   });
 
   it('fetches again when the group changes, with the club of that group', async () => {
-    const { A2, B1, B2 } = world.people;
+    const { A2, B1, B2 } = event.people;
     await page().click(`button[data-add="${A2}"]`);
     const shown = await candidatesAfter(
       () =>
         page()
-          .selectOption('#group-select', String(world.groupB))
+          .selectOption('#group-select', String(event.groupB))
           .then(() => undefined),
       {
-        groupId: String(world.groupB),
-        clubId: String(world.clubB),
+        groupId: String(event.groupB),
+        clubId: String(event.clubB),
       },
     );
     // A2 is a member of the other group only.
     expect(shown).toContain(A2);
     expect(
-      await candidatesAfter(() => page().check('#hide-other-clubs'), { groupId: String(world.groupB), hideOtherClubs: 'true' }),
+      await candidatesAfter(() => page().check('#hide-other-clubs'), { groupId: String(event.groupB), hideOtherClubs: 'true' }),
     ).toEqual([B2, B1]);
     expect(await page().textContent('#club-hint')).toBe('(only SC Berg)');
   });
@@ -178,22 +178,22 @@ describe('office: group members and candidates', () => {
     const shown = await candidatesAfter(
       () =>
         page()
-          .selectOption('#event-select', String(world.otherEventId))
+          .selectOption('#event-select', String(event.otherEventId))
           .then(() => undefined),
       {
-        eventId: String(world.otherEventId),
-        groupId: String(world.otherEventGroup),
+        eventId: String(event.otherEventId),
+        groupId: String(event.otherEventGroup),
         hidePlanned: 'false',
         hideOtherClubs: 'false',
       },
     );
-    expect(shown).toEqual([world.people.otherEvent]);
+    expect(shown).toEqual([event.people.otherEvent]);
     expect(await resetVisible()).toBe(false);
     expect(office.errors).toEqual([]);
   });
 
   it('fits a phone screen', async () => {
-    const phone = await openPage(browser, officeUrl(server.url, 'groups', { eventId: world.eventId }), PHONE);
+    const phone = await openPage(browser, officeUrl(server.url, 'groups', { eventId: event.eventId }), PHONE);
     await phone.page.locator('#candidates tbody tr').first().waitFor();
     await phone.page.check('#hide-planned');
     await phone.page.locator('#reset-filters').waitFor();

@@ -10,15 +10,14 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { insertRow } from '../support/group-team-fixtures.js';
-import { createArena, insertDetail, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertDetailRow, insertParticipant, insertScoreRow, type Competition } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ARTIFACTS_DIR, DESKTOP, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { officeUrl } from './support/office.js';
 
 let server: TestServer;
 let browser: Browser;
-let arena: Arena;
+let competition: Competition;
 let office: OpenedPage;
 
 const EVENT_NAME = 'Kreismeisterschaften Gerätturnen 2025';
@@ -95,10 +94,10 @@ async function printToPdf(name: string): Promise<{ pdf: string; png: string; pag
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  arena = await createArena(server.pool, EVENT_NAME, '2025-05-17');
-  await server.pool.query(`UPDATE ${t.veranstaltungen} SET dat_bis = '2025-05-18' WHERE int_veranstaltungenid = $1`, [arena.eventId]);
+  competition = await createCompetition(server.pool, EVENT_NAME, '2025-05-17');
+  await server.pool.query(`UPDATE ${t.veranstaltungen} SET dat_bis = '2025-05-18' WHERE int_veranstaltungenid = $1`, [competition.eventId]);
   await server.pool.query(`UPDATE ${t.wettkaempfe} SET var_name = 'Kür weiblich AK 9-12' WHERE int_wettkaempfeid = $1`, [
-    arena.competitionId,
+    competition.competitionId,
   ]);
   const otherClub = await insertRow(server.pool, 'vereine', 'int_vereineid', { var_name: 'Turnerschaft Waldkirchen 1861 e. V.' });
   const devices: number[] = [];
@@ -116,24 +115,24 @@ beforeAll(async () => {
   for (let n = 0; n < 21; n++) {
     const birthDate =
       n === 20 ? null : n < 14 ? `2015-${String(1 + (n % 12)).padStart(2, '0')}-15` : `2013-0${1 + (n % 9)}-0${1 + (n % 9)}`;
-    const participantId = await insertParticipant(server.pool, arena, {
+    const participantId = await insertParticipant(server.pool, competition, {
       firstName: FIRST[n]!,
       lastName: LAST[n]!,
       startNumber: String(101 + n),
       birthDate,
-      clubId: n % 3 === 0 ? otherClub : arena.clubId,
+      clubId: n % 3 === 0 ? otherClub : competition.clubId,
     });
-    const scoreId = await insertScore(server.pool, arena, participantId);
+    const scoreId = await insertScoreRow(server.pool, competition, participantId);
     for (const [index, device] of devices.entries()) {
       // Two of the 2015 class tie (12.5 everywhere); two have not done floor yet.
       const value =
         (n === 12 || n === 13) && index === 3 ? null : n === 1 || n === 2 ? 12.5 : 11 + ((n * 7 + index * 3) % 20) / 10 + n / 100;
-      await insertDetail(server.pool, scoreId, device, value === null ? null : Math.round(value * 1000) / 1000);
+      await insertDetailRow(server.pool, scoreId, device, value === null ? null : Math.round(value * 1000) / 1000);
     }
   }
   office = await openPage(
     browser,
-    officeUrl(server.url, 'results', { eventId: arena.eventId, competitionId: arena.competitionId }),
+    officeUrl(server.url, 'results', { eventId: competition.eventId, competitionId: competition.competitionId }),
     DESKTOP,
   );
 });
@@ -155,10 +154,10 @@ describe('office: result lists and certificates', () => {
     expect(firstRow[0]).toBe('1.');
     expect(firstRow).toHaveLength(9);
     expect(await office.page.getAttribute('#results-csv', 'href')).toBe(
-      `/api/results.csv?eventId=${arena.eventId}&competitionId=${arena.competitionId}&groupBy=ageClass`,
+      `/api/results.csv?eventId=${competition.eventId}&competitionId=${competition.competitionId}&groupBy=ageClass`,
     );
     expect(await office.page.getAttribute('#results-board', 'href')).toBe(
-      `/board/?eventId=${arena.eventId}&competitionId=${arena.competitionId}&groupBy=ageClass&view=all-around`,
+      `/board/?eventId=${competition.eventId}&competitionId=${competition.competitionId}&groupBy=ageClass&view=all-around`,
     );
     await saveScreenshot(office.page, 'office-results-1280');
     expect(office.errors).toEqual([]);

@@ -9,7 +9,8 @@ import type { GenerateResponse } from '../../web/office/office-api.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken, juryToken } from '../support/tokens.js';
 import { PHONE, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
-import { officeUrl, seedSquadEvent, signIn, squadNamesOfEvent, storeSquadDefaults, type SquadEvent } from './support/office.js';
+import { officeUrl, seedSquadEvent, signIn, squadNamesOfEvent, type SquadEvent } from './support/office.js';
+import { storeAppSetting } from '../support/fixtures.js';
 import { noHorizontalOverflow } from './support/portal.js';
 
 let server: TestServer;
@@ -37,8 +38,8 @@ beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
   planned = await seedSquadEvent(server.pool, 'Riegen-Cup');
-  await storeSquadDefaults(server.pool, DEFAULTS);
-  office = await openPage(browser, officeUrl(server.url, 'squads', { eventId: planned.arena.eventId }));
+  await storeAppSetting(server.pool, 'squadAutoAssign', DEFAULTS);
+  office = await openPage(browser, officeUrl(server.url, 'squads', { eventId: planned.competition.eventId }));
 });
 
 afterAll(async () => {
@@ -196,7 +197,7 @@ describe('office: squads and the auto-assign dialog', () => {
     expect(await page().textContent('#applied-message')).toContain(`applied to ${assigned} participants`);
     await saveScreenshot(page(), 'office-squads-applied');
 
-    const stored = await squadNamesOfEvent(server.pool, planned.arena.eventId);
+    const stored = await squadNamesOfEvent(server.pool, planned.competition.eventId);
     const expected = new Map(
       chosen.squads.flatMap((squad) => squad.participants.map((participant) => [participant.id, squad.name] as const)),
     );
@@ -224,7 +225,7 @@ describe('office: squads and the auto-assign dialog', () => {
   });
 
   it('fits a phone screen, dialog included', async () => {
-    const phone = await openPage(browser, officeUrl(server.url, 'squads', { eventId: planned.arena.eventId }), PHONE);
+    const phone = await openPage(browser, officeUrl(server.url, 'squads', { eventId: planned.competition.eventId }), PHONE);
     await phone.page.locator('.squad-card').first().waitFor();
     expect(await noHorizontalOverflow(phone.page)).toBe(true);
     await signIn(phone.page, adminToken);

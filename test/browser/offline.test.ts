@@ -9,10 +9,11 @@ import { rmSync } from 'node:fs';
 import type { Browser, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { juryRows } from '../support/scoring-fixtures.js';
+import { juryResultRows } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { freePort, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
-import { seedArena, seedCompetitors, seedDevice, storedRows, type Competitor, type Device } from './support/fixtures.js';
+import { createCompetition } from '../support/fixtures.js';
+import { seedCompetitors, seedDevice, storedRows, type Competitor, type Device } from './support/portal-seed.js';
 import { boardRow, boardRows, participantButton, scoreWithKeyboard, waitForAck, waitForParticipantStatus } from './support/portal.js';
 
 /** Long enough for a loaded two-core machine; a test only takes that long when something is wrong. */
@@ -57,11 +58,11 @@ interface Scene {
 
 /** An event of the test's own with one device and these people, a jury portal and a scoreboard on it, both live. */
 async function openScene(eventName: string, names: ReadonlyArray<readonly [string, string]>): Promise<Scene> {
-  const arena = await seedArena(server.pool, eventName);
+  const competition = await createCompetition(server.pool, eventName);
   const device = await seedDevice(server.pool, { name: 'Vault', mask: '00.00', formula: 'A + B - C' });
-  const people = await seedCompetitors(server.pool, arena, names);
-  const portal = await openPage(browser, `${server.url}/jury/?eventId=${arena.eventId}&disciplineId=${device.id}`);
-  const board = await openPage(browser, `${server.url}/board/?eventId=${arena.eventId}&disciplineId=${device.id}`);
+  const people = await seedCompetitors(server.pool, competition, names);
+  const portal = await openPage(browser, `${server.url}/jury/?eventId=${competition.eventId}&disciplineId=${device.id}`);
+  const board = await openPage(browser, `${server.url}/board/?eventId=${competition.eventId}&disciplineId=${device.id}`);
   opened.push(portal, board);
   for (const person of people) await waitForParticipantStatus(portal.page, person.participantId, 'pending', DEADLINE_MS);
   await portal.page.locator('.connection[data-status="live"]').waitFor({ timeout: DEADLINE_MS });
@@ -124,7 +125,7 @@ describe('jury portal without a server', () => {
       expect(rows.scoreRows).toBe(1);
       expect(rows.details).toHaveLength(1);
       expect(rows.details[0]!.value).toBeCloseTo(final, 5);
-      expect(await juryRows(server.pool, person.scoreId)).toHaveLength(4);
+      expect(await juryResultRows(server.pool, person.scoreId)).toHaveLength(4);
     }
     expect((await storedRows(server.pool, people[2]!.participantId, device.id)).details).toHaveLength(0);
     // Arrival order: every write of Dora's save reached the server before any of Emil's.

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_PAGES } from '../../src/http/routes/web.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { launchBrowser, openPage, type OpenedPage } from './support/browser.js';
-import { seedArena, seedDevice } from './support/fixtures.js';
+import { createCompetition } from '../support/fixtures.js';
+import { seedDevice } from './support/portal-seed.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -19,9 +20,9 @@ const opened: OpenedPage[] = [];
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  const arena = await seedArena(server.pool, 'CSP Meet');
+  const competition = await createCompetition(server.pool, 'CSP Meet');
   const device = await seedDevice(server.pool, { name: 'Vault', mask: '00.00' });
-  query = `?eventId=${arena.eventId}&disciplineId=${device.id}`;
+  query = `?eventId=${competition.eventId}&disciplineId=${device.id}`;
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
-import { getJson } from '../support/group-team-fixtures.js';
+import { getJson } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;

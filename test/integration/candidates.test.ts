@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { captureStatements, getJson, insertRow } from '../support/group-team-fixtures.js';
+import { insertRow } from '../support/fixtures.js';
+import { getJson } from '../support/http.js';
+import { captureStatements } from '../support/statements.js';
 
 let server: TestServer;
 let eventId: number;

@@ -14,7 +14,7 @@ import { withTables } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { exited, killIfRunning, runScript, startService, stopClusterProcesses, type ServiceProcess } from '../support/process.js';
 import { openScoreboard, waitForEvent, type Scoreboard } from '../support/realtime.js';
-import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
+import { createCompetition, insertDiscipline, insertParticipantWithScoreRow } from '../support/fixtures.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-desktop-'));
 const clusterDir = path.join(dataDir, 'pg');
@@ -78,17 +78,17 @@ describe('the desktop program on the embedded server', () => {
     expect((await desktop.query('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')).rows).toEqual([{ rolsuper: false }]);
 
     // The desktop program sets up its event and a score row, then writes the final score.
-    const arena = await createArena(desktop, 'Desktop-Cup');
+    const competition = await createCompetition(desktop, 'Desktop-Cup');
     const discipline = await insertDiscipline(desktop, { name: 'Reck' });
-    const { scoreId } = await insertParticipantScore(desktop, arena, { lastName: 'Vomdesktop' });
-    board = await openScoreboard(service.url, arena.eventId);
+    const { scoreId } = await insertParticipantWithScoreRow(desktop, competition, { lastName: 'Vomdesktop' });
+    board = await openScoreboard(service.url, competition.eventId);
 
     await desktop.query(
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`,
       [scoreId, discipline.id],
     );
     const inserted = await waitForEvent(board.events, (event) => event.scoreId === scoreId, 10_000);
-    expect(inserted).toMatchObject({ source: 'legacy', scoreId, eventId: arena.eventId, score: 8.25, lastname: 'Vomdesktop' });
+    expect(inserted).toMatchObject({ source: 'legacy', scoreId, eventId: competition.eventId, score: 8.25, lastname: 'Vomdesktop' });
 
     await desktop.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.1 WHERE int_wertungenid = $1 AND int_kp = 0`, [scoreId]);
     const updated = await waitForEvent(board.events, (event) => event.scoreId === scoreId && event.seq > inserted.seq, 10_000);

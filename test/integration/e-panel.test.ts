@@ -3,29 +3,29 @@
  * /api/disciplines) and the panel in the reads (GET /api/scores, GET /api/jury-results).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, postJson } from '../support/group-team-fixtures.js';
+import {
+  apiScoreOutboxRows,
+  createCompetition,
+  detailRows,
+  insertDetailRow,
+  insertJuryResults,
+  insertParticipantWithScoreRow,
+  rowCounts,
+  type Competition,
+} from '../support/fixtures.js';
+import { getJson, postJson } from '../support/http.js';
 import { collectEvents, commitAndAwait, joinCompetition } from '../support/realtime.js';
 import { insertPanelDiscipline, sendJson, type PanelDiscipline } from '../support/panel-fixtures.js';
-import {
-  apiEvents,
-  createArena,
-  detailRows,
-  insertDetail,
-  insertJuryResults,
-  insertParticipantScore,
-  scoringRowCounts,
-  type Arena,
-} from '../support/scoring-fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import { t } from '../support/tables.js';
 import { adminToken, bearer, headToken, juryToken } from '../support/tokens.js';
 
 let server: TestServer;
-let arena: Arena;
+let competition: Competition;
 
 beforeAll(async () => {
   server = await startTestServer();
-  arena = await createArena(server.pool, 'Kampfrichterpokal');
+  competition = await createCompetition(server.pool, 'Kampfrichterpokal');
 });
 afterAll(async () => {
   await server?.stop();
@@ -139,15 +139,15 @@ describe('panel settings', () => {
 
 describe('the panel in the reads', () => {
   async function scoreEntry(scoreId: number, disciplineId: number) {
-    const { body } = await getJson(`${server.url}/api/scores?eventId=${arena.eventId}&limit=1000`);
+    const { body } = await getJson(`${server.url}/api/scores?eventId=${competition.eventId}&limit=1000`);
     return (body.results as Array<Record<string, any>>).find((entry) => entry.id === scoreId && entry.disciplineId === disciplineId)!;
   }
 
   it('shows each judge, a provisional aggregate while incomplete, and the FIG trimmed mean when complete', async () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Lesen' });
     await putPanel(discipline);
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Lesen' });
-    await insertDetail(server.pool, scoreId, discipline.id, null);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Lesen' });
+    await insertDetailRow(server.pool, scoreId, discipline.id, null);
     const [e1, e2, e3, e4, e5] = discipline.judges as [number, number, number, number, number];
     await insertJuryResults(server.pool, scoreId, [
       [discipline.difficulty, 5.4],
@@ -189,8 +189,8 @@ describe('the panel in the reads', () => {
   it('flags a complete panel whose counted values spread more than the tolerance', async () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Abweichung' });
     await putPanel(discipline);
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Abweichung' });
-    await insertDetail(server.pool, scoreId, discipline.id, null);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Abweichung' });
+    await insertDetailRow(server.pool, scoreId, discipline.id, null);
     const values = [8.0, 8.1, 8.6, 8.9, 9.5];
     await insertJuryResults(
       server.pool,
@@ -204,8 +204,8 @@ describe('the panel in the reads', () => {
 
   it('is null for a discipline without a panel', async () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Ohne Panel' });
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Ohne' });
-    await insertDetail(server.pool, scoreId, discipline.id, 12);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Ohne' });
+    await insertDetailRow(server.pool, scoreId, discipline.id, 12);
     expect((await scoreEntry(scoreId, discipline.id)).panel).toBeNull();
     const jury = await getJson(`${server.url}/api/jury-results?participantId=${scoreId}&disciplineId=${discipline.id}`);
     expect(jury.body.panel).toBeNull();
@@ -227,7 +227,7 @@ describe('a judge save recomputes the aggregate and the final in its transaction
   it('five saves: the FIG trimmed mean lands in the aggregate field and D + E in the final; provisional before', async () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Fünf' });
     await putPanel(discipline);
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Fuenf' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Fuenf' });
     expect((await save(scoreId, discipline.difficulty, 5.4)).status).toBe(200);
 
     const values = [8.5, 8.7, 8.4, 9.0, 8.6];
@@ -246,7 +246,7 @@ describe('a judge save recomputes the aggregate and the final in its transaction
     expect(await storedValue(scoreId, discipline.final)).toBe(14);
     expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14 }]);
 
-    const events = (await apiEvents(server.pool, scoreId)).map((row) => row.payload);
+    const events = (await apiScoreOutboxRows(server.pool, scoreId)).map((row) => row.payload);
     expect(events.map((event) => [event.finalScore, event.panel])).toEqual([
       [null, undefined],
       [13.9, { aggregate: 8.5, complete: false }],
@@ -272,7 +272,7 @@ describe('a judge save recomputes the aggregate and the final in its transaction
     });
     expect(await storedValue(scoreId, discipline.aggregate)).toBe(8.7);
     expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14.1 }]);
-    const page = await getJson(`${server.url}/api/scores?eventId=${arena.eventId}&limit=1000`);
+    const page = await getJson(`${server.url}/api/scores?eventId=${competition.eventId}&limit=1000`);
     const entry = page.body.results.find((item: { id: number }) => item.id === scoreId);
     expect(entry).toMatchObject({ score: 14.1, panel: { aggregate: 8.7, complete: true } });
   });
@@ -280,18 +280,18 @@ describe('a judge save recomputes the aggregate and the final in its transaction
   it('keeps the conflict check: a stale expectedPerformance on a judge field answers 409 and writes nothing', async () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Konflikt' });
     await putPanel(discipline);
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Konflikt' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Konflikt' });
     await save(scoreId, discipline.judges[0]!, 8.5);
-    const before = await scoringRowCounts(server.pool);
+    const before = await rowCounts(server.pool);
     const stale = await save(scoreId, discipline.judges[0]!, 8.9, { expectedPerformance: 8.0 });
     expect(stale).toMatchObject({ status: 409, body: { code: 'CONFLICT', current: 8.5 } });
-    expect(await scoringRowCounts(server.pool)).toEqual(before);
+    expect(await rowCounts(server.pool)).toEqual(before);
   });
 
   it('capture with judge fields stores the aggregate and calculates the final from it', async () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Capture', judges: 3, inputMask: '0.00' });
     await putPanel(discipline, { aggregation: 'mean' });
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Capture' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Capture' });
     const fieldValues = [
       { fieldId: discipline.difficulty, value: 5 },
       ...discipline.judges.map((fieldId, index) => ({ fieldId, value: [8.1, 8.2, 8.4][index]! })),
@@ -309,19 +309,19 @@ describe('deviation alerts over Socket.IO', () => {
     postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: fieldId, performance });
 
   it('exactly one panel-deviation per crossing, none within tolerance, resolved when corrected or confirmed', async () => {
-    const localArena = await createArena(server.pool, 'Abweichungscup');
+    const localCompetition = await createCompetition(server.pool, 'Abweichungscup');
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Alarm' });
     await putPanel(discipline); // tolerance 0.3
-    const { scoreId } = await insertParticipantScore(server.pool, localArena, { lastName: 'Alarm' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, localCompetition, { lastName: 'Alarm' });
     const socket = await openSocket(server.url);
     try {
       const deviations: Array<Record<string, any>> = [];
       socket.on('panel-deviation', (event: Record<string, any>) => deviations.push(event));
       const scoreEvents = collectEvents(socket);
-      expect((await joinCompetition(socket, localArena.eventId)).ok).toBe(true);
+      expect((await joinCompetition(socket, localCompetition.eventId)).ok).toBe(true);
       let marker = 0;
       /** Everything committed before has arrived once a marker committed after it has (delivery in seq order). */
-      const settle = () => commitAndAwait(server.pool, scoreEvents, localArena.eventId, `m${(marker += 1)}`, 15_000);
+      const settle = () => commitAndAwait(server.pool, scoreEvents, localCompetition.eventId, `m${(marker += 1)}`, 15_000);
       const [e1, e2, e3, e4, e5] = discipline.judges as [number, number, number, number, number];
 
       for (const [fieldId, value] of [
@@ -361,7 +361,12 @@ describe('deviation alerts over Socket.IO', () => {
         { fieldId: e4, value: 8.7 },
         { fieldId: e5, value: 9.5 },
       ]);
-      const open = await sendJson('GET', `${server.url}/api/panel-deviations?eventId=${localArena.eventId}`, undefined, bearer(headToken));
+      const open = await sendJson(
+        'GET',
+        `${server.url}/api/panel-deviations?eventId=${localCompetition.eventId}`,
+        undefined,
+        bearer(headToken),
+      );
       expect(open.status).toBe(200);
       expect(open.body).toEqual([
         // The list shows the values as they are now: 9.3, 9.4, 7.0, 8.7, 9.5 → counted 8.7, 9.3, 9.4.
@@ -378,7 +383,8 @@ describe('deviation alerts over Socket.IO', () => {
       await settle();
       expect(deviations.map((event) => event.resolved)).toEqual([false, true]);
       expect(
-        (await sendJson('GET', `${server.url}/api/panel-deviations?eventId=${localArena.eventId}`, undefined, bearer(headToken))).body,
+        (await sendJson('GET', `${server.url}/api/panel-deviations?eventId=${localCompetition.eventId}`, undefined, bearer(headToken)))
+          .body,
       ).toEqual([]);
 
       // A second crossing, confirmed by the head judge: one open, one resolved, recorded in the audit trail.
@@ -418,8 +424,8 @@ describe('deviation alerts over Socket.IO', () => {
   it('confirm refuses bad input with the contract body and writes nothing', async () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Nichts' });
     await putPanel(discipline);
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Nichts' });
-    const before = await scoringRowCounts(server.pool);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Nichts' });
+    const before = await rowCounts(server.pool);
     const confirm = (body: unknown, headers = bearer(headToken)) => postJson(`${server.url}/api/panel-deviations/confirm`, body, headers);
     expect(await confirm({ scoreId, disciplineId: discipline.id, attempt: 1 })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     expect(await confirm({ scoreId, disciplineId: discipline.id, attempt: 2 })).toMatchObject({
@@ -431,6 +437,6 @@ describe('deviation alerts over Socket.IO', () => {
     expect((await confirm({ scoreId, disciplineId: discipline.id, attempt: 1 }, {})).status).toBe(401);
     const list = await sendJson('GET', `${server.url}/api/panel-deviations?eventId=0`, undefined, bearer(headToken));
     expect(list).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
-    expect(await scoringRowCounts(server.pool)).toEqual(before);
+    expect(await rowCounts(server.pool)).toEqual(before);
   });
 });

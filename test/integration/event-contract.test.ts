@@ -8,16 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoreValueUpdated } from '../../outbox/events.js';
 import { t } from '../support/tables.js';
 import { calculatedScoreOf, loadDisciplineState } from '../../src/model/scoring-context.js';
-import { createArena, insertDiscipline, insertJuryResults, insertParticipantScore, type Arena } from '../support/scoring-fixtures.js';
+import { createCompetition, insertDiscipline, insertJuryResults, insertParticipantWithScoreRow, type Competition } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
-let arena: Arena;
+let competition: Competition;
 const silent = { warn: () => undefined };
 
 beforeAll(async () => {
   server = await startTestServer();
-  arena = await createArena(server.pool, 'Vertragspokal');
+  competition = await createCompetition(server.pool, 'Vertragspokal');
 });
 afterAll(async () => {
   await server?.stop();
@@ -57,7 +57,7 @@ function expectSameMessage(legacy: Record<string, unknown>, built: Record<string
 describe('the legacy triggers and the TypeScript builder', () => {
   it('give a stored final score the same keys, JSON types and values', async () => {
     const discipline = await insertDiscipline(server.pool, { name: 'Reck', formula: 'A + B - C' });
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Altprogramm', squadName: 'R2' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Altprogramm', squadName: 'R2' });
     await server.pool.query(
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 12.5)`,
       [scoreId, discipline.id],
@@ -70,7 +70,7 @@ describe('the legacy triggers and the TypeScript builder', () => {
 
   it('give a score without a stored value and without a formula the same keys, JSON types and values', async () => {
     const discipline = await insertDiscipline(server.pool, { name: 'Barren', formula: null });
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Ohneformel' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Ohneformel' });
     // A jury result alone, as the desktop program may write it: the event carries no score yet.
     await insertJuryResults(server.pool, scoreId, [[discipline.fields.A, 4]]);
     const [legacy] = await legacyPayloads(scoreId);

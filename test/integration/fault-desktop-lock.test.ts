@@ -40,7 +40,7 @@ async function othersLatency(scoreIds: number[]): Promise<number[]> {
     const started = performance.now();
     const save = await sendSave(server.url, targets, scoreId, 'value', { timeoutMs: 60_000 });
     expect(save.status, JSON.stringify(save.body)).toBe(200);
-    const read = await fetch(`${server.url}/api/scores?eventId=${targets.arena.eventId}&limit=50`, { signal: AbortSignal.timeout(60_000) });
+    const read = await fetch(`${server.url}/api/scores?eventId=${targets.competition.eventId}&limit=50`, { signal: AbortSignal.timeout(60_000) });
     expect(read.status).toBe(200);
     await read.arrayBuffer();
     durations.push(performance.now() - started);
@@ -70,7 +70,7 @@ it('answers 503 with Retry-After to the judges on a locked score and keeps other
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          competitionId: targets.arena.competitionId,
+          competitionId: targets.competition.competitionId,
           participantId: locked,
           disciplineId: targets.discipline.id,
           score: 7.5,

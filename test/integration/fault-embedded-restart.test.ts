@@ -14,7 +14,7 @@ import { freePort, isAlive } from '../../src/db/embedded.js';
 import { withTables, type WithTables } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { exited, killIfRunning, processesOfCluster, startService, stopClusterProcesses, type ServiceProcess } from '../support/process.js';
-import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
+import { createCompetition, insertDiscipline, insertParticipantWithScoreRow } from '../support/fixtures.js';
 import { waitFor } from '../support/server.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-fault-embedded-'));
@@ -50,9 +50,9 @@ describe('supervised embedded PostgreSQL', () => {
       t,
     );
     pool.on('error', () => undefined);
-    const arena = await createArena(pool, 'Ausfall-Cup');
+    const competition = await createCompetition(pool, 'Ausfall-Cup');
     const discipline = await insertDiscipline(pool);
-    const { scoreId } = await insertParticipantScore(pool, arena);
+    const { scoreId } = await insertParticipantWithScoreRow(pool, competition);
     const save = (fieldId: number, performance: number) =>
       fetch(`${url}/api/jury-results`, {
         method: 'POST',

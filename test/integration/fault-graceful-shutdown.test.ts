@@ -11,7 +11,7 @@ import { createFaultRig, type FaultRig } from '../support/fault-rig.js';
 import { isContractErrorBody, saveViolations, sendSave } from '../support/portal-load.js';
 import { exited } from '../support/process.js';
 import { receivedScoreEvents, waitUntilBoardsCaughtUp } from '../support/realtime.js';
-import { insertParticipantScores } from '../support/scoring-fixtures.js';
+import { insertParticipantsWithScoreRows } from '../support/fixtures.js';
 import { waitFor } from '../support/server.js';
 
 let rig: FaultRig;
@@ -52,7 +52,7 @@ it('finishes the saves in flight on SIGTERM, exits 0, and resuming scoreboards m
 
   // Saves that are certainly in flight when the signal comes: the legacy program holds their
   // score rows locked, so they wait inside the service's transaction until it lets go.
-  const heldScores = await insertParticipantScores(rig.pool, rig.targets.arena, 5, 'R2');
+  const heldScores = await insertParticipantsWithScoreRows(rig.pool, rig.targets.competition, 5, 'R2');
   const blocker = await rig.pool.connect();
   await blocker.query('BEGIN');
   await blocker.query(`SELECT 1 FROM ${t.wertungen} WHERE int_wertungenid = ANY($1::int[]) FOR UPDATE`, [heldScores]);
@@ -91,7 +91,7 @@ it('finishes the saves in flight on SIGTERM, exits 0, and resuming scoreboards m
   const targets = { ...rig.targets, scoresByPortal: [...rig.targets.scoresByPortal, heldScores] };
   expect(await saveViolations(rig.pool, targets, [...outcomes, ...held])).toEqual([]);
 
-  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.arena.eventId, boards);
+  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.competition.eventId, boards);
   expect(committed.filter((event) => heldScores.includes(event.scoreId))).toHaveLength(heldScores.length);
   for (const board of boards) {
     expect(board.joins.length).toBe(2);

@@ -43,7 +43,7 @@ beforeAll(async () => {
     const { rows } = await server.pool.query<{ last: number }>(`SELECT max(seq) AS last FROM ${t.svc_outbox}`);
     return server.relay.status().cursor >= rows[0]!.last;
   });
-  observer = await openScoreboard(server.url, targets.arena.eventId);
+  observer = await openScoreboard(server.url, targets.competition.eventId);
   sockets.push(observer.socket);
 }, 60_000);
 

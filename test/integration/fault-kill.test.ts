@@ -43,7 +43,7 @@ it('keeps every answered save and delivers every committed event exactly once ac
   expect(outcomes.filter((outcome) => outcome.status !== null && outcome.status !== 200)).toEqual([]);
   expect(await saveViolations(rig.pool, rig.targets, outcomes)).toEqual([]);
 
-  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.arena.eventId, boards);
+  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.competition.eventId, boards);
   expect(committed.length).toBeGreaterThanOrEqual(outcomes.filter((outcome) => outcome.status === 200).length);
   for (const [index, board] of boards.entries()) {
     expect(board.joins.every((ack) => ack.ok)).toBe(true);

@@ -69,7 +69,7 @@ it('loses no event and keeps the order while the LISTEN connection is cut again 
   expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
   expect(await saveViolations(rig.pool, rig.targets, outcomes)).toEqual([]);
 
-  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.arena.eventId, boards);
+  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.competition.eventId, boards);
   expect(committed.length).toBe(outcomes.length);
   for (const board of boards) {
     expect(isStrictlyIncreasing(seqsOf(board.events))).toBe(true);

@@ -86,7 +86,7 @@ it('answers 503 while PostgreSQL is down, reports it in health, and recovers by 
   expect(await saveViolations(rig.pool, rig.targets, outcomes)).toEqual([]);
 
   // The scoreboards stayed connected to the service the whole time; the relay caught up after the restart.
-  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.arena.eventId, boards);
+  const committed = await waitUntilBoardsCaughtUp(rig.pool, rig.targets.competition.eventId, boards);
   for (const board of boards) {
     expect(board.joins).toEqual([expect.objectContaining({ ok: true })]);
     expect(receivedScoreEvents(board)).toEqual(committed);

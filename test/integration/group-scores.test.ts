@@ -1,21 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import {
-  detailRowsOf as storedDetails,
-  itRefusesWithoutWrites,
-  getJson,
-  newUnit,
-  postJson,
-  sharedRefusals,
-  useScoringServer,
-  type Refusal,
-} from '../support/group-team-fixtures.js';
+import { detailRows as storedDetails, itRefusesWithoutWrites, insertGroupOrTeam, sharedRefusals, useGroupTeamServer, type Refusal } from '../support/fixtures.js';
+import { getJson, postJson } from '../support/http.js';
 
-const scoring = useScoringServer();
+const scoring = useGroupTeamServer();
 
 const saveGroup = (body: Record<string, unknown>) => postJson(`${scoring.server.url}/api/scores/group`, body);
-const newGroup = (name = 'Gruppe') => newUnit(scoring.server.pool, scoring.world, 'group', name, 'Gelb');
-const detailRowsOf = (scoreId: number) => storedDetails(scoring.server.pool, scoreId);
+const newGroup = (name = 'Gruppe') => insertGroupOrTeam(scoring.server.pool, scoring.event, 'group', name, 'Gelb');
+const detailRows = (scoreId: number) => storedDetails(scoring.server.pool, scoreId);
 
 async function scoreRowsOf(groupId: number) {
   const { rows } = await scoring.server.pool.query(
@@ -31,11 +23,11 @@ async function scoreRowsOf(groupId: number) {
 describe('POST /api/scores/group', () => {
   it('creates the group score row and one detail row per component plus the final row, and appends an outbox event', async () => {
     const groupId = await newGroup('Gruppe Stern');
-    const { fields } = scoring.world;
+    const { fields } = scoring.event;
     const response = await saveGroup({
       groupId,
-      competitionId: scoring.world.groupCompetitionId,
-      disciplineId: scoring.world.disciplineId,
+      competitionId: scoring.event.groupCompetitionId,
+      disciplineId: scoring.event.disciplineId,
       attemptNumber: 1,
       components: [
         { fieldId: fields.E, value: 8.2 },
@@ -57,7 +49,7 @@ describe('POST /api/scores/group', () => {
     expect(await scoreRowsOf(groupId)).toEqual([
       {
         id: scoreId,
-        competitionId: scoring.world.groupCompetitionId,
+        competitionId: scoring.event.groupCompetitionId,
         participantId: null,
         groupId,
         teamId: null,
@@ -67,10 +59,10 @@ describe('POST /api/scores/group', () => {
         squadName: 'Gelb',
       },
     ]);
-    const details = await detailRowsOf(scoreId);
+    const details = await detailRows(scoreId);
     expect(details.map(({ kp, value, attempt, disciplineId }) => ({ kp, value, attempt, disciplineId }))).toEqual(
       [fields.D, fields.E, fields.Abz, fields.final]
-        .map((kp, index) => ({ kp, value: [4.5, 8.2, 0.3, 12.4][index], attempt: 1, disciplineId: scoring.world.disciplineId }))
+        .map((kp, index) => ({ kp, value: [4.5, 8.2, 0.3, 12.4][index], attempt: 1, disciplineId: scoring.event.disciplineId }))
         .sort((a, b) => a.kp - b.kp),
     );
     expect(response.body.components.map((component: { id: number }) => component.id).sort()).toEqual(
@@ -82,14 +74,14 @@ describe('POST /api/scores/group', () => {
       [String(scoreId)],
     );
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ topic: 'score-updated', eventId: scoring.world.eventId });
+    expect(rows[0]).toMatchObject({ topic: 'score-updated', eventId: scoring.event.eventId });
     expect(rows[0].payload).toEqual({
       scoreId,
-      eventId: scoring.world.eventId,
-      competitionId: scoring.world.groupCompetitionId,
+      eventId: scoring.event.eventId,
+      competitionId: scoring.event.groupCompetitionId,
       groupId,
       name: 'Gruppe Stern',
-      disciplineId: scoring.world.disciplineId,
+      disciplineId: scoring.event.disciplineId,
       disciplineName: 'Boden',
       attempt: 1,
       score: 12.4,
@@ -103,8 +95,8 @@ describe('POST /api/scores/group', () => {
 
   it('updates on the second save: one score row, the same detail rows, untouched components kept', async () => {
     const groupId = await newGroup();
-    const { fields } = scoring.world;
-    const key = { groupId, competitionId: scoring.world.groupCompetitionId, disciplineId: scoring.world.disciplineId, attemptNumber: 2 };
+    const { fields } = scoring.event;
+    const key = { groupId, competitionId: scoring.event.groupCompetitionId, disciplineId: scoring.event.disciplineId, attemptNumber: 2 };
     const first = await saveGroup({
       ...key,
       components: [
@@ -114,7 +106,7 @@ describe('POST /api/scores/group', () => {
       finalScore: 12,
     });
     expect(first.status).toBe(200);
-    const before = await detailRowsOf(first.body.scoreId);
+    const before = await detailRows(first.body.scoreId);
 
     const second = await saveGroup({
       ...key,
@@ -129,7 +121,7 @@ describe('POST /api/scores/group', () => {
     const rows = await scoreRowsOf(groupId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ statusId: 9, squadName: 'Blau' });
-    const after = await detailRowsOf(first.body.scoreId);
+    const after = await detailRows(first.body.scoreId);
     expect(after.map((row) => row.id)).toEqual(before.map((row) => row.id));
     expect(Object.fromEntries(after.map((row) => [row.kp, row.value]))).toEqual({ [fields.D]: 4, [fields.E]: 9, [fields.final]: 13 });
 
@@ -144,31 +136,31 @@ describe('POST /api/scores/group', () => {
       [1, 2, 3, 4, 5, 6].map((value) =>
         saveGroup({
           groupId,
-          competitionId: scoring.world.groupCompetitionId,
-          disciplineId: scoring.world.disciplineId,
+          competitionId: scoring.event.groupCompetitionId,
+          disciplineId: scoring.event.disciplineId,
           attemptNumber: 1,
-          components: [{ fieldId: scoring.world.fields.D, value }],
+          components: [{ fieldId: scoring.event.fields.D, value }],
           finalScore: value,
         }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(await scoreRowsOf(groupId)).toHaveLength(1);
-    expect(await detailRowsOf(responses[0]!.body.scoreId)).toHaveLength(2);
+    expect(await detailRows(responses[0]!.body.scoreId)).toHaveLength(2);
   });
 
   it('keeps attempts and disciplines apart under one score row', async () => {
     const groupId = await newGroup();
-    const base = { groupId, competitionId: scoring.world.groupCompetitionId };
-    const a1 = await saveGroup({ ...base, disciplineId: scoring.world.disciplineId, attemptNumber: 1, finalScore: 10 });
-    const a2 = await saveGroup({ ...base, disciplineId: scoring.world.disciplineId, attemptNumber: 2, finalScore: 11 });
-    const other = await saveGroup({ ...base, disciplineId: scoring.world.plainDisciplineId, finalScore: 7 });
+    const base = { groupId, competitionId: scoring.event.groupCompetitionId };
+    const a1 = await saveGroup({ ...base, disciplineId: scoring.event.disciplineId, attemptNumber: 1, finalScore: 10 });
+    const a2 = await saveGroup({ ...base, disciplineId: scoring.event.disciplineId, attemptNumber: 2, finalScore: 11 });
+    const other = await saveGroup({ ...base, disciplineId: scoring.event.plainDisciplineId, finalScore: 7 });
     expect(new Set([a1.body.scoreId, a2.body.scoreId, other.body.scoreId]).size).toBe(1);
-    const finals = (await detailRowsOf(a1.body.scoreId)).map(({ disciplineId, attempt, value }) => ({ disciplineId, attempt, value }));
+    const finals = (await detailRows(a1.body.scoreId)).map(({ disciplineId, attempt, value }) => ({ disciplineId, attempt, value }));
     expect(finals).toEqual([
-      { disciplineId: scoring.world.disciplineId, attempt: 1, value: 10 },
-      { disciplineId: scoring.world.disciplineId, attempt: 2, value: 11 },
-      { disciplineId: scoring.world.plainDisciplineId, attempt: 1, value: 7 },
+      { disciplineId: scoring.event.disciplineId, attempt: 1, value: 10 },
+      { disciplineId: scoring.event.disciplineId, attempt: 2, value: 11 },
+      { disciplineId: scoring.event.plainDisciplineId, attempt: 1, value: 7 },
     ]);
   });
 
@@ -176,33 +168,33 @@ describe('POST /api/scores/group', () => {
     [
       'calculates an omitted finalScore from the field short names',
       () => ({
-        disciplineId: scoring.world.disciplineId,
+        disciplineId: scoring.event.disciplineId,
         components: [
-          [scoring.world.fields.D, 4.5],
-          [scoring.world.fields.E, 8.2],
-          [scoring.world.fields.Abz, 0.3],
+          [scoring.event.fields.D, 4.5],
+          [scoring.event.fields.E, 8.2],
+          [scoring.event.fields.Abz, 0.3],
         ],
       }),
       12.4,
-      () => scoring.world.fields.final,
+      () => scoring.event.fields.final,
     ],
     [
       'uses the formula record before the discipline formula',
-      () => ({ disciplineId: scoring.world.recordDisciplineId, components: [[scoring.world.recordFields.D, 3.5]] }),
+      () => ({ disciplineId: scoring.event.recordDisciplineId, components: [[scoring.event.recordFields.D, 3.5]] }),
       7,
-      () => scoring.world.recordFields.final,
+      () => scoring.event.recordFields.final,
     ],
     [
       'takes a final field sent as a component as the finalScore',
       () => ({
-        disciplineId: scoring.world.disciplineId,
+        disciplineId: scoring.event.disciplineId,
         components: [
-          [scoring.world.fields.D, 1],
-          [scoring.world.fields.final, 9.5],
+          [scoring.event.fields.D, 1],
+          [scoring.event.fields.final, 9.5],
         ],
       }),
       9.5,
-      () => scoring.world.fields.final,
+      () => scoring.event.fields.final,
     ],
   ];
 
@@ -210,7 +202,7 @@ describe('POST /api/scores/group', () => {
     const { disciplineId, components } = request();
     const response = await saveGroup({
       groupId: await newGroup(),
-      competitionId: scoring.world.groupCompetitionId,
+      competitionId: scoring.event.groupCompetitionId,
       disciplineId,
       components: components.map(([fieldId, value]) => ({ fieldId, value })),
     });
@@ -224,10 +216,10 @@ describe('POST /api/scores/group refusals write nothing', () => {
   const refusals: Refusal[] = [
     ['unknown group', () => ({ groupId: 999_999 }), 404, /group 999999 not found/],
     ...sharedRefusals('attemptNumber'),
-    ['a group of another event', (world) => ({ groupId: world.otherEventGroupId }), 400, /does not belong to the event/],
+    ['a group of another event', (event) => ({ groupId: event.otherEventGroupId }), 400, /does not belong to the event/],
     [
       'a competition that is not a group competition',
-      (world) => ({ competitionId: world.plainCompetitionId }),
+      (event) => ({ competitionId: event.plainCompetitionId }),
       400,
       /not a group competition/,
     ],
@@ -236,12 +228,12 @@ describe('POST /api/scores/group refusals write nothing', () => {
   itRefusesWithoutWrites(
     scoring,
     '/api/scores/group',
-    (world) => ({
-      groupId: world.groupId,
-      competitionId: world.groupCompetitionId,
-      disciplineId: world.disciplineId,
+    (event) => ({
+      groupId: event.groupId,
+      competitionId: event.groupCompetitionId,
+      disciplineId: event.disciplineId,
       attemptNumber: 1,
-      components: [{ fieldId: world.fields.D, value: 4 }],
+      components: [{ fieldId: event.fields.D, value: 4 }],
       finalScore: 10,
     }),
     refusals,
@@ -252,12 +244,12 @@ describe('GET /api/scores/group/:groupId', () => {
   let groupId: number;
   beforeAll(async () => {
     groupId = await newGroup('Gruppe Lesen');
-    const { fields } = scoring.world;
+    const { fields } = scoring.event;
     const save = (competitionId: number, disciplineId: number, attemptNumber: number, components: unknown[], finalScore: number) =>
       saveGroup({ groupId, competitionId, disciplineId, attemptNumber, components, finalScore });
     await save(
-      scoring.world.groupCompetitionId,
-      scoring.world.disciplineId,
+      scoring.event.groupCompetitionId,
+      scoring.event.disciplineId,
       1,
       [
         { fieldId: fields.Abz, value: 0.5 },
@@ -265,19 +257,19 @@ describe('GET /api/scores/group/:groupId', () => {
       ],
       11.5,
     );
-    await save(scoring.world.groupCompetitionId, scoring.world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
+    await save(scoring.event.groupCompetitionId, scoring.event.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
     await save(
-      scoring.world.groupCompetitionId,
-      scoring.world.plainDisciplineId,
+      scoring.event.groupCompetitionId,
+      scoring.event.plainDisciplineId,
       1,
-      [{ fieldId: scoring.world.plainFields.E, value: 7 }],
+      [{ fieldId: scoring.event.plainFields.E, value: 7 }],
       7,
     );
     const secondCompetition = await scoring.server.pool.query<{ id: number }>(
       `INSERT INTO ${t.wettkaempfe} (int_veranstaltungenid, var_name, bol_gruppe, int_versuche) VALUES ($1, 'WK 2', true, 1) RETURNING int_wettkaempfeid AS id`,
-      [scoring.world.eventId],
+      [scoring.event.eventId],
     );
-    await save(secondCompetition.rows[0]!.id, scoring.world.disciplineId, 1, [], 3);
+    await save(secondCompetition.rows[0]!.id, scoring.event.disciplineId, 1, [], 3);
   });
 
   it('lists one entry per competition, discipline and attempt with components in field order, final field excluded', async () => {
@@ -288,15 +280,15 @@ describe('GET /api/scores/group/:groupId', () => {
     expect(body.scores).toHaveLength(4);
     expect(body.scores[0]).toEqual({
       id: expect.any(Number),
-      competitionId: scoring.world.groupCompetitionId,
-      disciplineId: scoring.world.disciplineId,
+      competitionId: scoring.event.groupCompetitionId,
+      disciplineId: scoring.event.disciplineId,
       disciplineName: 'Boden',
       attemptNumber: 1,
       finalScore: 11.5,
       statusId: 1,
       components: [
-        { fieldId: scoring.world.fields.D, fieldName: 'Schwierigkeit', value: 4 },
-        { fieldId: scoring.world.fields.Abz, fieldName: 'Abzug', value: 0.5 },
+        { fieldId: scoring.event.fields.D, fieldName: 'Schwierigkeit', value: 4 },
+        { fieldId: scoring.event.fields.Abz, fieldName: 'Abzug', value: 0.5 },
       ],
     });
     expect(body.scores.map((score: { attemptNumber: number; finalScore: number }) => [score.attemptNumber, score.finalScore])).toEqual([
@@ -309,15 +301,15 @@ describe('GET /api/scores/group/:groupId', () => {
 
   it('filters by competition and discipline and drops components on request', async () => {
     const byCompetition = await getJson(
-      `${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}`,
+      `${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.event.groupCompetitionId}`,
     );
     expect(byCompetition.body.scores).toHaveLength(3);
     const byBoth = await getJson(
-      `${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.world.groupCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}`,
+      `${scoring.server.url}/api/scores/group/${groupId}?competitionId=${scoring.event.groupCompetitionId}&disciplineId=${scoring.event.plainDisciplineId}`,
     );
     expect(byBoth.body.scores.map((score: { finalScore: number }) => score.finalScore)).toEqual([7]);
     const bare = await getJson(
-      `${scoring.server.url}/api/scores/group/${groupId}?disciplineId=${scoring.world.disciplineId}&includeComponents=false`,
+      `${scoring.server.url}/api/scores/group/${groupId}?disciplineId=${scoring.event.disciplineId}&includeComponents=false`,
     );
     expect(bare.body.scores).toHaveLength(3);
     for (const score of bare.body.scores) expect(score).not.toHaveProperty('components');

@@ -7,27 +7,19 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { deleteExpiredOutboxRows } from '../../outbox/retention.js';
-import { createScoringWorld, newUnit, type ScoringWorld } from '../support/group-team-fixtures.js';
-import {
-  createArena,
-  insertDiscipline,
-  insertParticipantScore,
-  scoringRowCounts,
-  type Arena,
-  type Discipline,
-} from '../support/scoring-fixtures.js';
+import { createGroupTeamEvent, insertGroupOrTeam, type GroupTeamEvent, createCompetition, insertDiscipline, insertParticipantWithScoreRow, rowCounts, type Competition, type Discipline } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { bearer, headToken, juryToken } from '../support/tokens.js';
 
 let server: TestServer;
-let world: ScoringWorld;
-let arena: Arena;
+let event: GroupTeamEvent;
+let competition: Competition;
 let discipline: Discipline;
 
 beforeAll(async () => {
   server = await startTestServer();
-  world = await createScoringWorld(server.pool);
-  arena = await createArena(server.pool, 'Kreismeisterschaft');
+  event = await createGroupTeamEvent(server.pool);
+  competition = await createCompetition(server.pool, 'Kreismeisterschaft');
   discipline = await insertDiscipline(server.pool, { name: 'Reck' });
 });
 afterAll(async () => {
@@ -93,7 +85,7 @@ async function desktop<T>(work: (client: pg.Client) => Promise<T>, applicationNa
 }
 
 async function newScore(squadName = 'R1', lastName = 'Muster'): Promise<{ participantId: number; scoreId: number }> {
-  return insertParticipantScore(server.pool, arena, { squadName, lastName });
+  return insertParticipantWithScoreRow(server.pool, competition, { squadName, lastName });
 }
 
 describe('audit record: exactly one row per changed value, by every path', () => {
@@ -140,7 +132,7 @@ describe('audit record: exactly one row per changed value, by every path', () =>
     const save = (score: number) =>
       post(
         '/api/scores/save-value',
-        { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score },
+        { competitionId: competition.competitionId, participantId: scoreId, disciplineId: discipline.id, score },
         headers,
       );
     expect((await save(12.5)).status).toBe(200);
@@ -188,15 +180,15 @@ describe('audit record: exactly one row per changed value, by every path', () =>
   });
 
   it('group: components and the final (field null), none when saved again unchanged', async () => {
-    const groupId = await newUnit(server.pool, world, 'group', 'Gruppe Audit', 'R1');
-    const { fields } = world;
+    const groupId = await insertGroupOrTeam(server.pool, event, 'group', 'Gruppe Audit', 'R1');
+    const { fields } = event;
     const save = (d: number) =>
       post(
         '/api/scores/group',
         {
           groupId,
-          competitionId: world.groupCompetitionId,
-          disciplineId: world.disciplineId,
+          competitionId: event.groupCompetitionId,
+          disciplineId: event.disciplineId,
           attemptNumber: 1,
           components: [
             { fieldId: fields.D, value: d },
@@ -224,13 +216,13 @@ describe('audit record: exactly one row per changed value, by every path', () =>
   });
 
   it('team: the replace (delete and insert) of unchanged rows records nothing; a changed component one row and the final one', async () => {
-    const teamId = await newUnit(server.pool, world, 'team', 'Team Audit', 'R1');
-    const { fields } = world;
+    const teamId = await insertGroupOrTeam(server.pool, event, 'team', 'Team Audit', 'R1');
+    const { fields } = event;
     const save = (e: number) =>
       post('/api/scores/team', {
         teamId,
-        competitionId: world.plainCompetitionId,
-        disciplineId: world.disciplineId,
+        competitionId: event.plainCompetitionId,
+        disciplineId: event.disciplineId,
         attempt: 2,
         components: [
           { fieldId: fields.D, value: 4 },
@@ -317,7 +309,7 @@ describe('history and the corrections log', () => {
         (
           await post(
             '/api/scores/save-value',
-            { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score },
+            { competitionId: competition.competitionId, participantId: scoreId, disciplineId: discipline.id, score },
             bearer(juryToken),
           )
         ).status,
@@ -378,37 +370,37 @@ describe('history and the corrections log', () => {
   });
 
   it('GET /api/audit pages newest first and filters by discipline', async () => {
-    const page1 = await get(`/api/audit?eventId=${arena.eventId}&limit=2`);
+    const page1 = await get(`/api/audit?eventId=${competition.eventId}&limit=2`);
     expect(page1.status).toBe(200);
     expect(page1.body.changes).toHaveLength(2);
     expect(page1.body.changes[0].id).toBeGreaterThan(page1.body.changes[1].id);
     expect(page1.body.changes[0]).toMatchObject({
-      eventId: arena.eventId,
-      competitionId: arena.competitionId,
+      eventId: competition.eventId,
+      competitionId: competition.competitionId,
       disciplineName: 'Reck',
       name: expect.any(String),
     });
-    const page2 = await get(`/api/audit?eventId=${arena.eventId}&limit=2&before=${page1.body.nextBefore}`);
+    const page2 = await get(`/api/audit?eventId=${competition.eventId}&limit=2&before=${page1.body.nextBefore}`);
     expect(page2.body.changes[0].id).toBeLessThan(page1.body.changes[1].id);
-    const filtered = await get(`/api/audit?eventId=${world.eventId}&disciplineId=${world.disciplineId}&limit=1000`);
+    const filtered = await get(`/api/audit?eventId=${event.eventId}&disciplineId=${event.disciplineId}&limit=1000`);
     expect(filtered.body.changes.length).toBeGreaterThan(0);
-    expect(filtered.body.changes.every((change: { disciplineId: number }) => change.disciplineId === world.disciplineId)).toBe(true);
+    expect(filtered.body.changes.every((change: { disciplineId: number }) => change.disciplineId === event.disciplineId)).toBe(true);
     const future = await get(
-      `/api/audit?eventId=${arena.eventId}&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      `/api/audit?eventId=${competition.eventId}&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
     );
-    expect(future.body).toEqual({ eventId: arena.eventId, changes: [], nextBefore: null });
-    expect((await get(`/api/audit?eventId=${arena.eventId}&since=yesterday`)).status).toBe(400);
+    expect(future.body).toEqual({ eventId: competition.eventId, changes: [], nextBefore: null });
+    expect((await get(`/api/audit?eventId=${competition.eventId}&since=yesterday`)).status).toBe(400);
   });
 });
 
 describe('releases', () => {
-  let releaseArena: Arena;
+  let releaseCompetition: Competition;
   let device: Discipline;
   beforeAll(async () => {
-    releaseArena = await createArena(server.pool, 'Bezirksfinale');
+    releaseCompetition = await createCompetition(server.pool, 'Bezirksfinale');
     device = await insertDiscipline(server.pool, { name: 'Barren' });
   });
-  const scope = () => ({ competitionId: releaseArena.competitionId, disciplineId: device.id });
+  const scope = () => ({ competitionId: releaseCompetition.competitionId, disciplineId: device.id });
 
   it('needs the head or admin role', async () => {
     expect((await post('/api/releases', scope())).status).toBe(401);
@@ -418,7 +410,7 @@ describe('releases', () => {
   });
 
   it('refuses anonymous and jury writes with 409 and writes nothing; head writes pass; legacy writes are stored and flagged; reopen restores writes', async () => {
-    const { scoreId } = await insertParticipantScore(server.pool, releaseArena, { squadName: 'R1' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, releaseCompetition, { squadName: 'R1' });
     const juryWrite = (value: number, headers: Record<string, string> = {}) =>
       post('/api/jury-results', { participantId: scoreId, disciplineFieldId: device.fields.A, performance: value, attempt: 1 }, headers);
     expect((await juryWrite(5)).status).toBe(200);
@@ -427,7 +419,7 @@ describe('releases', () => {
     expect(released.status).toBe(200);
     expect(released.body).toMatchObject({ ...scope(), squadName: null, released: true, releasedBy: 'oberkampfrichter' });
 
-    const before = await scoringRowCounts(server.pool);
+    const before = await rowCounts(server.pool);
     const auditBefore = await lastAuditId();
     for (const headers of [{}, bearer(juryToken), { 'x-judge-name': 'Paul' }]) {
       const refused = await juryWrite(6, headers);
@@ -440,13 +432,13 @@ describe('releases', () => {
       });
     }
     const refusedFinal = await post('/api/scores/save-value', {
-      competitionId: releaseArena.competitionId,
+      competitionId: releaseCompetition.competitionId,
       participantId: scoreId,
       disciplineId: device.id,
       score: 3,
     });
     expect(refusedFinal.status).toBe(409);
-    expect(await scoringRowCounts(server.pool)).toEqual(before);
+    expect(await rowCounts(server.pool)).toEqual(before);
     expect(await lastAuditId()).toBe(auditBefore);
 
     expect((await juryWrite(6, bearer(headToken))).status).toBe(200);
@@ -472,8 +464,8 @@ describe('releases', () => {
   });
 
   it('a squad release holds only that squad', async () => {
-    const inSquad = await insertParticipantScore(server.pool, releaseArena, { squadName: 'R2' });
-    const otherSquad = await insertParticipantScore(server.pool, releaseArena, { squadName: 'R3' });
+    const inSquad = await insertParticipantWithScoreRow(server.pool, releaseCompetition, { squadName: 'R2' });
+    const otherSquad = await insertParticipantWithScoreRow(server.pool, releaseCompetition, { squadName: 'R3' });
     expect((await post('/api/releases', { ...scope(), squadName: 'R2' }, bearer(headToken))).body).toMatchObject({
       squadName: 'R2',
       released: true,
@@ -486,18 +478,18 @@ describe('releases', () => {
   });
 
   it('score-updated events and live results carry released; released=only lists released scores only', async () => {
-    const arenaLive = await createArena(server.pool, 'Livecup');
-    const a = await insertParticipantScore(server.pool, arenaLive, { squadName: 'A', lastName: 'Alpha' });
-    const b = await insertParticipantScore(server.pool, arenaLive, { squadName: 'B', lastName: 'Beta' });
+    const liveCompetition = await createCompetition(server.pool, 'Livecup');
+    const a = await insertParticipantWithScoreRow(server.pool, liveCompetition, { squadName: 'A', lastName: 'Alpha' });
+    const b = await insertParticipantWithScoreRow(server.pool, liveCompetition, { squadName: 'B', lastName: 'Beta' });
     const save = (scoreId: number, score: number) =>
       post(
         '/api/scores/save-value',
-        { competitionId: arenaLive.competitionId, participantId: scoreId, disciplineId: device.id, score },
+        { competitionId: liveCompetition.competitionId, participantId: scoreId, disciplineId: device.id, score },
         bearer(headToken),
       );
     expect((await save(a.scoreId, 9)).status).toBe(200);
     expect(
-      (await post('/api/releases', { competitionId: arenaLive.competitionId, disciplineId: device.id, squadName: 'A' }, bearer(headToken)))
+      (await post('/api/releases', { competitionId: liveCompetition.competitionId, disciplineId: device.id, squadName: 'A' }, bearer(headToken)))
         .status,
     ).toBe(200);
     expect((await save(a.scoreId, 9.1)).status).toBe(200);
@@ -522,12 +514,12 @@ describe('releases', () => {
     ]);
     const { rows: releaseEvents } = await server.pool.query(
       `SELECT payload FROM ${t.svc_outbox} WHERE topic = 'release-changed' AND event_id = $1`,
-      [arenaLive.eventId],
+      [liveCompetition.eventId],
     );
     expect(releaseEvents).toEqual([
       {
         payload: expect.objectContaining({
-          competitionId: arenaLive.competitionId,
+          competitionId: liveCompetition.competitionId,
           disciplineId: device.id,
           squadName: 'A',
           released: true,
@@ -536,28 +528,28 @@ describe('releases', () => {
       },
     ]);
 
-    const all = await get(`/api/live-results?eventId=${arenaLive.eventId}&disciplineId=${device.id}`);
+    const all = await get(`/api/live-results?eventId=${liveCompetition.eventId}&disciplineId=${device.id}`);
     expect(all.body.results.map(({ scoreId, released, rank }: any) => ({ scoreId, released, rank }))).toEqual([
       { scoreId: a.scoreId, released: true, rank: 1 },
       { scoreId: b.scoreId, released: false, rank: 2 },
     ]);
-    const only = await get(`/api/live-results?eventId=${arenaLive.eventId}&disciplineId=${device.id}&released=only`);
+    const only = await get(`/api/live-results?eventId=${liveCompetition.eventId}&disciplineId=${device.id}&released=only`);
     expect(only.body.results.map(({ scoreId, released }: any) => ({ scoreId, released }))).toEqual([
       { scoreId: a.scoreId, released: true },
     ]);
-    expect((await get(`/api/live-results?eventId=${arenaLive.eventId}&disciplineId=${device.id}&released=all`)).status).toBe(400);
+    expect((await get(`/api/live-results?eventId=${liveCompetition.eventId}&disciplineId=${device.id}&released=all`)).status).toBe(400);
   });
 });
 
 describe('GET /api/completeness', () => {
   it('counts expected, scored and missing per device and squad, with names and release state', async () => {
-    const comp = await createArena(server.pool, 'Vollständig');
+    const comp = await createCompetition(server.pool, 'Vollständig');
     const floor = await insertDiscipline(server.pool, { name: 'Boden' });
     const vault = await insertDiscipline(server.pool, { name: 'Sprung' });
-    const r1a = await insertParticipantScore(server.pool, comp, { squadName: 'R1', lastName: 'Adler' });
-    const r1b = await insertParticipantScore(server.pool, comp, { squadName: 'R1', lastName: 'Bär' });
-    const r2a = await insertParticipantScore(server.pool, comp, { squadName: 'R2', lastName: 'Chamäleon' });
-    const r2dns = await insertParticipantScore(server.pool, comp, { squadName: 'R2', lastName: 'Dachs' });
+    const r1a = await insertParticipantWithScoreRow(server.pool, comp, { squadName: 'R1', lastName: 'Adler' });
+    const r1b = await insertParticipantWithScoreRow(server.pool, comp, { squadName: 'R1', lastName: 'Bär' });
+    const r2a = await insertParticipantWithScoreRow(server.pool, comp, { squadName: 'R2', lastName: 'Chamäleon' });
+    const r2dns = await insertParticipantWithScoreRow(server.pool, comp, { squadName: 'R2', lastName: 'Dachs' });
     await server.pool.query(`UPDATE ${t.wertungen} SET bol_startet_nicht = true WHERE int_wertungenid = $1`, [r2dns.scoreId]);
     await desktop(async (client) => {
       await client.query(
@@ -615,6 +607,6 @@ describe('GET /api/completeness', () => {
     expect(filtered.body.devices).toEqual([
       expect.objectContaining({ disciplineId: floor.id, expected: 1, scored: 1, squads: [expect.objectContaining({ squadName: 'R2' })] }),
     ]);
-    expect((await get(`/api/completeness?eventId=${world.eventId}&competitionId=${comp.competitionId}`)).status).toBe(404);
+    expect((await get(`/api/completeness?eventId=${event.eventId}&competitionId=${comp.competitionId}`)).status).toBe(404);
   });
 });

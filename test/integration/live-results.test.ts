@@ -5,21 +5,13 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { insertRow } from '../support/group-team-fixtures.js';
-import {
-  createArena,
-  insertDetail,
-  insertDiscipline,
-  insertParticipantScore,
-  type Arena,
-  type Discipline,
-} from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertDetailRow, insertDiscipline, insertParticipantWithScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import { collectEvents, joinCompetition, waitForEvent, waitUntilDelivered } from '../support/realtime.js';
 
 let server: TestServer;
 let socket: Socket | undefined;
-let arena: Arena;
+let competition: Competition;
 let discipline: Discipline;
 const scoreIds: Record<string, number> = {};
 
@@ -30,18 +22,18 @@ async function liveResults(query: string): Promise<{ status: number; body: any }
 
 beforeAll(async () => {
   server = await startTestServer();
-  arena = await createArena(server.pool, 'Bezirksfinale');
+  competition = await createCompetition(server.pool, 'Bezirksfinale');
   discipline = await insertDiscipline(server.pool, { name: 'Reck' });
   const otherDiscipline = await insertDiscipline(server.pool, { name: 'Barren' });
   const scored = async (lastName: string, value: number | null, extra: Record<string, unknown> = {}) => {
-    const { scoreId } = await insertParticipantScore(server.pool, arena, { lastName, squadName: 'R2' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName, squadName: 'R2' });
     if (Object.keys(extra).length > 0) {
       await server.pool.query(
         `UPDATE ${t.wertungen} SET bol_ak = COALESCE($2, bol_ak), bol_startet_nicht = COALESCE($3, bol_startet_nicht) WHERE int_wertungenid = $1`,
         [scoreId, extra.outOfCompetition ?? null, extra.didNotStart ?? null],
       );
     }
-    if (value !== null) await insertDetail(server.pool, scoreId, discipline.id, value);
+    if (value !== null) await insertDetailRow(server.pool, scoreId, discipline.id, value);
     scoreIds[lastName] = scoreId;
     return scoreId;
   };
@@ -62,7 +54,7 @@ beforeAll(async () => {
     rel_leistung: 8.5,
   });
   const elsewhere = await scored('Anderes', null);
-  await insertDetail(server.pool, elsewhere, otherDiscipline.id, 9.99);
+  await insertDetailRow(server.pool, elsewhere, otherDiscipline.id, 9.99);
 });
 afterAll(async () => {
   socket?.disconnect();
@@ -71,10 +63,10 @@ afterAll(async () => {
 
 describe('GET /api/live-results', () => {
   it('ranks the latest final score of every individual with ties (1, 1, 3)', async () => {
-    const { status, body } = await liveResults(`eventId=${arena.eventId}&disciplineId=${discipline.id}`);
+    const { status, body } = await liveResults(`eventId=${competition.eventId}&disciplineId=${discipline.id}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      eventId: arena.eventId,
+      eventId: competition.eventId,
       disciplineId: discipline.id,
       disciplineName: 'Reck',
       competitionId: null,
@@ -93,7 +85,7 @@ describe('GET /api/live-results', () => {
       rank: 1,
       kind: 'individual',
       scoreId: scoreIds.Adler,
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId: expect.any(Number),
       firstName: 'Anna',
       lastName: 'Adler',
@@ -109,18 +101,18 @@ describe('GET /api/live-results', () => {
 
   it('returns the seq to subscribe from: a change committed after the load arrives with since = seq', async () => {
     const delivered = await waitUntilDelivered(server.pool, server.relay);
-    const { body } = await liveResults(`eventId=${arena.eventId}&disciplineId=${discipline.id}&competitionId=${arena.competitionId}`);
+    const { body } = await liveResults(`eventId=${competition.eventId}&disciplineId=${discipline.id}&competitionId=${competition.competitionId}`);
     expect(body.seq).toBe(delivered);
     await server.pool.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.75 WHERE int_wertungenid = $1`, [scoreIds.Dorn]);
 
     socket = await openSocket(server.url);
     const events = collectEvents(socket);
-    expect(await joinCompetition(socket, arena.eventId, body.seq)).toMatchObject({ ok: true });
+    expect(await joinCompetition(socket, competition.eventId, body.seq)).toMatchObject({ ok: true });
     const update = await waitForEvent(events, (event) => event.scoreId === scoreIds.Dorn);
     expect(update).toMatchObject({ source: 'legacy', score: 9.75 });
     expect(update.seq).toBeGreaterThan(body.seq);
 
-    const reloaded = await liveResults(`eventId=${arena.eventId}&disciplineId=${discipline.id}`);
+    const reloaded = await liveResults(`eventId=${competition.eventId}&disciplineId=${discipline.id}`);
     expect(reloaded.body.results.slice(0, 2).map((row: any) => [row.rank, row.lastName])).toEqual([
       [1, 'Dorn'],
       [2, 'Adler'],
@@ -133,7 +125,7 @@ describe('GET /api/live-results', () => {
       code: 'NOT_FOUND',
       message: 'No event 999999',
     });
-    expect((await liveResults(`eventId=${arena.eventId}&disciplineId=999999`)).status).toBe(404);
-    expect((await liveResults(`eventId=${arena.eventId}`)).body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    expect((await liveResults(`eventId=${competition.eventId}&disciplineId=999999`)).status).toBe(404);
+    expect((await liveResults(`eventId=${competition.eventId}`)).body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
   });
 });

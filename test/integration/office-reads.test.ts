@@ -4,19 +4,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { captureStatements, getJson, insertRow } from '../support/group-team-fixtures.js';
-import { createArena, insertParticipant, insertScore, type Arena } from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertParticipant, insertScoreRow, type Competition } from '../support/fixtures.js';
+import { getJson } from '../support/http.js';
+import { captureStatements } from '../support/statements.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken, bearer, foreignToken, juryToken } from '../support/tokens.js';
 
 let server: TestServer;
-let arena: Arena;
+let competition: Competition;
 let emptyEventId: number;
 const MISSING = 2_147_483_647;
 
 beforeAll(async () => {
   server = await startTestServer();
-  arena = await createArena(server.pool, 'Office-Cup');
+  competition = await createCompetition(server.pool, 'Office-Cup');
   emptyEventId = await insertRow(server.pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Leer' });
 });
 afterAll(async () => {
@@ -26,21 +27,21 @@ afterAll(async () => {
 describe('GET /api/events/:eventId/competitions', () => {
   it('lists the competitions with group flag and attempts (1 when int_versuche is not set)', async () => {
     const groupCompetition = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: 'Gruppen',
       bol_gruppe: true,
       int_versuche: 3,
     });
     const unset = await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: null,
       bol_gruppe: null,
       int_versuche: null,
     });
-    const { status, body } = await getJson(`${server.url}/api/events/${arena.eventId}/competitions`);
+    const { status, body } = await getJson(`${server.url}/api/events/${competition.eventId}/competitions`);
     expect(status).toBe(200);
     expect(body).toEqual([
-      { id: arena.competitionId, name: 'Office-Cup WK', isGroupCompetition: false, attempts: 1 },
+      { id: competition.competitionId, name: 'Office-Cup WK', isGroupCompetition: false, attempts: 1 },
       { id: groupCompetition, name: 'Gruppen', isGroupCompetition: true, attempts: 3 },
       { id: unset, name: null, isGroupCompetition: false, attempts: 1 },
     ]);
@@ -60,19 +61,19 @@ describe('GET /api/events/:eventId/groups and /teams', () => {
     ['teams', 'mannschaften', 'int_mannschaftenid'],
   ] as const)('lists the %s of the event by start number with club and squad', async (kind, table, idColumn) => {
     const late = await insertRow(server.pool, table, idColumn, {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: `${kind} B`,
       int_startnummer: 9,
-      int_vereineid: arena.clubId,
+      int_vereineid: competition.clubId,
       var_riege: 'wRot',
     });
     const early = await insertRow(server.pool, table, idColumn, {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: `${kind} A`,
       int_startnummer: 2,
     });
     await insertRow(server.pool, table, idColumn, { int_veranstaltungenid: emptyEventId, var_name: 'elsewhere' });
-    const { status, body } = await getJson(`${server.url}/api/events/${arena.eventId}/${kind}`);
+    const { status, body } = await getJson(`${server.url}/api/events/${competition.eventId}/${kind}`);
     expect(status).toBe(200);
     expect(body).toEqual([
       { id: early, name: `${kind} A`, startNumber: 2, clubId: null, clubName: null, squadName: null, competitions: [] },
@@ -80,7 +81,7 @@ describe('GET /api/events/:eventId/groups and /teams', () => {
         id: late,
         name: `${kind} B`,
         startNumber: 9,
-        clubId: arena.clubId,
+        clubId: competition.clubId,
         clubName: 'TV Musterstadt',
         squadName: 'wRot',
         competitions: [],
@@ -133,7 +134,7 @@ describe('GET /api/events/:eventId/groups and /teams', () => {
 
 describe('GET /api/events/:eventId/squads', () => {
   it('groups the participants by the squad names of their score rows; blank names and group rows count as none', async () => {
-    const squadEvent = await createArena(server.pool, 'Riegen');
+    const squadEvent = await createCompetition(server.pool, 'Riegen');
     const second = {
       ...squadEvent,
       competitionId: await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
@@ -149,16 +150,16 @@ describe('GET /api/events/:eventId/squads', () => {
       await person('Carl', 9),
       await person('Dora'),
     ];
-    await insertScore(server.pool, squadEvent, zoe, { squadName: 'wRot' });
-    await insertScore(server.pool, second, zoe, { squadName: 'wRot' });
-    await insertScore(server.pool, squadEvent, adam, { squadName: 'mBlau' });
+    await insertScoreRow(server.pool, squadEvent, zoe, { squadName: 'wRot' });
+    await insertScoreRow(server.pool, second, zoe, { squadName: 'wRot' });
+    await insertScoreRow(server.pool, squadEvent, adam, { squadName: 'mBlau' });
     // Two competitions naming two squads: shown in both, as stored.
-    await insertScore(server.pool, squadEvent, bert, { squadName: 'mBlau' });
-    await insertScore(server.pool, second, bert, { squadName: 'gGrn' });
-    await insertScore(server.pool, squadEvent, carl, { squadName: '  ' });
-    await insertScore(server.pool, squadEvent, dora);
+    await insertScoreRow(server.pool, squadEvent, bert, { squadName: 'mBlau' });
+    await insertScoreRow(server.pool, second, bert, { squadName: 'gGrn' });
+    await insertScoreRow(server.pool, squadEvent, carl, { squadName: '  ' });
+    await insertScoreRow(server.pool, squadEvent, dora);
     // A squad on one row makes a participant assigned, whatever the other rows say.
-    await insertScore(server.pool, second, adam);
+    await insertScoreRow(server.pool, second, adam);
     const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', { int_veranstaltungenid: squadEvent.eventId, var_name: 'G' });
     await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
       int_wettkaempfeid: squadEvent.competitionId,
@@ -196,9 +197,9 @@ describe('GET /api/events/:eventId/squads', () => {
   });
 
   it('runs one statement however many participants and squads the event has', async () => {
-    const big = await createArena(server.pool, 'Gross');
+    const big = await createCompetition(server.pool, 'Gross');
     for (let index = 0; index < 30; index++) {
-      await insertScore(server.pool, big, await insertParticipant(server.pool, big, { lastName: `P${index}` }), {
+      await insertScoreRow(server.pool, big, await insertParticipant(server.pool, big, { lastName: `P${index}` }), {
         squadName: `R${index % 7}`,
       });
     }

@@ -12,7 +12,7 @@ import { assignSeq, SEQUENCER_LOCK_KEY } from '../../outbox/sequencer.js';
 import { withTables } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { createTestDatabase } from '../support/database.js';
-import { createArena, insertDiscipline, insertParticipant, insertScore } from '../support/scoring-fixtures.js';
+import { createCompetition, insertDiscipline, insertParticipant, insertScoreRow } from '../support/fixtures.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -72,18 +72,18 @@ describe('1. atomic, through the real commands', () => {
   // (commands/save-score-value.ts) without its `appendScoreValueEvent` call: the other tests of
   // this file append events by hand and never run a command.
   it('delivers exactly one event for each committed save-value and jury-result, and none for a refused one', async () => {
-    const arena = await createArena(server.pool, 'Outbox-Cup');
+    const competition = await createCompetition(server.pool, 'Outbox-Cup');
     const discipline = await insertDiscipline(server.pool);
-    const participantId = await insertParticipant(server.pool, arena, { firstName: 'Mia', lastName: 'Roth', gender: 2 });
-    const scoreId = await insertScore(server.pool, arena, participantId);
-    const events = await clientIn(arena.eventId);
+    const participantId = await insertParticipant(server.pool, competition, { firstName: 'Mia', lastName: 'Roth', gender: 2 });
+    const scoreId = await insertScoreRow(server.pool, competition, participantId);
+    const events = await clientIn(competition.eventId);
     const post = (path: string, body: unknown) =>
       fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
     expect(
       (
         await post('/api/scores/save-value', {
-          competitionId: arena.competitionId,
+          competitionId: competition.competitionId,
           participantId: scoreId,
           disciplineId: discipline.id,
           score: 12.5,
@@ -104,7 +104,7 @@ describe('1. atomic, through the real commands', () => {
     expect(
       (
         await post('/api/scores/save-value', {
-          competitionId: arena.competitionId,
+          competitionId: competition.competitionId,
           participantId: scoreId,
           disciplineId: 999_999,
           score: 1,
@@ -112,7 +112,7 @@ describe('1. atomic, through the real commands', () => {
       ).status,
     ).toBe(404);
     // Barrier: committed after the commands, so once it is here their events can no longer come.
-    await commitAndAwait(server.pool, events, arena.eventId, 'after-commands');
+    await commitAndAwait(server.pool, events, competition.eventId, 'after-commands');
 
     const fromCommands = events.filter((event) => event.scoreId === scoreId);
     expect(fromCommands.map((event) => event.source)).toEqual(['api', 'api']);

@@ -7,7 +7,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEQUENCER_APPLICATION_NAME } from '../../outbox/sequencer.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createArena, insertDiscipline, insertParticipantScore } from '../support/scoring-fixtures.js';
+import { createCompetition, insertDiscipline, insertParticipantWithScoreRow } from '../support/fixtures.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -65,18 +65,18 @@ describe('6. several instances on one database', () => {
   });
 
   it('delivers POST /api/scores/save-value sent to A to a client of B exactly once', async () => {
-    const arena = await createArena(instanceA.pool, 'Zwei-Instanzen-Cup');
+    const competition = await createCompetition(instanceA.pool, 'Zwei-Instanzen-Cup');
     const discipline = await insertDiscipline(instanceA.pool);
-    const { scoreId } = await insertParticipantScore(instanceA.pool, arena);
-    const onB = await clientOf(instanceB, arena.eventId);
+    const { scoreId } = await insertParticipantWithScoreRow(instanceA.pool, competition);
+    const onB = await clientOf(instanceB, competition.eventId);
     const response = await fetch(`${instanceA.url}/api/scores/save-value`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 14.25 }),
+      body: JSON.stringify({ competitionId: competition.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 14.25 }),
     });
     expect(response.status).toBe(200);
 
-    await commitAndAwait(instanceA.pool, onB, arena.eventId, 'after-http-command');
+    await commitAndAwait(instanceA.pool, onB, competition.eventId, 'after-http-command');
     expect(onB.filter((event) => event.scoreId === scoreId).map((event) => [event.source, event.score])).toEqual([['api', 14.25]]);
   });
 

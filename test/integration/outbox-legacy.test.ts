@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import { t } from '../support/tables.js';
-import { insertRow } from '../support/group-team-fixtures.js';
-import { createArena, insertDiscipline, insertParticipantScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertDiscipline, insertParticipantWithScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -27,16 +26,16 @@ import {
 let server: TestServer;
 let socket: Socket;
 let events: ReceivedEvent[];
-let arena: Arena;
+let competition: Competition;
 let discipline: Discipline;
 
 beforeAll(async () => {
   server = await startTestServer();
-  arena = await createArena(server.pool, 'Legacy-Pokal');
+  competition = await createCompetition(server.pool, 'Legacy-Pokal');
   discipline = await insertDiscipline(server.pool, { name: 'Sprung', formula: 'A + B - C' });
   socket = await openSocket(server.url);
   events = collectEvents(socket);
-  await joinCompetition(socket, arena.eventId);
+  await joinCompetition(socket, competition.eventId);
 });
 afterAll(async () => {
   socket?.disconnect();
@@ -58,12 +57,12 @@ async function legacyWrite(
 ): Promise<{ received: ReceivedEvent[] }> {
   const before = events.length;
   await server.pool.query(sql, values);
-  await commitAndAwait(server.pool, events, arena.eventId, barrier, 15_000);
+  await commitAndAwait(server.pool, events, competition.eventId, barrier, 15_000);
   return { received: events.slice(before).filter((event) => event.scoreId === scoreId) };
 }
 describe('8. legacy writes', () => {
   it('turns a detail insert into an event 2 with source legacy', async () => {
-    const { participantId, scoreId } = await insertParticipantScore(server.pool, arena, { lastName: 'Altprogramm', squadName: 'R1' });
+    const { participantId, scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Altprogramm', squadName: 'R1' });
     const { received } = await legacyWrite(
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.55)`,
       [scoreId, discipline.id],
@@ -75,8 +74,8 @@ describe('8. legacy writes', () => {
     expect(event).toMatchObject({
       source: 'legacy',
       scoreId,
-      eventId: arena.eventId,
-      competitionId: arena.competitionId,
+      eventId: competition.eventId,
+      competitionId: competition.competitionId,
       participantId,
       disciplineId: discipline.id,
       disciplineName: 'Sprung',
@@ -93,7 +92,7 @@ describe('8. legacy writes', () => {
   });
 
   it('turns an update of rel_leistung into an event, and an update that changes nothing into none', async () => {
-    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
     await legacyWrite(
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 7)`,
       [scoreId, discipline.id],
@@ -108,12 +107,12 @@ describe('8. legacy writes', () => {
 
     const before = events.length;
     await server.pool.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.25, int_versuch = 1 WHERE int_wertungenid = $1`, [scoreId]);
-    await commitAndAwait(server.pool, events, arena.eventId, 'after-no-op-update');
+    await commitAndAwait(server.pool, events, competition.eventId, 'after-no-op-update');
     expect(events.slice(before).filter((event) => event.scoreId === scoreId)).toEqual([]);
   });
 
   it('turns a jury result insert and update into an event carrying the stored final score', async () => {
-    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
     await legacyWrite(
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 6.5)`,
       [scoreId, discipline.id],
@@ -138,7 +137,7 @@ describe('8. legacy writes', () => {
   });
 
   it('sends a jury result with no detail row yet as an event with score null', async () => {
-    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
     const { received } = await legacyWrite(
       `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4.5, 1, 0)`,
       [scoreId, discipline.fields.A],
@@ -148,7 +147,7 @@ describe('8. legacy writes', () => {
   });
 
   it('gives every row of a bulk statement its event, but none to group or team component rows', async () => {
-    const scores = await Promise.all([1, 2, 3].map(() => insertParticipantScore(server.pool, arena)));
+    const scores = await Promise.all([1, 2, 3].map(() => insertParticipantWithScoreRow(server.pool, competition)));
     const scoreIds = scores.map((score) => score.scoreId);
     const before = events.length;
     await server.pool.query(
@@ -161,13 +160,13 @@ describe('8. legacy writes', () => {
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 3), ($1, $2, 1, $4, 12)`,
       [scoreIds[0], discipline.id, discipline.fields.A, discipline.fields.final],
     );
-    await commitAndAwait(server.pool, events, arena.eventId, 'after-bulk');
+    await commitAndAwait(server.pool, events, competition.eventId, 'after-bulk');
     const fresh = events.slice(before).filter((event) => event.source === 'legacy');
     expect(fresh.map((event) => [event.scoreId, event.score])).toEqual([...scoreIds.map((id) => [id, 5]), [scoreIds[0], 12]]);
   });
 
   it('produces exactly one event, source api, for a service command writing the same tables', async () => {
-    const { scoreId } = await insertParticipantScore(server.pool, arena);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
     const before = events.length;
     await runCommand(server.pool, async (tx) => {
       await tx.query(
@@ -179,9 +178,9 @@ describe('8. legacy writes', () => {
         [scoreId, discipline.fields.final],
       );
       await tx.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
-      await appendOutboxEvent(tx, markerEvent(arena.eventId, 'command', { scoreId }));
+      await appendOutboxEvent(tx, markerEvent(competition.eventId, 'command', { scoreId }));
     });
-    await commitAndAwait(server.pool, events, arena.eventId, 'after-command');
+    await commitAndAwait(server.pool, events, competition.eventId, 'after-command');
     const forScore = events.slice(before).filter((event) => event.scoreId === scoreId);
     expect(forScore.map((event) => [event.source, event.marker])).toEqual([['api', 'command']]);
     expect(withMarker(events, 'command')).toHaveLength(1);
@@ -189,11 +188,11 @@ describe('8. legacy writes', () => {
 
   it('names a group score by the group in the lastname of its legacy event', async () => {
     const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: 'Showgruppe Nord',
     });
     const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
-      int_wettkaempfeid: arena.competitionId,
+      int_wettkaempfeid: competition.competitionId,
       int_gruppenid: groupId,
       int_statusid: 1,
     });

@@ -5,21 +5,13 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { parseCsv } from '../../src/domain/csv.js';
-import { captureStatements, getJson, insertRow } from '../support/group-team-fixtures.js';
-import {
-  createArena,
-  insertDetail,
-  insertDiscipline,
-  insertParticipant,
-  insertScore,
-  storeAppSetting,
-  type Arena,
-  type Discipline,
-} from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertDetailRow, insertDiscipline, insertParticipant, insertScoreRow, storeAppSetting, type Competition, type Discipline } from '../support/fixtures.js';
+import { getJson } from '../support/http.js';
+import { captureStatements } from '../support/statements.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
-let arena: Arena;
+let competition: Competition;
 let devices: Discipline[];
 const ids: Record<string, number> = {};
 
@@ -30,20 +22,20 @@ async function athlete(
   values: Array<number | null | undefined>,
   extra: { birthDate?: string | null; outOfCompetition?: boolean; didNotStart?: boolean } = {},
 ): Promise<number> {
-  const participantId = await insertParticipant(server.pool, arena, {
+  const participantId = await insertParticipant(server.pool, competition, {
     lastName,
     firstName: 'Vera',
     startNumber: String(100 + Object.keys(ids).length),
     birthDate: extra.birthDate ?? null,
   });
-  const scoreId = await insertScore(server.pool, { ...arena, competitionId }, participantId);
+  const scoreId = await insertScoreRow(server.pool, { ...competition, competitionId }, participantId);
   await server.pool.query(`UPDATE ${t.wertungen} SET bol_ak = $2, bol_startet_nicht = $3 WHERE int_wertungenid = $1`, [
     scoreId,
     extra.outOfCompetition ?? false,
     extra.didNotStart ?? false,
   ]);
   for (const [index, value] of values.entries())
-    if (value !== undefined) await insertDetail(server.pool, scoreId, devices[index]!.id, value);
+    if (value !== undefined) await insertDetailRow(server.pool, scoreId, devices[index]!.id, value);
   ids[lastName] = participantId;
   return scoreId;
 }
@@ -59,7 +51,7 @@ let big: number;
 
 beforeAll(async () => {
   server = await startTestServer();
-  arena = await createArena(server.pool, 'Gaumeisterschaft', '2024-05-17');
+  competition = await createCompetition(server.pool, 'Gaumeisterschaft', '2024-05-17');
   devices = [
     await insertDiscipline(server.pool, { name: 'Sprung' }),
     await insertDiscipline(server.pool, { name: 'Boden' }),
@@ -68,12 +60,12 @@ beforeAll(async () => {
   await server.pool.query(`UPDATE ${t.disziplinen} SET var_kurzname = left(var_name, 2) WHERE int_disziplinenid = ANY($1)`, [
     devices.map((device) => device.id),
   ]);
-  allAround = arena.competitionId;
-  const competition = (name: string) =>
-    insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: arena.eventId, var_name: name });
-  ageClasses = await competition('Jahrgänge');
-  teams = await competition('Mannschaft');
-  big = await competition('Groß');
+  allAround = competition.competitionId;
+  const namedCompetition = (name: string) =>
+    insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', { int_veranstaltungenid: competition.eventId, var_name: name });
+  ageClasses = await namedCompetition('Jahrgänge');
+  teams = await namedCompetition('Mannschaft');
+  big = await namedCompetition('Groß');
 
   // Totals 27 three times: best single scores 9 / 10 / 9.5.
   await athlete(allAround, 'Adler', [9, 9, 9]);
@@ -111,10 +103,10 @@ afterEach(async () => {
 
 describe('GET /api/results', () => {
   it('sums the best attempt per discipline, shares ranks (1, 1, 1, 4) and lists the rest after the ranked', async () => {
-    const { status, body } = await results(`eventId=${arena.eventId}&competitionId=${allAround}`);
+    const { status, body } = await results(`eventId=${competition.eventId}&competitionId=${allAround}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      eventId: arena.eventId,
+      eventId: competition.eventId,
       eventName: 'Gaumeisterschaft',
       dateFrom: '2024-05-17',
       competitionId: allAround,
@@ -144,7 +136,7 @@ describe('GET /api/results', () => {
   });
 
   it('reports each discipline with its best attempt and its own shared rank; complete is false for a missing device', async () => {
-    const { body } = await results(`eventId=${arena.eventId}&competitionId=${allAround}`);
+    const { body } = await results(`eventId=${competition.eventId}&competitionId=${allAround}`);
     const row = (name: string) => body.classes[0].results.find((result: any) => result.lastName === name);
     expect(row('Eck')).toMatchObject({
       participantId: ids.Eck,
@@ -167,7 +159,7 @@ describe('GET /api/results', () => {
 
   it('tie-break best-device-scores (FIG): the higher best single score, then the next best', async () => {
     await storeAppSetting(server.pool, 'results', { tieBreak: 'best-device-scores' });
-    const { body } = await results(`eventId=${arena.eventId}&competitionId=${allAround}`);
+    const { body } = await results(`eventId=${competition.eventId}&competitionId=${allAround}`);
     expect(body.tieBreak).toBe('best-device-scores');
     expect(ranking(body).slice(0, 4)).toEqual([
       [1, 'Berg', 27, true],
@@ -179,7 +171,7 @@ describe('GET /api/results', () => {
 
   it('tie-break per competition: a competition entry overrides the general rule, none keeps shared ranks', async () => {
     await storeAppSetting(server.pool, 'results', { tieBreak: 'best-device-scores', competitions: { [allAround]: { tieBreak: 'none' } } });
-    const { body } = await results(`eventId=${arena.eventId}&competitionId=${allAround}`);
+    const { body } = await results(`eventId=${competition.eventId}&competitionId=${allAround}`);
     expect(body.tieBreak).toBe('none');
     expect(
       ranking(body)
@@ -187,18 +179,18 @@ describe('GET /api/results', () => {
         .map((row: any[]) => row[0]),
     ).toEqual([1, 1, 1]);
     await storeAppSetting(server.pool, 'results', { competitions: { [allAround]: { tieBreak: 'best-device-scores' } } });
-    expect((await results(`eventId=${arena.eventId}&competitionId=${allAround}`)).body.tieBreak).toBe('best-device-scores');
+    expect((await results(`eventId=${competition.eventId}&competitionId=${allAround}`)).body.tieBreak).toBe('best-device-scores');
   });
 
   it('counts a stored rule it does not know as none', async () => {
     await storeAppSetting(server.pool, 'results', { tieBreak: 'coin-toss' });
-    const { body } = await results(`eventId=${arena.eventId}&competitionId=${allAround}`);
+    const { body } = await results(`eventId=${competition.eventId}&competitionId=${allAround}`);
     expect(body.tieBreak).toBe('none');
   });
 
   describe('groupBy=ageClass', () => {
     const classes = async () => {
-      const { status, body } = await results(`eventId=${arena.eventId}&competitionId=${ageClasses}&groupBy=ageClass`);
+      const { status, body } = await results(`eventId=${competition.eventId}&competitionId=${ageClasses}&groupBy=ageClass`);
       expect(status).toBe(200);
       return body.classes.map((group: any) => [group.ageClass, group.results.map((row: any) => [row.rank, row.lastName, row.birthYear])]);
     };
@@ -222,7 +214,7 @@ describe('GET /api/results', () => {
     it('exact: completed years on the start date put them in different classes, each ranked on its own', async () => {
       await storeAppSetting(server.pool, 'results', yearClasses());
       await storeAppSetting(server.pool, 'ageRule', { rule: 'exact' });
-      const { body } = await results(`eventId=${arena.eventId}&competitionId=${ageClasses}&groupBy=ageClass`);
+      const { body } = await results(`eventId=${competition.eventId}&competitionId=${ageClasses}&groupBy=ageClass`);
       expect(body.ageRule).toBe('exact');
       expect(await classes()).toEqual([
         ['9-9', [[1, 'Dezember', 2014]]],
@@ -247,7 +239,7 @@ describe('GET /api/results', () => {
   it('runs the same number of statements for 30 entries as for 4', async () => {
     const count = async (competitionId: number) => {
       const { statements, result } = await captureStatements(server.pool, () =>
-        results(`eventId=${arena.eventId}&competitionId=${competitionId}&groupBy=ageClass`),
+        results(`eventId=${competition.eventId}&competitionId=${competitionId}&groupBy=ageClass`),
       );
       expect(result.status).toBe(200);
       return statements.filter((text) => text.includes(t.wertungen) || text.includes(t.svc_settings) || text.includes(t.veranstaltungen))
@@ -260,11 +252,11 @@ describe('GET /api/results', () => {
 
   it.each([
     ['eventId missing', `competitionId=1`, 400, /querystring\.eventId is required/],
-    ['competitionId missing', () => `eventId=${arena.eventId}`, 400, /competitionId is required/],
+    ['competitionId missing', () => `eventId=${competition.eventId}`, 400, /competitionId is required/],
     ['eventId 0', `eventId=0&competitionId=1`, 400, /eventId must be >= 1/],
-    ['groupBy unknown', () => `eventId=${arena.eventId}&competitionId=${allAround}&groupBy=club`, 400, /groupBy/],
+    ['groupBy unknown', () => `eventId=${competition.eventId}&competitionId=${allAround}&groupBy=club`, 400, /groupBy/],
     ['unknown event', `eventId=999999&competitionId=1`, 404, /No event 999999/],
-    ['competition of another event', () => `eventId=${arena.eventId}&competitionId=999999`, 404, /No competition 999999/],
+    ['competition of another event', () => `eventId=${competition.eventId}&competitionId=999999`, 404, /No competition 999999/],
   ])('%s → %d with the contract body', async (_name, query, status, message) => {
     const { status: actual, body } = await results(typeof query === 'function' ? query() : query);
     expect(actual).toBe(status);
@@ -277,10 +269,10 @@ describe('GET /api/results/teams', () => {
   let teamDevices: Discipline[];
   const team = async (name: string, finals: Array<Array<number | null>>) => {
     const teamId = await insertRow(server.pool, 'mannschaften', 'int_mannschaftenid', {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: name,
       int_startnummer: 300 + name.length,
-      int_vereineid: arena.clubId,
+      int_vereineid: competition.clubId,
     });
     const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
       int_wettkaempfeid: teams,
@@ -321,7 +313,7 @@ describe('GET /api/results/teams', () => {
   });
 
   it('ranks the team score rows by their total of best attempts, with the per-discipline scores', async () => {
-    const { status, body } = await getJson(`${server.url}/api/results/teams?eventId=${arena.eventId}&competitionId=${teams}`);
+    const { status, body } = await getJson(`${server.url}/api/results/teams?eventId=${competition.eventId}&competitionId=${teams}`);
     expect(status).toBe(200);
     expect(body.disciplines.map((discipline: any) => discipline.name)).toEqual(['TeamGym Boden', 'TeamGym Trampolin']);
     expect(
@@ -347,7 +339,7 @@ describe('GET /api/results/teams', () => {
   });
 
   it('answers 404 for a competition outside the event', async () => {
-    const { status, body } = await getJson(`${server.url}/api/results/teams?eventId=${arena.eventId}&competitionId=999999`);
+    const { status, body } = await getJson(`${server.url}/api/results/teams?eventId=${competition.eventId}&competitionId=999999`);
     expect(status).toBe(404);
     expect(body.code).toBe('NOT_FOUND');
   });
@@ -371,7 +363,7 @@ describe('CSV exports', () => {
     ['\t', ',', '&separator=tab'],
   ])('results.csv with %j parses back into the JSON (decimal mark %j)', async (separator, decimalMark, parameter) => {
     await storeAppSetting(server.pool, 'results', { competitions: { [ageClasses]: { ageClassRanges: '9-9, 10-10' } } });
-    const query = `eventId=${arena.eventId}&competitionId=${ageClasses}&groupBy=ageClass`;
+    const query = `eventId=${competition.eventId}&competitionId=${ageClasses}&groupBy=ageClass`;
     const json = (await results(query)).body;
     const text = await fetchCsv(`/api/results.csv?${query}${parameter}`);
     const [header, ...rows] = parseCsv(text, separator === '\t' ? 'tab' : (separator as ';' | ','));
@@ -425,7 +417,7 @@ describe('CSV exports', () => {
   });
 
   it('results.csv without groupBy, with fractional scores and incomplete rows, parses back into the JSON', async () => {
-    const query = `eventId=${arena.eventId}&competitionId=${allAround}`;
+    const query = `eventId=${competition.eventId}&competitionId=${allAround}`;
     const json = (await results(query)).body;
     const [header, ...rows] = parseCsv(await fetchCsv(`/api/results.csv?${query}`));
     expect(header![0]).toBe('Rank');
@@ -440,7 +432,7 @@ describe('CSV exports', () => {
   });
 
   it('teams.csv parses back into the JSON', async () => {
-    const query = `eventId=${arena.eventId}&competitionId=${teams}`;
+    const query = `eventId=${competition.eventId}&competitionId=${teams}`;
     const json = (await getJson(`${server.url}/api/results/teams?${query}`)).body;
     const [header, ...rows] = parseCsv(await fetchCsv(`/api/results/teams.csv?${query}`));
     expect(header).toEqual([
@@ -481,7 +473,7 @@ describe('CSV exports', () => {
   });
 
   it('refuses a bad separator with the contract body', async () => {
-    const response = await fetch(`${server.url}/api/results.csv?eventId=${arena.eventId}&competitionId=${allAround}&separator=|`);
+    const response = await fetch(`${server.url}/api/results.csv?eventId=${competition.eventId}&competitionId=${allAround}&separator=|`);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });

@@ -1,21 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { getJson, insertRow, postJson } from '../support/group-team-fixtures.js';
-import {
-  apiEvents,
-  createArena,
-  detailRows,
-  insertDetail,
-  insertDiscipline,
-  insertJuryResults,
-  insertParticipant,
-  insertParticipantScore,
-  juryRows,
-  scoringRowCounts,
-  type Arena,
-  type Discipline,
-} from '../support/scoring-fixtures.js';
+import { insertRow, apiScoreOutboxRows, createCompetition, detailRows, insertDetailRow, insertDiscipline, insertJuryResults, insertParticipant, insertParticipantWithScoreRow, juryResultRows, rowCounts, type Competition, type Discipline } from '../support/fixtures.js';
+import { getJson, postJson } from '../support/http.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,26 +17,26 @@ const errorBody = (statusCode: number, error: string, code: string) => ({ status
 
 /** Runs a request that must be refused and asserts it wrote nothing at all. */
 async function expectRefused(path: string, body: unknown, statusCode: number): Promise<void> {
-  const before = await scoringRowCounts(server.pool);
+  const before = await rowCounts(server.pool);
   const response = await post(path, body);
   expect(response.status, JSON.stringify(response.body)).toBe(statusCode);
   const reason = { 400: ['Bad Request', 'VALIDATION_FAILED'], 404: ['Not Found', 'NOT_FOUND'] }[statusCode as 400 | 404];
   expect(response.body).toEqual(errorBody(statusCode, reason[0]!, reason[1]!));
-  expect(await scoringRowCounts(server.pool)).toEqual(before);
+  expect(await rowCounts(server.pool)).toEqual(before);
 }
 
 interface Scene {
-  arena: Arena;
+  competition: Competition;
   discipline: Discipline;
   participantId: number;
   scoreId: number;
 }
 
 async function scene(options: Parameters<typeof insertDiscipline>[1] = {}): Promise<Scene> {
-  const arena = await createArena(server.pool);
+  const competition = await createCompetition(server.pool);
   const discipline = await insertDiscipline(server.pool, options);
-  const { participantId, scoreId } = await insertParticipantScore(server.pool, arena, { squadName: 'Rot' });
-  return { arena, discipline, participantId, scoreId };
+  const { participantId, scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'Rot' });
+  return { competition, discipline, participantId, scoreId };
 }
 
 const saveField = (scoreId: number, fieldId: number, performance: unknown, extra: Record<string, unknown> = {}) =>
@@ -71,26 +58,26 @@ describe('POST /api/jury-results', () => {
 
     const second = await saveField(scoreId, discipline.fields.A, 9.75, { type: 1 });
     expect(second.body).toMatchObject({ id: first.body.id, performance: 9.75 });
-    expect(await juryRows(server.pool, scoreId)).toEqual([
+    expect(await juryResultRows(server.pool, scoreId)).toEqual([
       { id: first.body.id, fieldId: discipline.fields.A, value: 9.75, attempt: 1, kind: 1 },
     ]);
   });
 
   it('appends event 1 with the score calculated from the current jury results', async () => {
-    const { arena, discipline, scoreId } = await scene();
+    const { competition, discipline, scoreId } = await scene();
     await saveField(scoreId, discipline.fields.A, 9);
     await saveField(scoreId, discipline.fields.B, 8.5);
     const last = await saveField(scoreId, discipline.fields.C, 0.5);
     expect(last.body.finalScore).toBe(17);
 
-    const events = await apiEvents(server.pool, scoreId);
+    const events = await apiScoreOutboxRows(server.pool, scoreId);
     expect(events.map((event) => event.payload.finalScore)).toEqual([null, null, 17]);
     expect(events[2]).toEqual({
-      eventId: arena.eventId,
+      eventId: competition.eventId,
       payload: {
         scoreId,
-        eventId: arena.eventId,
-        competitionId: arena.competitionId,
+        eventId: competition.eventId,
+        competitionId: competition.competitionId,
         disciplineId: discipline.id,
         disciplineName: 'Boden',
         firstname: 'Anna',
@@ -106,25 +93,25 @@ describe('POST /api/jury-results', () => {
       },
     });
     // The final itself is the portal's to save (rule 7): this command does not write it.
-    expect((await juryRows(server.pool, scoreId)).map((row) => row.fieldId)).not.toContain(discipline.fields.final);
+    expect((await juryResultRows(server.pool, scoreId)).map((row) => row.fieldId)).not.toContain(discipline.fields.final);
   });
 
   it('maps int_geschlecht 1 to male and anything but 1 and 2 to other', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
     for (const [code, gender] of [
       [1, 'male'],
       [null, 'other'],
       [3, 'other'],
     ] as const) {
-      const participantId = await insertParticipant(server.pool, arena, { gender: code });
+      const participantId = await insertParticipant(server.pool, competition, { gender: code });
       const scoreId = await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
-        int_wettkaempfeid: arena.competitionId,
+        int_wettkaempfeid: competition.competitionId,
         int_teilnehmerid: participantId,
         int_statusid: 1,
       });
       await saveField(scoreId, discipline.fields.A, 9);
-      expect((await apiEvents(server.pool, scoreId))[0]?.payload.gender).toBe(gender);
+      expect((await apiScoreOutboxRows(server.pool, scoreId))[0]?.payload.gender).toBe(gender);
     }
   });
 
@@ -171,11 +158,11 @@ describe('POST /api/jury-results', () => {
     const values = Array.from({ length: 50 }, (_, index) => 5 + index / 8);
     const responses = await Promise.all(values.map((value) => saveField(scoreId, discipline.fields.B, value)));
     expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
-    const rows = await juryRows(server.pool, scoreId);
+    const rows = await juryResultRows(server.pool, scoreId);
     expect(rows).toHaveLength(1);
     expect(values).toContain(rows[0]!.value);
     expect(new Set(responses.map((response) => response.body.id))).toEqual(new Set([rows[0]!.id]));
-    expect(await apiEvents(server.pool, scoreId)).toHaveLength(50);
+    expect(await apiScoreOutboxRows(server.pool, scoreId)).toHaveLength(50);
   });
 });
 
@@ -280,26 +267,26 @@ describe('GET /api/discipline-fields', () => {
 
 describe('POST /api/scores/save-value', () => {
   it('with the wertungenId writes the detail value and the final field, and appends event 2', async () => {
-    const { arena, discipline, participantId, scoreId } = await scene();
+    const { competition, discipline, participantId, scoreId } = await scene();
     const response = await post('/api/scores/save-value', {
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId: scoreId,
       disciplineId: discipline.id,
       score: 16.25,
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, wertungenId: scoreId, score: 16.25 });
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 16.25 }]);
-    expect(await juryRows(server.pool, scoreId)).toEqual([
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 16.25 }]);
+    expect(await juryResultRows(server.pool, scoreId)).toEqual([
       { id: expect.any(Number), fieldId: discipline.fields.final, value: 16.25, attempt: 1, kind: 0 },
     ]);
-    expect(await apiEvents(server.pool, scoreId)).toEqual([
+    expect(await apiScoreOutboxRows(server.pool, scoreId)).toEqual([
       {
-        eventId: arena.eventId,
+        eventId: competition.eventId,
         payload: {
           scoreId,
-          eventId: arena.eventId,
-          competitionId: arena.competitionId,
+          eventId: competition.eventId,
+          competitionId: competition.competitionId,
           participantId,
           disciplineId: discipline.id,
           disciplineName: 'Boden',
@@ -319,11 +306,11 @@ describe('POST /api/scores/save-value', () => {
   });
 
   it('with a participant id creates the score row (status 1) and detail row when none exists, then reuses them', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const participantId = await insertParticipant(server.pool, arena, { startNumber: '42' });
+    const participantId = await insertParticipant(server.pool, competition, { startNumber: '42' });
     const created = await post('/api/scores/save-value', {
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId,
       disciplineId: discipline.id,
       score: 0,
@@ -335,26 +322,26 @@ describe('POST /api/scores/save-value', () => {
       [scoreId],
     );
     expect(rows).toEqual([
-      { int_wettkaempfeid: arena.competitionId, int_teilnehmerid: participantId, int_statusid: 1, int_startnummer: 42 },
+      { int_wettkaempfeid: competition.competitionId, int_teilnehmerid: participantId, int_statusid: 1, int_startnummer: 42 },
     ]);
 
     const again = await post('/api/scores/save-value', {
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId,
       disciplineId: discipline.id,
       score: 12,
     });
     expect(again.body).toEqual({ success: true, wertungenId: scoreId, score: 12 });
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 12 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 12 }]);
   });
 
   it('parallel retries with a participant id create one score row, one detail row and one final row', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const participantId = await insertParticipant(server.pool, arena);
+    const participantId = await insertParticipant(server.pool, competition);
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        post('/api/scores/save-value', { competitionId: arena.competitionId, participantId, disciplineId: discipline.id, score: 0 }),
+        post('/api/scores/save-value', { competitionId: competition.competitionId, participantId, disciplineId: discipline.id, score: 0 }),
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
@@ -362,20 +349,20 @@ describe('POST /api/scores/save-value', () => {
     expect(rows).toHaveLength(1);
     expect(new Set(responses.map((response) => response.body.wertungenId))).toEqual(new Set([rows[0].int_wertungenid]));
     expect(await detailRows(server.pool, rows[0].int_wertungenid)).toHaveLength(1);
-    expect(await juryRows(server.pool, rows[0].int_wertungenid)).toHaveLength(1);
+    expect(await juryResultRows(server.pool, rows[0].int_wertungenid)).toHaveLength(1);
   });
 
   it('writes only the detail value when the discipline has no final field', async () => {
-    const { arena, participantId, scoreId } = await scene();
+    const { competition, participantId, scoreId } = await scene();
     const noFinal = await insertDiscipline(server.pool, { withFinal: false });
-    await post('/api/scores/save-value', { competitionId: arena.competitionId, participantId, disciplineId: noFinal.id, score: 7.5 });
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: noFinal.id, value: 7.5 }]);
-    expect(await juryRows(server.pool, scoreId)).toEqual([]);
+    await post('/api/scores/save-value', { competitionId: competition.competitionId, participantId, disciplineId: noFinal.id, score: 7.5 });
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: noFinal.id, value: 7.5 }]);
+    expect(await juryResultRows(server.pool, scoreId)).toEqual([]);
   });
 
   it('answers 404 for an unknown competition, discipline or participant and 400 for bad bodies, writing nothing', async () => {
-    const { arena, discipline, scoreId } = await scene();
-    const body = { competitionId: arena.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 9 };
+    const { competition, discipline, scoreId } = await scene();
+    const body = { competitionId: competition.competitionId, participantId: scoreId, disciplineId: discipline.id, score: 9 };
     await expectRefused('/api/scores/save-value', { ...body, competitionId: 2_000_000 }, 404);
     await expectRefused('/api/scores/save-value', { ...body, disciplineId: 2_000_000 }, 404);
     await expectRefused('/api/scores/save-value', { ...body, participantId: 2_000_000 }, 404);
@@ -385,21 +372,21 @@ describe('POST /api/scores/save-value', () => {
   });
 
   it('rule 7: the portal flow (create, field values, final) leaves jury final and detail equal and nothing to correct', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const participantId = await insertParticipant(server.pool, arena);
-    const base = { competitionId: arena.competitionId, disciplineId: discipline.id };
+    const participantId = await insertParticipant(server.pool, competition);
+    const base = { competitionId: competition.competitionId, disciplineId: discipline.id };
     const { wertungenId } = (await post('/api/scores/save-value', { ...base, participantId, score: 0 })).body;
     await saveField(wertungenId, discipline.fields.A, 9);
     await saveField(wertungenId, discipline.fields.B, 8);
     await saveField(wertungenId, discipline.fields.C, 1);
     await post('/api/scores/save-value', { ...base, participantId: wertungenId, score: 16 });
 
-    const page = await getJson(`${server.url}/api/scores?eventId=${arena.eventId}`);
+    const page = await getJson(`${server.url}/api/scores?eventId=${competition.eventId}`);
     expect(page.body.results).toHaveLength(1);
     expect(page.body.results[0]).toMatchObject({ id: wertungenId, disciplineId: discipline.id, score: 16 });
     expect(page.body.results[0].juryResults.map((result: any) => result.performance)).toEqual([9, 8, 1, 16]);
-    expect((await apiEvents(server.pool, wertungenId)).map((event) => event.payload.score)).toEqual([0, null, null, 16, 16]);
+    expect((await apiScoreOutboxRows(server.pool, wertungenId)).map((event) => event.payload.score)).toEqual([0, null, null, 16, 16]);
   });
 });
 
@@ -408,7 +395,7 @@ describe('POST /api/scores/capture', () => {
     post('/api/scores/capture', { wertungenId, fieldValues });
 
   it('stores the field values, calculates the missing final and writes it to the final field and the detail', async () => {
-    const { arena, discipline, scoreId, participantId } = await scene();
+    const { competition, discipline, scoreId, participantId } = await scene();
     const response = await capture(scoreId, [
       { fieldId: discipline.fields.A, value: 9.5 },
       { fieldId: discipline.fields.B, value: 8.25 },
@@ -459,10 +446,10 @@ describe('POST /api/scores/capture', () => {
         },
       ],
     });
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 17 }]);
-    expect(await apiEvents(server.pool, scoreId)).toEqual([
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 17 }]);
+    expect(await apiScoreOutboxRows(server.pool, scoreId)).toEqual([
       {
-        eventId: arena.eventId,
+        eventId: competition.eventId,
         payload: expect.objectContaining({
           scoreId,
           participantId,
@@ -488,16 +475,16 @@ describe('POST /api/scores/capture', () => {
       { fieldId: discipline.fields.C, value: 2 },
     ]);
     expect(recalculated.body).toMatchObject({ finalScore: 15, calculated: true });
-    expect((await juryRows(server.pool, scoreId)).map((row) => row.value)).toHaveLength(4);
+    expect((await juryResultRows(server.pool, scoreId)).map((row) => row.value)).toHaveLength(4);
   });
 
   it('keeps the stored final and detail when the formula gives no finite result', async () => {
     const { discipline, scoreId } = await scene();
-    await insertDetail(server.pool, scoreId, discipline.id, 11);
+    await insertDetailRow(server.pool, scoreId, discipline.id, 11);
     const response = await capture(scoreId, [{ fieldId: discipline.fields.A, value: 9 }]);
     expect(response.body).toMatchObject({ finalScore: 11, calculated: false });
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 11 }]);
-    expect((await juryRows(server.pool, scoreId)).map((row) => row.fieldId)).toEqual([discipline.fields.A]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 11 }]);
+    expect((await juryResultRows(server.pool, scoreId)).map((row) => row.fieldId)).toEqual([discipline.fields.A]);
   });
 
   it('refuses unknown fields, fields of two disciplines, repeated fields and an unknown score, writing nothing', async () => {
@@ -553,7 +540,7 @@ describe('POST /api/scores/capture', () => {
       ),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
-    const rows = await juryRows(server.pool, scoreId);
+    const rows = await juryResultRows(server.pool, scoreId);
     expect(rows).toHaveLength(4);
     const value = (fieldId: number | null) => rows.find((row) => row.fieldId === fieldId)!.value!;
     expect(value(discipline.fields.final)).toBeCloseTo(value(discipline.fields.A) + 7, 5);
@@ -563,7 +550,7 @@ describe('POST /api/scores/capture', () => {
 
 describe('one transaction per command', () => {
   it('a failing outbox append takes the legacy rows with it', async () => {
-    const { arena, discipline, scoreId } = await scene();
+    const { competition, discipline, scoreId } = await scene();
     // A real database failure at the last step of the command: refuse this score's event.
     await server.pool.query(`
       CREATE FUNCTION test_refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -573,19 +560,19 @@ describe('one transaction per command', () => {
       END $$;
       CREATE TRIGGER test_refuse_event BEFORE INSERT ON ${t.svc_outbox} FOR EACH ROW EXECUTE FUNCTION test_refuse_event();`);
     try {
-      const before = await scoringRowCounts(server.pool);
+      const before = await rowCounts(server.pool);
       expect((await saveField(scoreId, discipline.fields.A, 9)).status).toBe(500);
       expect(
         (await post('/api/scores/capture', { wertungenId: scoreId, fieldValues: [{ fieldId: discipline.fields.A, value: 9 }] })).status,
       ).toBe(500);
       const saved = await post('/api/scores/save-value', {
-        competitionId: arena.competitionId,
+        competitionId: competition.competitionId,
         participantId: scoreId,
         disciplineId: discipline.id,
         score: 9,
       });
       expect(saved.body).toEqual(errorBody(500, 'Internal Server Error', 'INTERNAL'));
-      expect(await scoringRowCounts(server.pool)).toEqual(before);
+      expect(await rowCounts(server.pool)).toEqual(before);
     } finally {
       await server.pool.query(`DROP TRIGGER test_refuse_event ON ${t.svc_outbox}; DROP FUNCTION test_refuse_event();`);
     }

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { postJson } from '../support/group-team-fixtures.js';
+import { createCompetition, insertDiscipline, insertParticipant, insertParticipantWithScoreRow } from '../support/fixtures.js';
+import { postJson } from '../support/http.js';
 import { changedTables, fingerprint } from '../support/security.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createArena, insertDiscipline, insertParticipant, insertParticipantScore } from '../support/scoring-fixtures.js';
 
 let server: TestServer;
 
@@ -21,8 +21,8 @@ afterAll(async () => {
 });
 
 it('refuses save-value for a participant of another event, writing nothing', async () => {
-  const home = await createArena(server.pool, 'Heimfest');
-  const other = await createArena(server.pool, 'Fremdfest');
+  const home = await createCompetition(server.pool, 'Heimfest');
+  const other = await createCompetition(server.pool, 'Fremdfest');
   const discipline = await insertDiscipline(server.pool);
   const stranger = await insertParticipant(server.pool, other);
   const before = await fingerprint(server.pool);
@@ -40,7 +40,7 @@ it('refuses save-value for a participant of another event, writing nothing', asy
 });
 
 it('still saves for a participant of the competition’s own event, by participant id and by score id', async () => {
-  const home = await createArena(server.pool, 'Heimfest 2');
+  const home = await createCompetition(server.pool, 'Heimfest 2');
   const discipline = await insertDiscipline(server.pool);
   const local = await insertParticipant(server.pool, home);
   const created = await postJson(`${server.url}/api/scores/save-value`, {
@@ -50,7 +50,7 @@ it('still saves for a participant of the competition’s own event, by participa
     score: 9.5,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  const existing = await insertParticipantScore(server.pool, home);
+  const existing = await insertParticipantWithScoreRow(server.pool, home);
   const saved = await postJson(`${server.url}/api/scores/save-value`, {
     competitionId: home.competitionId,
     participantId: existing.scoreId,

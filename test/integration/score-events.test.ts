@@ -6,7 +6,7 @@
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArena, insertDiscipline, insertParticipant, insertScore, type Arena, type Discipline } from '../support/scoring-fixtures.js';
+import { createCompetition, insertDiscipline, insertParticipant, insertScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -21,7 +21,7 @@ import {
 let server: TestServer;
 let socket: Socket;
 let events: ReceivedEvent[];
-let arena: Arena;
+let competition: Competition;
 let discipline: Discipline;
 let participantId: number;
 let scoreId: number;
@@ -36,7 +36,7 @@ async function post(path: string, body: unknown): Promise<{ status: number; body
 }
 
 async function eventsOfScoreSince(before: number, marker: string): Promise<ReceivedEvent[]> {
-  await commitAndAwait(server.pool, events, arena.eventId, marker);
+  await commitAndAwait(server.pool, events, competition.eventId, marker);
   return events.slice(before).filter((event) => event.scoreId === scoreId);
 }
 
@@ -48,13 +48,13 @@ function expectIsoTimestamp(value: unknown): void {
 
 beforeAll(async () => {
   server = await startTestServer();
-  arena = await createArena(server.pool, 'Payload-Cup');
+  competition = await createCompetition(server.pool, 'Payload-Cup');
   discipline = await insertDiscipline(server.pool, { name: 'Schwebebalken', formula: '10 + A + B - C' });
-  participantId = await insertParticipant(server.pool, arena, { firstName: 'Lea', lastName: 'Nowak', gender: 2 });
-  scoreId = await insertScore(server.pool, arena, participantId, { squadName: 'W1' });
+  participantId = await insertParticipant(server.pool, competition, { firstName: 'Lea', lastName: 'Nowak', gender: 2 });
+  scoreId = await insertScoreRow(server.pool, competition, participantId, { squadName: 'W1' });
   socket = await openSocket(server.url);
   events = collectEvents(socket);
-  await joinCompetition(socket, arena.eventId);
+  await joinCompetition(socket, competition.eventId);
 });
 afterAll(async () => {
   socket?.disconnect();
@@ -71,7 +71,7 @@ describe('9. payloads of the service commands', () => {
         (await post('/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance, attempt: 1, type: 0 })).status,
       ).toBe(200);
     }
-    await commitAndAwait(server.pool, events, arena.eventId, 'after-first-fields');
+    await commitAndAwait(server.pool, events, competition.eventId, 'after-first-fields');
     const before = events.length;
     const saved = await post('/api/jury-results', {
       participantId: scoreId,
@@ -90,8 +90,8 @@ describe('9. payloads of the service commands', () => {
       source: 'api',
       seq: expect.any(Number),
       scoreId,
-      eventId: arena.eventId,
-      competitionId: arena.competitionId,
+      eventId: competition.eventId,
+      competitionId: competition.competitionId,
       disciplineId: discipline.id,
       disciplineName: 'Schwebebalken',
       firstname: 'Lea',
@@ -111,7 +111,7 @@ describe('9. payloads of the service commands', () => {
   it('event 2 (POST /api/scores/save-value) carries exactly the spec fields with the participant id, and is the only event of the write', async () => {
     const before = events.length;
     const saved = await post('/api/scores/save-value', {
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId: scoreId,
       disciplineId: discipline.id,
       score: 19.5,
@@ -126,8 +126,8 @@ describe('9. payloads of the service commands', () => {
     expect(event).toMatchObject({
       source: 'api',
       scoreId,
-      eventId: arena.eventId,
-      competitionId: arena.competitionId,
+      eventId: competition.eventId,
+      competitionId: competition.competitionId,
       participantId,
       disciplineId: discipline.id,
       disciplineName: 'Schwebebalken',
@@ -145,7 +145,7 @@ describe('9. payloads of the service commands', () => {
   it('1. a command that fails emits nothing', async () => {
     const before = events.length;
     const refused = await post('/api/scores/save-value', {
-      competitionId: arena.competitionId,
+      competitionId: competition.competitionId,
       participantId: scoreId,
       disciplineId: 999_999,
       score: 1,
@@ -160,7 +160,7 @@ describe('9. payloads of the service commands', () => {
       expect(
         (
           await post('/api/scores/save-value', {
-            competitionId: arena.competitionId,
+            competitionId: competition.competitionId,
             participantId: scoreId,
             disciplineId: discipline.id,
             score,

@@ -2,19 +2,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { captureStatements, getJson, insertRow, postJson } from '../support/group-team-fixtures.js';
-import {
-  createArena,
-  detailRows,
-  insertDetail,
-  insertDiscipline,
-  insertJuryResults,
-  insertParticipantScore,
-  insertScoresDueForCalculation,
-  juryRows,
-  type Arena,
-  type Discipline,
-} from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, detailRows, insertDetailRow, insertDiscipline, insertJuryResults, insertParticipantWithScoreRow, insertScoresDueForCalculation, juryResultRows, type Competition, type Discipline } from '../support/fixtures.js';
+import { getJson, postJson } from '../support/http.js';
+import { captureStatements } from '../support/statements.js';
 
 let server: TestServer;
 const warnings: Array<Record<string, unknown>> = [];
@@ -33,31 +23,31 @@ async function scores(query: Record<string, string | number>): Promise<{ status:
 }
 
 /** The entries of one event, which each test creates for itself. */
-async function entriesOf(arena: Arena): Promise<any[]> {
-  const response = await scores({ eventId: arena.eventId, limit: 1000 });
+async function entriesOf(competition: Competition): Promise<any[]> {
+  const response = await scores({ eventId: competition.eventId, limit: 1000 });
   expect(response.status).toBe(200);
   return response.body.results;
 }
 
-async function entryOf(arena: Arena, scoreId: number, disciplineId: number): Promise<any> {
-  const entry = (await entriesOf(arena)).find((item) => item.id === scoreId && item.disciplineId === disciplineId);
+async function entryOf(competition: Competition, scoreId: number, disciplineId: number): Promise<any> {
+  const entry = (await entriesOf(competition)).find((item) => item.id === scoreId && item.disciplineId === disciplineId);
   expect(entry, `entry for score ${scoreId} in discipline ${disciplineId}`).toBeDefined();
   return entry;
 }
 
 async function finalRow(scoreId: number, discipline: Discipline) {
-  return (await juryRows(server.pool, scoreId)).find((row) => row.fieldId === discipline.fields.final) ?? null;
+  return (await juryResultRows(server.pool, scoreId)).find((row) => row.fieldId === discipline.fields.final) ?? null;
 }
 
 /** A participant's score with a detail row (value `detail`) and the given non-final results A, B, C. */
 async function scoreWithResults(
-  arena: Arena,
+  competition: Competition,
   discipline: Discipline,
   detail: number | null,
   results: { A?: number; B?: number; C?: number; final?: number },
 ) {
-  const { scoreId, participantId } = await insertParticipantScore(server.pool, arena);
-  await insertDetail(server.pool, scoreId, discipline.id, detail);
+  const { scoreId, participantId } = await insertParticipantWithScoreRow(server.pool, competition);
+  await insertDetailRow(server.pool, scoreId, discipline.id, detail);
   const pairs = (['A', 'B', 'C', 'final'] as const).flatMap((key) => {
     const value = results[key];
     const fieldId = discipline.fields[key];
@@ -69,13 +59,13 @@ async function scoreWithResults(
 
 describe('GET /api/scores entries', () => {
   it('lists one entry per score row and discipline with exactly the fields the spec names', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const floor = await insertDiscipline(server.pool, { name: 'Boden' });
     const vault = await insertDiscipline(server.pool, { name: 'Sprung', formula: null });
-    const { scoreId, participantId } = await scoreWithResults(arena, floor, 16.5, { A: 9, B: 8.5, C: 1, final: 16.5 });
-    await insertDetail(server.pool, scoreId, vault.id, 8.25);
+    const { scoreId, participantId } = await scoreWithResults(competition, floor, 16.5, { A: 9, B: 8.5, C: 1, final: 16.5 });
+    await insertDetailRow(server.pool, scoreId, vault.id, 8.25);
 
-    const entries = await entriesOf(arena);
+    const entries = await entriesOf(competition);
     expect(entries.map((entry) => [entry.id, entry.disciplineId])).toEqual([
       [scoreId, Math.min(floor.id, vault.id)],
       [scoreId, Math.max(floor.id, vault.id)],
@@ -85,8 +75,8 @@ describe('GET /api/scores entries', () => {
       id: scoreId,
       participantId,
       disciplineId: floor.id,
-      competitionId: arena.competitionId,
-      eventId: arena.eventId,
+      competitionId: competition.competitionId,
+      eventId: competition.eventId,
       score: 16.5,
       formula: 'A + B - C',
       startValue: 10,
@@ -142,15 +132,15 @@ describe('GET /api/scores entries', () => {
   });
 
   it('gives a score row without any detail row one entry without a discipline', async () => {
-    const arena = await createArena(server.pool);
-    const { scoreId, participantId } = await insertParticipantScore(server.pool, arena);
-    const [entry] = await entriesOf(arena);
+    const competition = await createCompetition(server.pool);
+    const { scoreId, participantId } = await insertParticipantWithScoreRow(server.pool, competition);
+    const [entry] = await entriesOf(competition);
     expect(entry).toEqual({
       id: scoreId,
       participantId,
       disciplineId: null,
-      competitionId: arena.competitionId,
-      eventId: arena.eventId,
+      competitionId: competition.competitionId,
+      eventId: competition.eventId,
       score: null,
       formula: null,
       startValue: 10,
@@ -165,46 +155,46 @@ describe('GET /api/scores entries', () => {
   });
 
   it('keeps to individual score rows of the competitions of the event', async () => {
-    const arena = await createArena(server.pool);
-    const otherArena = await createArena(server.pool, 'Herbstpokal');
-    const { scoreId } = await insertParticipantScore(server.pool, arena);
-    await insertParticipantScore(server.pool, otherArena);
+    const competition = await createCompetition(server.pool);
+    const otherCompetition = await createCompetition(server.pool, 'Herbstpokal');
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
+    await insertParticipantWithScoreRow(server.pool, otherCompetition);
     const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
-      int_veranstaltungenid: arena.eventId,
+      int_veranstaltungenid: competition.eventId,
       var_name: 'Gruppe Sonne',
     });
     await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
-      int_wettkaempfeid: arena.competitionId,
+      int_wettkaempfeid: competition.competitionId,
       int_gruppenid: groupId,
       int_statusid: 1,
     });
 
-    expect((await entriesOf(arena)).map((entry) => entry.id)).toEqual([scoreId]);
+    expect((await entriesOf(competition)).map((entry) => entry.id)).toEqual([scoreId]);
   });
 
   it('filters by squad name; an empty squad name filters nothing', async () => {
-    const arena = await createArena(server.pool);
-    const red = await insertParticipantScore(server.pool, arena, { squadName: 'Rot' });
-    const blue = await insertParticipantScore(server.pool, arena, { squadName: 'Blau' });
+    const competition = await createCompetition(server.pool);
+    const red = await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'Rot' });
+    const blue = await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'Blau' });
 
-    const onlyRed = await scores({ eventId: arena.eventId, squadName: 'Rot' });
+    const onlyRed = await scores({ eventId: competition.eventId, squadName: 'Rot' });
     expect(onlyRed.body.results.map((entry: any) => entry.id)).toEqual([red.scoreId]);
-    const all = await scores({ eventId: arena.eventId, squadName: '' });
+    const all = await scores({ eventId: competition.eventId, squadName: '' });
     expect(all.body.results.map((entry: any) => entry.id)).toEqual([red.scoreId, blue.scoreId]);
   });
 
   it('pages with limit and offset and reports total and hasMore', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const ids: number[] = [];
-    for (let index = 0; index < 5; index++) ids.push((await insertParticipantScore(server.pool, arena)).scoreId);
+    for (let index = 0; index < 5; index++) ids.push((await insertParticipantWithScoreRow(server.pool, competition)).scoreId);
 
-    const first = await scores({ eventId: arena.eventId, limit: 2 });
+    const first = await scores({ eventId: competition.eventId, limit: 2 });
     expect(first.body.results.map((entry: any) => entry.id)).toEqual(ids.slice(0, 2));
     expect(first.body.pagination).toEqual({ total: 5, limit: 2, offset: 0, hasMore: true });
-    const last = await scores({ eventId: arena.eventId, limit: 2, offset: 4 });
+    const last = await scores({ eventId: competition.eventId, limit: 2, offset: 4 });
     expect(last.body.results.map((entry: any) => entry.id)).toEqual(ids.slice(4));
     expect(last.body.pagination).toEqual({ total: 5, limit: 2, offset: 4, hasMore: false });
-    const beyond = await scores({ eventId: arena.eventId, offset: 10 });
+    const beyond = await scores({ eventId: competition.eventId, offset: 10 });
     expect(beyond.body).toEqual({ results: [], pagination: { total: 5, limit: 100, offset: 10, hasMore: false } });
   });
 
@@ -224,46 +214,46 @@ describe('GET /api/scores entries', () => {
 
 describe('Calculation rules on read', () => {
   it('rule 1: a formula record wins over the discipline formula; without either there is none', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const record = await insertDiscipline(server.pool, { recordFormula: 'A * 2', formula: 'A + B - C' });
     const own = await insertDiscipline(server.pool, { formula: 'A + B - C' });
     const none = await insertDiscipline(server.pool, { formula: null });
     const values = { A: 9, B: 8, C: 1 };
-    const withRecord = await scoreWithResults(arena, record, 0, values);
-    const withOwn = await scoreWithResults(arena, own, 0, values);
-    const withNone = await scoreWithResults(arena, none, 0, values);
+    const withRecord = await scoreWithResults(competition, record, 0, values);
+    const withOwn = await scoreWithResults(competition, own, 0, values);
+    const withNone = await scoreWithResults(competition, none, 0, values);
 
-    expect(await entryOf(arena, withRecord.scoreId, record.id)).toMatchObject({ formula: 'A * 2', score: 18 });
-    expect(await entryOf(arena, withOwn.scoreId, own.id)).toMatchObject({ formula: 'A + B - C', score: 16 });
-    expect(await entryOf(arena, withNone.scoreId, none.id)).toMatchObject({ formula: null, score: 0 });
+    expect(await entryOf(competition, withRecord.scoreId, record.id)).toMatchObject({ formula: 'A * 2', score: 18 });
+    expect(await entryOf(competition, withOwn.scoreId, own.id)).toMatchObject({ formula: 'A + B - C', score: 16 });
+    expect(await entryOf(competition, withNone.scoreId, none.id)).toMatchObject({ formula: null, score: 0 });
     expect(await finalRow(withNone.scoreId, none)).toBeNull();
   });
 
   it('rule 2: distinct letters in order of appearance take the non-final results in ascending sort order', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     // B appears first, so B takes the first field in sort order (A: 2) and A the second (B: 3).
     const bySortierung = await insertDiscipline(server.pool, { formula: 'B * 10 + A + B' });
     const byReihenfolge = await insertDiscipline(server.pool, { formula: 'B * 10 + A + B', sortColumn: 'int_reihenfolge' });
-    const one = await scoreWithResults(arena, bySortierung, 0, { A: 2, B: 3 });
-    const two = await scoreWithResults(arena, byReihenfolge, 0, { A: 2, B: 3 });
+    const one = await scoreWithResults(competition, bySortierung, 0, { A: 2, B: 3 });
+    const two = await scoreWithResults(competition, byReihenfolge, 0, { A: 2, B: 3 });
 
-    expect((await entryOf(arena, one.scoreId, bySortierung.id)).score).toBe(25);
-    expect((await entryOf(arena, two.scoreId, byReihenfolge.id)).score).toBe(25);
+    expect((await entryOf(competition, one.scoreId, bySortierung.id)).score).toBe(25);
+    expect((await entryOf(competition, two.scoreId, byReihenfolge.id)).score).toBe(25);
   });
 
   it('rule 3: + - * / and parentheses evaluate with precedence; a direct value alone is a formula', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const arithmetic = await insertDiscipline(server.pool, { formula: '(A + B) * 2 / 4 - -C' });
     const neutral = await insertDiscipline(server.pool, { formula: '10' });
-    const one = await scoreWithResults(arena, arithmetic, 0, { A: 9, B: 8, C: 1 });
-    const two = await scoreWithResults(arena, neutral, 0, { A: 3 });
+    const one = await scoreWithResults(competition, arithmetic, 0, { A: 9, B: 8, C: 1 });
+    const two = await scoreWithResults(competition, neutral, 0, { A: 3 });
 
-    expect((await entryOf(arena, one.scoreId, arithmetic.id)).score).toBe(9.5);
-    expect((await entryOf(arena, two.scoreId, neutral.id)).score).toBe(10);
+    expect((await entryOf(competition, one.scoreId, arithmetic.id)).score).toBe(9.5);
+    expect((await entryOf(competition, two.scoreId, neutral.id)).score).toBe(10);
   });
 
   it('rule 4: startValue is the number at the start of the formula, else 10', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const cases: Array<[string | null, number]> = [
       ['8.5 + A - C', 8.5],
       [' ( 12 - A)', 12],
@@ -272,17 +262,17 @@ describe('Calculation rules on read', () => {
     ];
     for (const [formula, expected] of cases) {
       const discipline = await insertDiscipline(server.pool, { formula });
-      const { scoreId } = await scoreWithResults(arena, discipline, 0, {});
-      expect((await entryOf(arena, scoreId, discipline.id)).startValue, String(formula)).toBe(expected);
+      const { scoreId } = await scoreWithResults(competition, discipline, 0, {});
+      expect((await entryOf(competition, scoreId, discipline.id)).startValue, String(formula)).toBe(expected);
     }
   });
 
   it('state table row 1 / rule 5: a missing final is calculated, inserted (attempt 1, kp 0) and written to the detail', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const { scoreId } = await scoreWithResults(arena, discipline, 0, { A: 9.5, B: 8.75, C: 0.5 });
+    const { scoreId } = await scoreWithResults(competition, discipline, 0, { A: 9.5, B: 8.75, C: 0.5 });
 
-    const entry = await entryOf(arena, scoreId, discipline.id);
+    const entry = await entryOf(competition, scoreId, discipline.id);
     expect(entry.score).toBe(17.75);
     const final = entry.juryResults.find((result: any) => result.isFinalScore);
     expect(final).toMatchObject({ disciplineFieldId: discipline.fields.final, performance: 17.75, sortOrder: 4 });
@@ -293,98 +283,98 @@ describe('Calculation rules on read', () => {
       attempt: 1,
       kind: 0,
     });
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 17.75 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 17.75 }]);
     // A second read finds the final and changes nothing.
-    expect(await entryOf(arena, scoreId, discipline.id)).toEqual(entry);
+    expect(await entryOf(competition, scoreId, discipline.id)).toEqual(entry);
   });
 
   it('rule 5: a non-finite result writes nothing and keeps the manual value', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool, { formula: 'A / (B - B)' });
-    const { scoreId } = await scoreWithResults(arena, discipline, 5, { A: 9, B: 8 });
+    const { scoreId } = await scoreWithResults(competition, discipline, 5, { A: 9, B: 8 });
 
-    expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(5);
+    expect((await entryOf(competition, scoreId, discipline.id)).score).toBe(5);
     expect(await finalRow(scoreId, discipline)).toBeNull();
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 5 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 5 }]);
   });
 
   it('rule 5: a letter without a result leaves the final uncalculated', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool, { formula: 'A + B - C' });
-    const { scoreId } = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8 });
+    const { scoreId } = await scoreWithResults(competition, discipline, 0, { A: 9, B: 8 });
 
-    expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(0);
+    expect((await entryOf(competition, scoreId, discipline.id)).score).toBe(0);
     expect(await finalRow(scoreId, discipline)).toBeNull();
   });
 
   it('rule 5: nothing is calculated without a final field, without non-final results, or when the final exists', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const noFinal = await insertDiscipline(server.pool, { withFinal: false });
     const discipline = await insertDiscipline(server.pool);
-    const withoutFinalField = await scoreWithResults(arena, noFinal, 3, { A: 9, B: 8, C: 1 });
-    const withoutResults = await scoreWithResults(arena, discipline, 4, {});
-    const withFinal = await scoreWithResults(arena, discipline, 7, { A: 9, B: 8, C: 1, final: 7 });
+    const withoutFinalField = await scoreWithResults(competition, noFinal, 3, { A: 9, B: 8, C: 1 });
+    const withoutResults = await scoreWithResults(competition, discipline, 4, {});
+    const withFinal = await scoreWithResults(competition, discipline, 7, { A: 9, B: 8, C: 1, final: 7 });
 
-    expect((await entryOf(arena, withoutFinalField.scoreId, noFinal.id)).score).toBe(3);
-    expect(await juryRows(server.pool, withoutFinalField.scoreId)).toHaveLength(3);
-    expect((await entryOf(arena, withoutResults.scoreId, discipline.id)).score).toBe(4);
-    expect(await juryRows(server.pool, withoutResults.scoreId)).toEqual([]);
-    expect((await entryOf(arena, withFinal.scoreId, discipline.id)).score).toBe(7);
+    expect((await entryOf(competition, withoutFinalField.scoreId, noFinal.id)).score).toBe(3);
+    expect(await juryResultRows(server.pool, withoutFinalField.scoreId)).toHaveLength(3);
+    expect((await entryOf(competition, withoutResults.scoreId, discipline.id)).score).toBe(4);
+    expect(await juryResultRows(server.pool, withoutResults.scoreId)).toEqual([]);
+    expect((await entryOf(competition, withFinal.scoreId, discipline.id)).score).toBe(7);
     expect((await finalRow(withFinal.scoreId, discipline))?.value).toBe(7);
   });
 
   it('a malformed stored formula counts as none: no calculation, formula null, a warning, no 500', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool, { formula: 'A + * B' });
-    const { scoreId } = await scoreWithResults(arena, discipline, 2, { A: 9, B: 8 });
+    const { scoreId } = await scoreWithResults(competition, discipline, 2, { A: 9, B: 8 });
 
-    const entry = await entryOf(arena, scoreId, discipline.id);
+    const entry = await entryOf(competition, scoreId, discipline.id);
     expect(entry).toMatchObject({ formula: null, startValue: 10, score: 2 });
     expect(await finalRow(scoreId, discipline)).toBeNull();
     expect(warnings.some((line) => line.disciplineId === discipline.id && line.formula === 'A + * B')).toBe(true);
   });
 
   it('state table row 2 / rule 6: a final that differs from the detail takes the detail value, never the other way round', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const { scoreId } = await scoreWithResults(arena, discipline, 15.5, { A: 9, B: 8, C: 1, final: 14 });
+    const { scoreId } = await scoreWithResults(competition, discipline, 15.5, { A: 9, B: 8, C: 1, final: 14 });
 
-    const entry = await entryOf(arena, scoreId, discipline.id);
+    const entry = await entryOf(competition, scoreId, discipline.id);
     expect(entry.score).toBe(15.5);
     expect(entry.juryResults.find((result: any) => result.isFinalScore).performance).toBe(15.5);
     expect((await finalRow(scoreId, discipline))?.value).toBe(15.5);
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 15.5 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 15.5 }]);
   });
 
   it('rule 6: a detail without a value overwrites nothing', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const { scoreId } = await scoreWithResults(arena, discipline, null, { A: 9, B: 8, C: 1, final: 14 });
+    const { scoreId } = await scoreWithResults(competition, discipline, null, { A: 9, B: 8, C: 1, final: 14 });
 
-    expect((await entryOf(arena, scoreId, discipline.id)).score).toBeNull();
+    expect((await entryOf(competition, scoreId, discipline.id)).score).toBeNull();
     expect((await finalRow(scoreId, discipline))?.value).toBe(14);
   });
 
   it('corrections on read append no events, neither as the service nor as legacy writes', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
-    await scoreWithResults(arena, discipline, 3, { A: 9, B: 8, C: 1, final: 16 });
+    await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 });
+    await scoreWithResults(competition, discipline, 3, { A: 9, B: 8, C: 1, final: 16 });
     const outboxCount = async () => (await server.pool.query(`SELECT count(*)::int AS n FROM ${t.svc_outbox}`)).rows[0].n as number;
 
     const before = await outboxCount();
-    const entries = await entriesOf(arena);
+    const entries = await entriesOf(competition);
     expect(entries.map((entry) => entry.score)).toEqual([16, 3]);
     expect(await outboxCount()).toBe(before);
   });
 
   it('concurrent readers insert the calculated final once', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
     const scoreIds: number[] = [];
-    for (let index = 0; index < 5; index++) scoreIds.push((await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 })).scoreId);
+    for (let index = 0; index < 5; index++) scoreIds.push((await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 })).scoreId);
 
-    const responses = await Promise.all(Array.from({ length: 20 }, () => scores({ eventId: arena.eventId })));
+    const responses = await Promise.all(Array.from({ length: 20 }, () => scores({ eventId: competition.eventId })));
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
     // Every reader answers the calculated final, also those whose insert lost the race.
     for (const response of responses)
@@ -396,7 +386,7 @@ describe('Calculation rules on read', () => {
     );
     expect(rows).toHaveLength(5);
     expect(rows.every((row) => row.n === 1 && row.value === 16)).toBe(true);
-    expect((await entriesOf(arena)).map((entry) => entry.score)).toEqual([16, 16, 16, 16, 16]);
+    expect((await entriesOf(competition)).map((entry) => entry.score)).toEqual([16, 16, 16, 16, 16]);
   });
 
   // Guards against removing `ON CONFLICT ... DO NOTHING` from the calculated-final insert in
@@ -404,10 +394,10 @@ describe('Calculation rules on read', () => {
   // written meanwhile would fail its whole correction statement, so the other scores of its page
   // would stay uncalculated and a warning would be logged.
   it('a final written between the read and the correction wins, and the rest of the page is still corrected', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const raced = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
-    const other = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
+    const raced = await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 });
+    const other = await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 });
     const warningsBefore = warnings.length;
 
     const writer = await server.pool.connect();
@@ -419,7 +409,7 @@ describe('Calculation rules on read', () => {
         `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 15, 1, 0)`,
         [raced.scoreId, discipline.fields.final],
       );
-      const read = scores({ eventId: arena.eventId, limit: 1000 });
+      const read = scores({ eventId: competition.eventId, limit: 1000 });
       await waitFor(
         async () => {
           const { rows } = await server.pool.query(
@@ -444,20 +434,20 @@ describe('Calculation rules on read', () => {
       writer.release();
     }
 
-    expect((await juryRows(server.pool, raced.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([
+    expect((await juryResultRows(server.pool, raced.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([
       { value: 15 },
     ]);
-    expect((await juryRows(server.pool, other.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([
+    expect((await juryResultRows(server.pool, other.scoreId)).filter((row) => row.fieldId === discipline.fields.final)).toMatchObject([
       { value: 16 },
     ]);
-    expect(await detailRows(server.pool, other.scoreId)).toEqual([{ disciplineId: discipline.id, value: 16 }]);
+    expect(await detailRows(server.pool, other.scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 16 }]);
     expect(warnings.slice(warningsBefore).filter((line) => /corrections on read were not written/.test(String(line.msg)))).toEqual([]);
   });
 
   it('a correction that cannot be written leaves the read answering with the stored values', async () => {
-    const arena = await createArena(server.pool);
+    const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    const { scoreId } = await scoreWithResults(arena, discipline, 0, { A: 9, B: 8, C: 1 });
+    const { scoreId } = await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 });
     await server.pool.query(`
       CREATE FUNCTION test_refuse_final() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -466,13 +456,13 @@ describe('Calculation rules on read', () => {
       END $$;
       CREATE TRIGGER test_refuse_final BEFORE INSERT ON ${t.jury_results} FOR EACH ROW EXECUTE FUNCTION test_refuse_final();`);
     try {
-      expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(0);
+      expect((await entryOf(competition, scoreId, discipline.id)).score).toBe(0);
       expect(await finalRow(scoreId, discipline)).toBeNull();
       expect(warnings.some((line) => /corrections on read were not written/.test(String(line.msg)))).toBe(true);
     } finally {
       await server.pool.query(`DROP TRIGGER test_refuse_final ON ${t.jury_results}; DROP FUNCTION test_refuse_final();`);
     }
-    expect((await entryOf(arena, scoreId, discipline.id)).score).toBe(16);
+    expect((await entryOf(competition, scoreId, discipline.id)).score).toBe(16);
   });
 
   it('rule 8: there is no calculate endpoint', async () => {
@@ -482,15 +472,15 @@ describe('Calculation rules on read', () => {
 
 describe('statements per page', () => {
   /** Statements the service sends for one GET, without those of the outbox relay and its LISTEN connection, which run on timers. */
-  async function statementsFor(arena: Arena): Promise<string[]> {
-    const { result, statements } = await captureStatements(server.pool, () => scores({ eventId: arena.eventId, limit: 1000 }));
+  async function statementsFor(competition: Competition): Promise<string[]> {
+    const { result, statements } = await captureStatements(server.pool, () => scores({ eventId: competition.eventId, limit: 1000 }));
     expect(result.status).toBe(200);
     return statements.filter((text) => !/svc_outbox|pg_try_advisory_lock|idle_session_timeout|pg_backend_pid|LISTEN/i.test(text));
   }
 
   it('does not depend on the number of rows: 10 and 1000 rows run the same statements, with and without corrections', async () => {
-    const small = await createArena(server.pool, 'Klein');
-    const large = await createArena(server.pool, 'Gross');
+    const small = await createCompetition(server.pool, 'Klein');
+    const large = await createCompetition(server.pool, 'Gross');
     const discipline = await insertDiscipline(server.pool);
     await insertScoresDueForCalculation(server.pool, small, discipline, 10, 'S');
     await insertScoresDueForCalculation(server.pool, large, discipline, 1000, 'L');

@@ -6,27 +6,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SQUAD_CRITERIA_LIMITS } from '../../src/domain/squad-planner.js';
-import { useScoringServer } from '../support/group-team-fixtures.js';
+import { useGroupTeamServer } from '../support/fixtures.js';
 import { appRoutes, expectContractError, send } from '../support/security.js';
 import { adminToken } from '../support/tokens.js';
 
-const scoring = useScoringServer();
+const scoring = useGroupTeamServer();
 
 type Row = [limit: string, method: 'GET' | 'POST', path: string, body: undefined | (() => Record<string, unknown>), field: string];
 
 const group = (change: Record<string, unknown>) => () => {
-  const { world } = scoring;
-  return { groupId: world.groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, finalScore: 9, ...change };
+  const { event } = scoring;
+  return { groupId: event.groupId, competitionId: event.groupCompetitionId, disciplineId: event.disciplineId, finalScore: 9, ...change };
 };
 const team = (change: Record<string, unknown>) => () => {
-  const { world } = scoring;
-  return { teamId: world.teamId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, finalScore: 9, ...change };
+  const { event } = scoring;
+  return { teamId: event.teamId, competitionId: event.groupCompetitionId, disciplineId: event.disciplineId, finalScore: 9, ...change };
 };
-const apply = (squads: unknown[]) => () => ({ eventId: scoring.world.eventId, squads });
-const generate = (change: Record<string, unknown>) => () => ({ eventId: scoring.world.eventId, ...change });
+const apply = (squads: unknown[]) => () => ({ eventId: scoring.event.eventId, squads });
+const generate = (change: Record<string, unknown>) => () => ({ eventId: scoring.event.eventId, ...change });
 const juryResult = (change: Record<string, unknown>) => () => ({
   participantId: 1,
-  disciplineFieldId: scoring.world.fields.D,
+  disciplineFieldId: scoring.event.fields.D,
   performance: 8,
   ...change,
 });

@@ -8,18 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { MAX_FORMULA_LENGTH, MAX_NESTING_DEPTH } from '../../src/domain/formula.js';
-import { createScoringWorld, insertRow, type ScoringWorld } from '../support/group-team-fixtures.js';
-import {
-  createArena,
-  detailRows,
-  insertDetail,
-  insertDiscipline,
-  insertJuryResults,
-  insertParticipantScore,
-  juryRows,
-  type Arena,
-  type Discipline,
-} from '../support/scoring-fixtures.js';
+import { createGroupTeamEvent, insertRow, type GroupTeamEvent, createCompetition, detailRows, insertDetailRow, insertDiscipline, insertJuryResults, insertParticipantWithScoreRow, juryResultRows, type Competition, type Discipline } from '../support/fixtures.js';
 import { expectContractError, send } from '../support/security.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -56,7 +45,7 @@ const UNEVALUABLE: Array<[string, string]> = [
 ];
 
 let server: TestServer;
-let arena: Arena;
+let competition: Competition;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -64,7 +53,7 @@ beforeAll(async () => {
     `ALTER TABLE ${t.disziplinen} ALTER COLUMN var_formel TYPE text, ALTER COLUMN var_eingabemaske TYPE text;
      ALTER TABLE ${t.formeln} ALTER COLUMN var_formel TYPE text`,
   );
-  arena = await createArena(server.pool, 'Hostile Meet');
+  competition = await createCompetition(server.pool, 'Hostile Meet');
 });
 
 afterAll(async () => {
@@ -79,8 +68,8 @@ interface Scored {
 /** A score due for the auto-calculation on read: A and B saved, no final value, detail empty. */
 async function scoreDueForCalculation(formula: string, options: { asRecord?: boolean } = {}): Promise<Scored> {
   const discipline = await insertDiscipline(server.pool, options.asRecord ? { formula: 'A + B', recordFormula: formula } : { formula });
-  const { scoreId } = await insertParticipantScore(server.pool, arena);
-  await insertDetail(server.pool, scoreId, discipline.id, null);
+  const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
+  await insertDetailRow(server.pool, scoreId, discipline.id, null);
   await insertJuryResults(server.pool, scoreId, [
     [discipline.fields.A, 9],
     [discipline.fields.B, 1.5],
@@ -91,7 +80,7 @@ async function scoreDueForCalculation(formula: string, options: { asRecord?: boo
 async function readScores(): Promise<
   Array<{ id: number; disciplineId: number; formula: string | null; startValue: number; score: number | null }>
 > {
-  const answer = await send(`${server.url}/api/scores?eventId=${arena.eventId}&limit=1000`, { timeoutMs: 15_000 });
+  const answer = await send(`${server.url}/api/scores?eventId=${competition.eventId}&limit=1000`, { timeoutMs: 15_000 });
   expect(answer.status, answer.text.slice(0, 300)).toBe(200);
   return (
     JSON.parse(answer.text) as {
@@ -101,8 +90,8 @@ async function readScores(): Promise<
 }
 
 async function expectNothingCalculated(scored: Scored): Promise<void> {
-  expect((await juryRows(server.pool, scored.scoreId)).map((row) => row.fieldId)).not.toContain(scored.discipline.fields.final);
-  expect(await detailRows(server.pool, scored.scoreId)).toEqual([{ disciplineId: scored.discipline.id, value: null }]);
+  expect((await juryResultRows(server.pool, scored.scoreId)).map((row) => row.fieldId)).not.toContain(scored.discipline.fields.final);
+  expect(await detailRows(server.pool, scored.scoreId)).toMatchObject([{ disciplineId: scored.discipline.id, value: null }]);
 }
 
 describe('hostile formulas stored by the legacy program', () => {
@@ -169,10 +158,10 @@ describe('hostile formulas stored by the legacy program', () => {
 });
 
 describe('hostile formulas in group scoring (field short names as variables)', () => {
-  let world: ScoringWorld;
+  let event: GroupTeamEvent;
 
   beforeAll(async () => {
-    world = await createScoringWorld(server.pool);
+    event = await createGroupTeamEvent(server.pool);
   });
 
   const save = (body: Record<string, unknown>) =>
@@ -181,18 +170,18 @@ describe('hostile formulas in group scoring (field short names as variables)', (
   it.each([...UNPARSEABLE, ...UNEVALUABLE])(
     'refuses to calculate from %s (400, nothing written) but stores a given final score',
     async (_case, formula) => {
-      await server.pool.query(`UPDATE ${t.disziplinen} SET var_formel = $1 WHERE int_disziplinenid = $2`, [formula, world.disciplineId]);
+      await server.pool.query(`UPDATE ${t.disziplinen} SET var_formel = $1 WHERE int_disziplinenid = $2`, [formula, event.disciplineId]);
       const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
-        int_veranstaltungenid: world.eventId,
+        int_veranstaltungenid: event.eventId,
         var_name: 'Gruppe Sturm',
         int_startnummer: 3,
       });
       const components = [
-        { fieldId: world.fields.D, value: 4 },
-        { fieldId: world.fields.E, value: 8 },
-        { fieldId: world.fields.Abz, value: 0.5 },
+        { fieldId: event.fields.D, value: 4 },
+        { fieldId: event.fields.E, value: 8 },
+        { fieldId: event.fields.Abz, value: 0.5 },
       ];
-      const base = { groupId, competitionId: world.groupCompetitionId, disciplineId: world.disciplineId, components };
+      const base = { groupId, competitionId: event.groupCompetitionId, disciplineId: event.disciplineId, components };
       const { rows: before } = await server.pool.query<{ count: number }>(
         `SELECT count(*)::int AS count FROM ${t.wertungen} WHERE int_gruppenid = $1`,
         [groupId],

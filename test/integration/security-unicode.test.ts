@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { appRoutes, changedTables, fingerprint, pathOf, send } from '../support/security.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createArena, insertParticipantScore } from '../support/scoring-fixtures.js';
+import { createCompetition, insertParticipantWithScoreRow } from '../support/fixtures.js';
 import { adminToken, bearer } from '../support/tokens.js';
 
 let server: TestServer;
@@ -23,12 +23,12 @@ const postRaw = (path: string, method: string, json: string) =>
   send(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...bearer(adminToken) }, body: json });
 
 it('refuses the issue’s two squad names that differ only in a lone surrogate, storing nothing', async () => {
-  const arena = await createArena(server.pool);
-  const first = await insertParticipantScore(server.pool, arena);
-  const second = await insertParticipantScore(server.pool, arena);
+  const competition = await createCompetition(server.pool);
+  const first = await insertParticipantWithScoreRow(server.pool, competition);
+  const second = await insertParticipantWithScoreRow(server.pool, competition);
   const before = await fingerprint(server.pool);
   // Written by hand: JSON.stringify would escape the same way, but this is what goes over the wire.
-  const body = `{"eventId":${arena.eventId},"squads":[{"name":"S\\ud800","participantIds":[${first.participantId}]},{"name":"S\\udbff","participantIds":[${second.participantId}]}]}`;
+  const body = `{"eventId":${competition.eventId},"squads":[{"name":"S\\ud800","participantIds":[${first.participantId}]},{"name":"S\\udbff","participantIds":[${second.participantId}]}]}`;
   const answer = await postRaw('/api/squad-management/auto-assign/apply', 'POST', body);
   expect(answer.status).toBe(400);
   expect(JSON.parse(answer.text)).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('body.squads[0].name') });

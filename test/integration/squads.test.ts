@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { ageOn, SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
-import { captureStatements, insertRow, postJson } from '../support/group-team-fixtures.js';
-import { createArena, insertParticipant, insertScore, storeAppSetting, type Arena } from '../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertParticipant, insertScoreRow, storeAppSetting, type Competition } from '../support/fixtures.js';
+import { postJson } from '../support/http.js';
+import { captureStatements } from '../support/statements.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, bearer, foreignToken, juryToken } from '../support/tokens.js';
 
@@ -11,14 +12,14 @@ const GENERATE = '/api/squad-management/auto-assign/generate';
 const APPLY = '/api/squad-management/auto-assign/apply';
 const EVENT_START = '2025-06-14';
 
-interface World {
+interface SeededEvents {
   /** Event with dat_von EVENT_START, two competitions and three clubs. */
-  main: Arena;
+  main: Competition;
   secondCompetitionId: number;
   /** Event without dat_von. */
-  other: Arena;
+  other: Competition;
   /** Event whose only participant has no score row. */
-  empty: Arena;
+  empty: Competition;
   /** Every participant of `main` with a score row there. */
   plannedIds: number[];
   /** Born the day after EVENT_START, 10 years earlier: 10 in the event's year, still 9 on its first day. */
@@ -32,14 +33,14 @@ interface World {
   commuter: number;
 }
 
-async function createWorld(pool: Pool): Promise<World> {
-  const main = await createArena(pool, 'Kreisturnfest', EVENT_START);
+async function createSeededEvents(pool: Pool): Promise<SeededEvents> {
+  const main = await createCompetition(pool, 'Kreisturnfest', EVENT_START);
   const secondCompetitionId = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', {
     int_veranstaltungenid: main.eventId,
     var_name: 'Kür',
   });
-  const other = await createArena(pool, 'Herbstpokal');
-  const empty = await createArena(pool, 'Leer');
+  const other = await createCompetition(pool, 'Herbstpokal');
+  const empty = await createCompetition(pool, 'Leer');
   const clubIds = [
     main.clubId,
     await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SV Nord' }),
@@ -56,21 +57,21 @@ async function createWorld(pool: Pool): Promise<World> {
       clubId: clubIds[n % 3],
       birthDate: `${2008 + (n % 10)}-0${1 + (n % 9)}-1${n % 10}`,
     });
-    await insertScore(pool, main, id);
+    await insertScoreRow(pool, main, id);
     // Two score rows for some: they must still count once.
-    if (n % 3 === 0) await insertScore(pool, second, id);
+    if (n % 3 === 0) await insertScoreRow(pool, second, id);
     plannedIds.push(id);
   }
   const ida = await insertParticipant(pool, main, { firstName: 'Ida', lastName: 'Ahorn', gender: 2, birthDate: '2015-06-15' });
   const clubless = await insertParticipant(pool, main, { firstName: 'Ole', lastName: 'Ohneverein', gender: null, clubId: null });
   const commuter = await insertParticipant(pool, main, { firstName: 'Pia', lastName: 'Pendel', gender: 2, birthDate: '2012-01-01' });
-  for (const id of [ida, clubless, commuter]) await insertScore(pool, second, id);
-  await insertScore(pool, other, commuter);
+  for (const id of [ida, clubless, commuter]) await insertScoreRow(pool, second, id);
+  await insertScoreRow(pool, other, commuter);
   plannedIds.push(ida, clubless, commuter);
 
   const unplanned = await insertParticipant(pool, main, { firstName: 'Uwe', lastName: 'Ungeplant' });
   const otherParticipant = await insertParticipant(pool, other, { firstName: 'Olga', birthDate: '2014-03-03' });
-  await insertScore(pool, other, otherParticipant);
+  await insertScoreRow(pool, other, otherParticipant);
   await insertParticipant(pool, empty, { firstName: 'Erna' });
 
   // A group score row of the main event: clearExisting clears it too ("every score row").
@@ -132,11 +133,11 @@ const memberIds = (proposal: Proposal) =>
 const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
 
 let server: TestServer;
-let world: World;
+let seeded: SeededEvents;
 
 beforeAll(async () => {
   server = await startTestServer();
-  world = await createWorld(server.pool);
+  seeded = await createSeededEvents(server.pool);
 });
 afterAll(async () => {
   await server?.stop();
@@ -168,7 +169,7 @@ describe.each([
 
 describe('POST /api/squad-management/auto-assign/generate', () => {
   it('uses and echoes the spec defaults, and places every participant of the event exactly once in every proposal', async () => {
-    const response = await generate({ eventId: world.main.eventId });
+    const response = await generate({ eventId: seeded.main.eventId });
     expect(response.status).toBe(200);
     const { proposals, eventId, totalParticipants, criteria } = response.body as {
       proposals: Proposal[];
@@ -176,13 +177,13 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
       totalParticipants: number;
       criteria: unknown;
     };
-    expect(eventId).toBe(world.main.eventId);
+    expect(eventId).toBe(seeded.main.eventId);
     expect(criteria).toEqual(SQUAD_CRITERIA_DEFAULTS);
-    expect(totalParticipants).toBe(world.plannedIds.length);
+    expect(totalParticipants).toBe(seeded.plannedIds.length);
     expect(proposals.map((proposal) => proposal.id)).toEqual([1, 2, 3]);
     for (const proposal of proposals) {
-      expect(memberIds(proposal)).toEqual(sorted(world.plannedIds));
-      expect(proposal.stats).toMatchObject({ totalParticipants: world.plannedIds.length, breakSquads: 0 });
+      expect(memberIds(proposal)).toEqual(sorted(seeded.plannedIds));
+      expect(proposal.stats).toMatchObject({ totalParticipants: seeded.plannedIds.length, breakSquads: 0 });
       for (const squad of proposal.squads) {
         expect(squad.participants.length).toBeLessThanOrEqual(SQUAD_CRITERIA_DEFAULTS.maxParticipantsPerSquad);
         expect(squad.name.length).toBeGreaterThanOrEqual(1);
@@ -196,21 +197,21 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
   });
 
   it('maps the participant rows: club, gender from int_geschlecht, age reached in the event year (ageRule birth-year)', async () => {
-    const response = await generate({ eventId: world.main.eventId, numberOfProposals: 1 });
+    const response = await generate({ eventId: seeded.main.eventId, numberOfProposals: 1 });
     const members = (response.body.proposals as Proposal[])[0]!.squads.flatMap((squad) => squad.participants);
     const byId = new Map(members.map((member) => [member.id, member]));
-    expect(byId.get(world.ida)).toEqual({
-      id: world.ida,
+    expect(byId.get(seeded.ida)).toEqual({
+      id: seeded.ida,
       firstname: 'Ida',
       lastname: 'Ahorn',
       club: 'TV Musterstadt',
-      clubId: world.main.clubId,
+      clubId: seeded.main.clubId,
       gender: 'female',
       age: 10,
       birthYear: 2015,
     });
-    expect(byId.get(world.clubless)).toEqual({
-      id: world.clubless,
+    expect(byId.get(seeded.clubless)).toEqual({
+      id: seeded.clubless,
       firstname: 'Ole',
       lastname: 'Ohneverein',
       club: '',
@@ -219,17 +220,17 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
       age: 0,
       birthYear: 0,
     });
-    expect(byId.get(world.plannedIds[4]!)?.gender).toBe('other');
-    expect(byId.get(world.plannedIds[0]!)?.gender).toBe('male');
-    expect(byId.has(world.unplanned)).toBe(false);
+    expect(byId.get(seeded.plannedIds[4]!)?.gender).toBe('other');
+    expect(byId.get(seeded.plannedIds[0]!)?.gender).toBe('male');
+    expect(byId.has(seeded.unplanned)).toBe(false);
   });
 
   it("takes today's date as the age reference when the event has no start date", async () => {
-    const response = await generate({ eventId: world.other.eventId, numberOfProposals: 1 });
+    const response = await generate({ eventId: seeded.other.eventId, numberOfProposals: 1 });
     expect(response.status).toBe(200);
     const members = (response.body.proposals as Proposal[])[0]!.squads.flatMap((squad) => squad.participants);
-    expect(sorted(members.map((member) => member.id))).toEqual(sorted([world.otherParticipant, world.commuter]));
-    expect(members.find((member) => member.id === world.otherParticipant)?.age).toBe(ageOn('2014-03-03', new Date(), 'birth-year'));
+    expect(sorted(members.map((member) => member.id))).toEqual(sorted([seeded.otherParticipant, seeded.commuter]));
+    expect(members.find((member) => member.id === seeded.otherParticipant)?.age).toBe(ageOn('2014-03-03', new Date(), 'birth-year'));
   });
 
   it('applies the criteria it is given and echoes them', async () => {
@@ -243,13 +244,13 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
       namingPrefix: 'number',
       breakCount: 2,
     };
-    const response = await generate({ eventId: world.main.eventId, ...criteria });
+    const response = await generate({ eventId: seeded.main.eventId, ...criteria });
     expect(response.status).toBe(200);
     expect(response.body.criteria).toEqual(criteria);
     const proposals = response.body.proposals as Proposal[];
     expect(proposals).toHaveLength(10);
     for (const proposal of proposals) {
-      expect(memberIds(proposal)).toEqual(sorted(world.plannedIds));
+      expect(memberIds(proposal)).toEqual(sorted(seeded.plannedIds));
       const breaks = proposal.squads.filter((squad) => squad.isBreak);
       expect(breaks.map((squad) => [squad.name, squad.participants.length])).toEqual([
         ['P01', 0],
@@ -271,12 +272,12 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
 
     // Born 1 January and 31 December of one year; the event starts in May.
     async function yearBoundaryEvent(): Promise<{ eventId: number; january: number; december: number }> {
-      const arena = await createArena(server.pool, 'Jahreswechsel', '2024-05-17');
-      const january = await insertParticipant(server.pool, arena, { firstName: 'Jana', birthDate: '2014-01-01' });
-      const december = await insertParticipant(server.pool, arena, { firstName: 'Dora', birthDate: '2014-12-31' });
-      await insertScore(server.pool, arena, january);
-      await insertScore(server.pool, arena, december);
-      return { eventId: arena.eventId, january, december };
+      const competition = await createCompetition(server.pool, 'Jahreswechsel', '2024-05-17');
+      const january = await insertParticipant(server.pool, competition, { firstName: 'Jana', birthDate: '2014-01-01' });
+      const december = await insertParticipant(server.pool, competition, { firstName: 'Dora', birthDate: '2014-12-31' });
+      await insertScoreRow(server.pool, competition, january);
+      await insertScoreRow(server.pool, competition, december);
+      return { eventId: competition.eventId, january, december };
     }
     const categories = async (eventId: number) => {
       const response = await generate({ eventId, numberOfProposals: 1, groupByAgeCategory: true, ageCategoryRanges: '9-9,10-10' });
@@ -304,7 +305,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
   });
 
   it('reads the participants in one statement', async () => {
-    const { statements } = await captureStatements(server.pool, () => generate({ eventId: world.main.eventId }));
+    const { statements } = await captureStatements(server.pool, () => generate({ eventId: seeded.main.eventId }));
     expect(statements.filter((text) => text.includes(t.teilnehmer))).toHaveLength(1);
   });
 
@@ -327,7 +328,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
     ['ageCategoryRanges', { ageCategoryRanges: 6 }, /must be string/],
     ['ageCategoryRanges', { ageCategoryRanges: '6-8,'.repeat(60) }, /must NOT have more than 200 characters/],
   ])('refuses an invalid %s (%j) with 400 naming the field', async (field, change, message) => {
-    const response = await generate({ eventId: world.main.eventId, ...change });
+    const response = await generate({ eventId: seeded.main.eventId, ...change });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
     expect(response.body.message).toContain(`body.${field}`);
@@ -335,7 +336,7 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
   });
 
   it.each([
-    ['an event whose participants have no score row', () => world.empty.eventId],
+    ['an event whose participants have no score row', () => seeded.empty.eventId],
     ['an unknown event', () => 999_999],
   ])('answers 400 for %s', async (_case, eventId) => {
     const response = await generate({ eventId: eventId() });
@@ -355,8 +356,8 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
 
   const [a, b, c, d] = [0, 1, 2, 3];
   const squadsOf = () => [
-    { name: 'mRot', participantIds: [world.plannedIds[a]!, world.commuter] },
-    { name: 'wBlau', participantIds: [world.plannedIds[b]!, world.plannedIds[c]!] },
+    { name: 'mRot', participantIds: [seeded.plannedIds[a]!, seeded.commuter] },
+    { name: 'wBlau', participantIds: [seeded.plannedIds[b]!, seeded.plannedIds[c]!] },
     { name: 'Pause', participantIds: [] },
   ];
   const expectedName = (row: ScoreRow): string | undefined =>
@@ -365,47 +366,47 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
   it('clearExisting (the default): clears every score row of the event, names the listed participants, leaves other events alone', async () => {
     await resetSquadNames();
     const eventsBefore = (await squadEvents(server.pool)).length;
-    const response = await apply({ eventId: world.main.eventId, squads: squadsOf() });
+    const response = await apply({ eventId: seeded.main.eventId, squads: squadsOf() });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       success: true,
       message: expect.any(String),
-      eventId: world.main.eventId,
+      eventId: seeded.main.eventId,
       squadsCreated: 2,
       participantsAssigned: 4,
     });
 
     const rows = await scoreRows(server.pool);
     for (const row of rows) {
-      if (row.eventId !== world.main.eventId) expect(row, 'a score row of another event').toMatchObject({ squadName: 'Alt' });
+      if (row.eventId !== seeded.main.eventId) expect(row, 'a score row of another event').toMatchObject({ squadName: 'Alt' });
       else expect(row).toMatchObject({ squadName: expectedName(row) ?? null });
     }
     // Both score rows of a participant with two competitions carry the name.
-    expect(rows.filter((row) => row.participantId === world.plannedIds[a]).map((row) => row.squadName)).toEqual(['mRot', 'mRot']);
-    expect(rows.filter((row) => row.participantId === world.commuter).map((row) => [row.eventId, row.squadName])).toEqual(
+    expect(rows.filter((row) => row.participantId === seeded.plannedIds[a]).map((row) => row.squadName)).toEqual(['mRot', 'mRot']);
+    expect(rows.filter((row) => row.participantId === seeded.commuter).map((row) => [row.eventId, row.squadName])).toEqual(
       expect.arrayContaining([
-        [world.main.eventId, 'mRot'],
-        [world.other.eventId, 'Alt'],
+        [seeded.main.eventId, 'mRot'],
+        [seeded.other.eventId, 'Alt'],
       ]),
     );
 
     const events = await squadEvents(server.pool);
     expect(events).toHaveLength(eventsBefore + 1);
     expect(events.at(-1)).toEqual({
-      eventId: world.main.eventId,
-      payload: { eventId: world.main.eventId, squads: 2, timestamp: expect.any(String) },
+      eventId: seeded.main.eventId,
+      payload: { eventId: seeded.main.eventId, squads: 2, timestamp: expect.any(String) },
     });
     expect(Number.isNaN(Date.parse(String(events.at(-1)!.payload.timestamp)))).toBe(false);
   });
 
   it("delivers squads-applied to the event's room, so open squad pages can refresh", async () => {
-    const socket = await openSocket(server.url, { auth: { eventId: world.main.eventId } });
+    const socket = await openSocket(server.url, { auth: { eventId: seeded.main.eventId } });
     try {
       const received: Array<Record<string, unknown>> = [];
       socket.on('squads-applied', (message: Record<string, unknown>) => received.push(message));
-      expect((await apply({ eventId: world.main.eventId, squads: squadsOf() })).status).toBe(200);
+      expect((await apply({ eventId: seeded.main.eventId, squads: squadsOf() })).status).toBe(200);
       const message = await waitFor(() => received[0], { message: 'squads-applied on the socket' });
-      expect(message).toMatchObject({ eventId: world.main.eventId, squads: 2, source: 'api', seq: expect.any(Number) });
+      expect(message).toMatchObject({ eventId: seeded.main.eventId, squads: 2, source: 'api', seq: expect.any(Number) });
     } finally {
       socket.disconnect();
     }
@@ -413,21 +414,21 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
 
   it('clearExisting false: keeps the squad names of participants that are not listed', async () => {
     await resetSquadNames();
-    const response = await apply({ eventId: world.main.eventId, squads: squadsOf(), clearExisting: false });
+    const response = await apply({ eventId: seeded.main.eventId, squads: squadsOf(), clearExisting: false });
     expect(response.status).toBe(200);
     for (const row of await scoreRows(server.pool)) {
-      expect(row).toMatchObject({ squadName: (row.eventId === world.main.eventId ? expectedName(row) : undefined) ?? 'Alt' });
+      expect(row).toMatchObject({ squadName: (row.eventId === seeded.main.eventId ? expectedName(row) : undefined) ?? 'Alt' });
     }
   });
 
   it('runs the same statements for one squad as for many', async () => {
     const count = async (squads: Array<{ name: string; participantIds: number[] }>) => {
-      const { result, statements } = await captureStatements(server.pool, () => apply({ eventId: world.main.eventId, squads }));
+      const { result, statements } = await captureStatements(server.pool, () => apply({ eventId: seeded.main.eventId, squads }));
       expect(result.status).toBe(200);
       return statements.filter((text) => /wertungen|veranstaltungen|INSERT INTO \S*svc_outbox/.test(text)).length;
     };
-    const one = await count([{ name: 'A', participantIds: [world.plannedIds[0]!] }]);
-    const many = await count(world.plannedIds.map((id, index) => ({ name: `S${index}`, participantIds: [id] })));
+    const one = await count([{ name: 'A', participantIds: [seeded.plannedIds[0]!] }]);
+    const many = await count(seeded.plannedIds.map((id, index) => ({ name: `S${index}`, participantIds: [id] })));
     // Lock and check, clear, set, outbox row.
     expect(one).toBe(4);
     expect(many).toBe(one);
@@ -436,25 +437,25 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
   it.each<[string, () => Record<string, unknown>, RegExp]>([
     [
       'an empty name',
-      () => ({ squads: [{ name: '', participantIds: [world.plannedIds[a]!] }] }),
+      () => ({ squads: [{ name: '', participantIds: [seeded.plannedIds[a]!] }] }),
       /body\.squads\.0\.name must NOT have fewer than 1 characters/,
     ],
     [
       'a name over 5 characters',
-      () => ({ squads: [{ name: 'Gruen1', participantIds: [world.plannedIds[a]!] }] }),
+      () => ({ squads: [{ name: 'Gruen1', participantIds: [seeded.plannedIds[a]!] }] }),
       /body\.squads\.0\.name must NOT have more than 5 characters/,
     ],
     [
       'a name padded with blanks',
-      () => ({ squads: [{ name: ' Rot', participantIds: [world.plannedIds[a]!] }] }),
+      () => ({ squads: [{ name: ' Rot', participantIds: [seeded.plannedIds[a]!] }] }),
       /body\.squads\.0\.name must not start or end with whitespace/,
     ],
     [
       'a name used twice',
       () => ({
         squads: [
-          { name: 'Rot', participantIds: [world.plannedIds[a]!] },
-          { name: 'Rot', participantIds: [world.plannedIds[b]!] },
+          { name: 'Rot', participantIds: [seeded.plannedIds[a]!] },
+          { name: 'Rot', participantIds: [seeded.plannedIds[b]!] },
         ],
       }),
       /body\.squads\.1\.name "Rot" is already used by body\.squads\.0/,
@@ -463,20 +464,20 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
       'a participant in two squads',
       () => ({
         squads: [
-          { name: 'Rot', participantIds: [world.plannedIds[a]!] },
-          { name: 'Blau', participantIds: [world.plannedIds[d]!, world.plannedIds[a]!] },
+          { name: 'Rot', participantIds: [seeded.plannedIds[a]!] },
+          { name: 'Blau', participantIds: [seeded.plannedIds[d]!, seeded.plannedIds[a]!] },
         ],
       }),
       /participant \d+ is already listed in body\.squads\.0/,
     ],
     [
       'a participant of another event',
-      () => ({ squads: [{ name: 'Rot', participantIds: [world.plannedIds[a]!, world.otherParticipant] }] }),
+      () => ({ squads: [{ name: 'Rot', participantIds: [seeded.plannedIds[a]!, seeded.otherParticipant] }] }),
       /without a score row in event \d+: \d+$/,
     ],
     [
       'a participant of the event without a score row',
-      () => ({ squads: [{ name: 'Rot', participantIds: [world.unplanned] }] }),
+      () => ({ squads: [{ name: 'Rot', participantIds: [seeded.unplanned] }] }),
       /without a score row/,
     ],
     [
@@ -494,7 +495,7 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
   ])('refuses %s with 400 and writes nothing', async (_case, change, message) => {
     await resetSquadNames();
     const [rowsBefore, eventsBefore] = [await scoreRows(server.pool), await squadEvents(server.pool)];
-    const response = await apply({ eventId: world.main.eventId, squads: squadsOf(), ...change() });
+    const response = await apply({ eventId: seeded.main.eventId, squads: squadsOf(), ...change() });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
     expect(response.body.message).toMatch(message);
@@ -513,13 +514,13 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
   it('accepts a proposal from generate as it is', async () => {
     await resetSquadNames();
     const proposal = (
-      (await generate({ eventId: world.main.eventId, numberOfProposals: 1, breakCount: 1 })).body.proposals as Proposal[]
+      (await generate({ eventId: seeded.main.eventId, numberOfProposals: 1, breakCount: 1 })).body.proposals as Proposal[]
     )[0]!;
     const squads = proposal.squads.map((squad) => ({ name: squad.name, participantIds: squad.participants.map((member) => member.id) }));
-    const response = await apply({ eventId: world.main.eventId, squads });
+    const response = await apply({ eventId: seeded.main.eventId, squads });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ squadsCreated: proposal.stats.totalSquads, participantsAssigned: world.plannedIds.length });
-    const named = (await scoreRows(server.pool)).filter((row) => row.eventId === world.main.eventId && row.participantId !== null);
+    expect(response.body).toMatchObject({ squadsCreated: proposal.stats.totalSquads, participantsAssigned: seeded.plannedIds.length });
+    const named = (await scoreRows(server.pool)).filter((row) => row.eventId === seeded.main.eventId && row.participantId !== null);
     expect(
       named.every((row) => squads.some((squad) => squad.name === row.squadName && squad.participantIds.includes(row.participantId!))),
     ).toBe(true);

@@ -2,35 +2,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { signToken } from '../../src/http/auth.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import {
-  captureStatements,
-  countRows,
-  detailRowsOf as storedDetails,
-  itRefusesWithoutWrites,
-  getJson,
-  newUnit,
-  postJson,
-  sharedRefusals,
-  useScoringServer,
-  type Refusal,
-} from '../support/group-team-fixtures.js';
+import { rowCounts, detailRows as storedDetails, itRefusesWithoutWrites, insertGroupOrTeam, sharedRefusals, useGroupTeamServer, type Refusal } from '../support/fixtures.js';
+import { getJson, postJson } from '../support/http.js';
+import { captureStatements } from '../support/statements.js';
 
-const scoring = useScoringServer();
+const scoring = useGroupTeamServer();
 
 const saveTeam = (body: Record<string, unknown>) => postJson(`${scoring.server.url}/api/scores/team`, body);
-const newTeam = (name = 'Team') => newUnit(scoring.server.pool, scoring.world, 'team', name, 'Rot');
-const detailRowsOf = async (scoreId: number) =>
+const newTeam = (name = 'Team') => insertGroupOrTeam(scoring.server.pool, scoring.event, 'team', name, 'Rot');
+const detailRows = async (scoreId: number) =>
   (await storedDetails(scoring.server.pool, scoreId)).map(({ kp, value, attempt }) => ({ kp, value, attempt }));
 
 describe('POST /api/scores/team', () => {
   it('creates the score row without naming the participant column, with start number and squad name from the team', async () => {
     const teamId = await newTeam('Team Ost');
-    const { fields } = scoring.world;
+    const { fields } = scoring.event;
     const { result: response, statements } = await captureStatements(scoring.server.pool, () =>
       saveTeam({
         teamId,
-        competitionId: scoring.world.plainCompetitionId,
-        disciplineId: scoring.world.disciplineId,
+        competitionId: scoring.event.plainCompetitionId,
+        disciplineId: scoring.event.disciplineId,
         statusId: 9,
         attempt: 1,
         components: [
@@ -54,7 +45,7 @@ describe('POST /api/scores/team', () => {
       [response.body.id],
     );
     expect(rows).toEqual([{ participantId: null, groupId: null, teamId, statusId: 9, round: 1, startNumber: 7, squadName: 'Rot' }]);
-    expect(await detailRowsOf(response.body.id)).toEqual(
+    expect(await detailRows(response.body.id)).toEqual(
       [
         { kp: fields.D, value: 4, attempt: 1 },
         { kp: fields.E, value: 8, attempt: 1 },
@@ -66,11 +57,11 @@ describe('POST /api/scores/team', () => {
     expect(outbox.rows.map((row) => row.payload)).toEqual([
       {
         scoreId: response.body.id,
-        eventId: scoring.world.eventId,
-        competitionId: scoring.world.plainCompetitionId,
+        eventId: scoring.event.eventId,
+        competitionId: scoring.event.plainCompetitionId,
         teamId,
         name: 'Team Ost',
-        disciplineId: scoring.world.disciplineId,
+        disciplineId: scoring.event.disciplineId,
         disciplineName: 'Boden',
         attempt: 1,
         score: 12,
@@ -84,8 +75,8 @@ describe('POST /api/scores/team', () => {
 
   it('replaces the detail rows of (score, discipline, attempt) on a re-save: exactly one set remains', async () => {
     const teamId = await newTeam();
-    const { fields } = scoring.world;
-    const key = { teamId, competitionId: scoring.world.plainCompetitionId, disciplineId: scoring.world.disciplineId, attempt: 2 };
+    const { fields } = scoring.event;
+    const key = { teamId, competitionId: scoring.event.plainCompetitionId, disciplineId: scoring.event.disciplineId, attempt: 2 };
     const first = await saveTeam({
       ...key,
       components: [
@@ -104,24 +95,24 @@ describe('POST /api/scores/team', () => {
       teamId,
     ]);
     expect(rows[0].n).toBe(1);
-    expect((await detailRowsOf(first.body.id)).filter((row) => row.attempt === 2)).toEqual(
+    expect((await detailRows(first.body.id)).filter((row) => row.attempt === 2)).toEqual(
       [
         { kp: fields.E, value: 9, attempt: 2 },
         { kp: fields.final, value: 9, attempt: 2 },
       ].sort((a, b) => a.kp - b.kp),
     );
-    expect((await detailRowsOf(first.body.id)).filter((row) => row.attempt === 1)).toHaveLength(2);
+    expect((await detailRows(first.body.id)).filter((row) => row.attempt === 1)).toHaveLength(2);
   });
 
   it('accepts the mirrored group body (attemptNumber, squadName)', async () => {
     const teamId = await newTeam();
     const response = await saveTeam({
       teamId,
-      competitionId: scoring.world.plainCompetitionId,
-      disciplineId: scoring.world.disciplineId,
+      competitionId: scoring.event.plainCompetitionId,
+      disciplineId: scoring.event.disciplineId,
       attemptNumber: 2,
       squadName: 'Grn',
-      components: [{ fieldId: scoring.world.fields.D, value: 3 }],
+      components: [{ fieldId: scoring.event.fields.D, value: 3 }],
       finalScore: 3,
     });
     expect(response.status).toBe(201);
@@ -129,16 +120,16 @@ describe('POST /api/scores/team', () => {
       response.body.id,
     ]);
     expect(rows[0].squadName).toBe('Grn');
-    expect((await detailRowsOf(response.body.id)).map((row) => row.attempt)).toEqual([2, 2]);
+    expect((await detailRows(response.body.id)).map((row) => row.attempt)).toEqual([2, 2]);
   });
 
   it('calculates an omitted finalScore from the field short names', async () => {
     const teamId = await newTeam();
-    const { fields } = scoring.world;
+    const { fields } = scoring.event;
     const response = await saveTeam({
       teamId,
-      competitionId: scoring.world.plainCompetitionId,
-      disciplineId: scoring.world.disciplineId,
+      competitionId: scoring.event.plainCompetitionId,
+      disciplineId: scoring.event.disciplineId,
       components: [
         { fieldId: fields.D, value: 2.5 },
         { fieldId: fields.E, value: 7.25 },
@@ -154,20 +145,20 @@ describe('POST /api/scores/team refusals write nothing', () => {
     ['unknown team', () => ({ teamId: 999_999 }), 404, /team 999999 not found/],
     ...sharedRefusals('attempt'),
     ['attempt and attemptNumber that disagree', () => ({ attemptNumber: 2 }), 400, /must agree/],
-    ['a team of another event', (world) => ({ teamId: world.otherEventTeamId }), 400, /does not belong to the event/],
-    ['a competition of another event', (world) => ({ competitionId: world.otherEventCompetitionId }), 400, /does not belong to the event/],
+    ['a team of another event', (event) => ({ teamId: event.otherEventTeamId }), 400, /does not belong to the event/],
+    ['a competition of another event', (event) => ({ competitionId: event.otherEventCompetitionId }), 400, /does not belong to the event/],
     ['a missing teamId', () => ({ teamId: undefined }), 400, /teamId is required/],
   ];
 
   itRefusesWithoutWrites(
     scoring,
     '/api/scores/team',
-    (world) => ({
-      teamId: world.teamId,
-      competitionId: world.plainCompetitionId,
-      disciplineId: world.disciplineId,
+    (event) => ({
+      teamId: event.teamId,
+      competitionId: event.plainCompetitionId,
+      disciplineId: event.disciplineId,
       attempt: 1,
-      components: [{ fieldId: world.fields.D, value: 4 }],
+      components: [{ fieldId: event.fields.D, value: 4 }],
       finalScore: 10,
     }),
     refusals,
@@ -180,12 +171,12 @@ describe('GET /api/scores/team', () => {
   beforeAll(async () => {
     teamA = await newTeam('Team A');
     teamB = await newTeam('Team B');
-    const { fields } = scoring.world;
+    const { fields } = scoring.event;
     const save = (teamId: number, disciplineId: number, attempt: number, components: unknown[], finalScore: number) =>
-      saveTeam({ teamId, competitionId: scoring.world.plainCompetitionId, disciplineId, attempt, components, finalScore });
+      saveTeam({ teamId, competitionId: scoring.event.plainCompetitionId, disciplineId, attempt, components, finalScore });
     await save(
       teamA,
-      scoring.world.disciplineId,
+      scoring.event.disciplineId,
       1,
       [
         { fieldId: fields.Abz, value: 0.5 },
@@ -193,9 +184,9 @@ describe('GET /api/scores/team', () => {
       ],
       11.5,
     );
-    await save(teamA, scoring.world.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
-    await save(teamA, scoring.world.plainDisciplineId, 1, [], 6);
-    await save(teamB, scoring.world.disciplineId, 1, [], 8);
+    await save(teamA, scoring.event.disciplineId, 2, [{ fieldId: fields.D, value: 5 }], 12);
+    await save(teamA, scoring.event.plainDisciplineId, 1, [], 6);
+    await save(teamB, scoring.event.disciplineId, 1, [], 8);
   });
 
   it('lists entries with components joined to fields on int_kp in int_kp order, club and discipline names', async () => {
@@ -204,22 +195,22 @@ describe('GET /api/scores/team', () => {
     expect(body.pagination).toEqual({ total: 3, limit: 100, offset: 0 });
     expect(body.results).toHaveLength(3);
     const names = new Map([
-      [scoring.world.fields.D, 'Schwierigkeit'],
-      [scoring.world.fields.Abz, 'Abzug'],
-      [scoring.world.fields.final, 'Endwert'],
+      [scoring.event.fields.D, 'Schwierigkeit'],
+      [scoring.event.fields.Abz, 'Abzug'],
+      [scoring.event.fields.final, 'Endwert'],
     ]);
     const expectedComponents = [
-      [scoring.world.fields.D, 4],
-      [scoring.world.fields.Abz, 0.5],
-      [scoring.world.fields.final, 11.5],
+      [scoring.event.fields.D, 4],
+      [scoring.event.fields.Abz, 0.5],
+      [scoring.event.fields.final, 11.5],
     ]
       .sort((a, b) => a[0]! - b[0]!)
       .map(([fieldId, value]) => ({ fieldId, fieldName: names.get(fieldId!), value }));
     expect(body.results[0]).toEqual({
       id: expect.any(Number),
       teamId: teamA,
-      competitionId: scoring.world.plainCompetitionId,
-      disciplineId: scoring.world.disciplineId,
+      competitionId: scoring.event.plainCompetitionId,
+      disciplineId: scoring.event.disciplineId,
       attempt: 1,
       finalScore: 11.5,
       components: expectedComponents,
@@ -227,19 +218,19 @@ describe('GET /api/scores/team', () => {
       discipline: { name: 'Boden' },
     });
     expect(body.results.map((entry: { disciplineId: number; attempt: number }) => [entry.disciplineId, entry.attempt])).toEqual([
-      [scoring.world.disciplineId, 1],
-      [scoring.world.disciplineId, 2],
-      [scoring.world.plainDisciplineId, 1],
+      [scoring.event.disciplineId, 1],
+      [scoring.event.disciplineId, 2],
+      [scoring.event.plainDisciplineId, 1],
     ]);
   });
 
   it('filters by discipline and competition and pages with the total', async () => {
     const byDiscipline = await getJson(
-      `${scoring.server.url}/api/scores/team?competitionId=${scoring.world.plainCompetitionId}&disciplineId=${scoring.world.plainDisciplineId}&teamId=${teamA}`,
+      `${scoring.server.url}/api/scores/team?competitionId=${scoring.event.plainCompetitionId}&disciplineId=${scoring.event.plainDisciplineId}&teamId=${teamA}`,
     );
     expect(byDiscipline.body.results.map((entry: { finalScore: number }) => entry.finalScore)).toEqual([6]);
     const otherCompetition = await getJson(
-      `${scoring.server.url}/api/scores/team?competitionId=${scoring.world.groupCompetitionId}&teamId=${teamA}`,
+      `${scoring.server.url}/api/scores/team?competitionId=${scoring.event.groupCompetitionId}&teamId=${teamA}`,
     );
     expect(otherCompetition.body).toEqual({ results: [], pagination: { total: 0, limit: 100, offset: 0 } });
     const page = await getJson(`${scoring.server.url}/api/scores/team?teamId=${teamA}&limit=2&offset=1`);
@@ -247,7 +238,7 @@ describe('GET /api/scores/team', () => {
     expect(page.body.results.map((entry: { attempt: number }) => entry.attempt)).toEqual([2, 1]);
     const pastTheEnd = await getJson(`${scoring.server.url}/api/scores/team?teamId=${teamA}&offset=10`);
     expect(pastTheEnd.body).toEqual({ results: [], pagination: { total: 3, limit: 100, offset: 10 } });
-    const all = await getJson(`${scoring.server.url}/api/scores/team?disciplineId=${scoring.world.disciplineId}`);
+    const all = await getJson(`${scoring.server.url}/api/scores/team?disciplineId=${scoring.event.disciplineId}`);
     const teamIds = all.body.results.map((entry: { teamId: number }) => entry.teamId);
     expect(teamIds.filter((id: number) => id === teamA)).toHaveLength(2);
     expect(teamIds.filter((id: number) => id === teamB)).toHaveLength(1);
@@ -275,21 +266,21 @@ describe('score writing in AUTH_MODE=strict', () => {
 
   it('needs a jury or admin token for group and team saves', async () => {
     const team = {
-      teamId: scoring.world.teamId,
-      competitionId: scoring.world.plainCompetitionId,
-      disciplineId: scoring.world.disciplineId,
+      teamId: scoring.event.teamId,
+      competitionId: scoring.event.plainCompetitionId,
+      disciplineId: scoring.event.disciplineId,
       finalScore: 5,
     };
     const group = {
-      groupId: scoring.world.groupId,
-      competitionId: scoring.world.groupCompetitionId,
-      disciplineId: scoring.world.disciplineId,
+      groupId: scoring.event.groupId,
+      competitionId: scoring.event.groupCompetitionId,
+      disciplineId: scoring.event.disciplineId,
       finalScore: 5,
     };
-    const before = await countRows(scoring.server.pool);
+    const before = await rowCounts(scoring.server.pool);
     expect((await postJson(`${strict.url}/api/scores/team`, team)).status).toBe(401);
     expect((await postJson(`${strict.url}/api/scores/group`, group)).status).toBe(401);
-    expect(await countRows(scoring.server.pool)).toEqual(before);
+    expect(await rowCounts(scoring.server.pool)).toEqual(before);
     const authorization = `Bearer ${signToken(strict.app, { sub: 'judge', role: 'jury' }, 1)}`;
     expect((await postJson(`${strict.url}/api/scores/team`, team, { authorization })).status).toBe(201);
     expect((await postJson(`${strict.url}/api/scores/group`, group, { authorization })).status).toBe(200);

@@ -9,7 +9,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDeps, TypedApp } from '../../src/http/app-types.js';
 import { WEB_DIST_DIR, webRoutesFrom } from '../../src/http/routes/web.js';
-import { insertRow } from '../support/group-team-fixtures.js';
+import { insertRow } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;

@@ -68,7 +68,7 @@ export async function createFaultRig(
       return service;
     },
     async openScoreboards(baseUrl, count) {
-      const opened = await Promise.all(Array.from({ length: count }, () => openScoreboard(baseUrl, rig.targets.arena.eventId)));
+      const opened = await Promise.all(Array.from({ length: count }, () => openScoreboard(baseUrl, rig.targets.competition.eventId)));
       boards.push(...opened);
       return opened;
     },

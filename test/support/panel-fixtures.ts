@@ -4,7 +4,7 @@
  * fields are left out of the letters).
  */
 import type { Queryable } from '../../src/db/pool.js';
-import { insertRow } from './group-team-fixtures.js';
+import { insertRow } from './fixtures.js';
 
 export interface PanelDiscipline {
   id: number;

@@ -6,23 +6,23 @@
  */
 import type { Pool } from '../../src/db/pool.js';
 import { t } from './tables.js';
-import { createArena, insertDiscipline, insertParticipantScores, type Arena, type Discipline } from './scoring-fixtures.js';
+import { createCompetition, insertDiscipline, insertParticipantsWithScoreRows, type Competition, type Discipline } from './fixtures.js';
 
 export interface PortalTargets {
-  arena: Arena;
+  competition: Competition;
   discipline: Discipline;
   /** Each portal saves only its own scores, one after the other, so no two saves race on one row. */
   scoresByPortal: number[][];
 }
 
 export async function createPortalTargets(pool: Pool, portals: number, scoresPerPortal: number): Promise<PortalTargets> {
-  const arena = await createArena(pool, 'Fault drill');
+  const competition = await createCompetition(pool, 'Fault drill');
   const discipline = await insertDiscipline(pool);
-  const scoreIds = await insertParticipantScores(pool, arena, portals * scoresPerPortal, 'R1');
+  const scoreIds = await insertParticipantsWithScoreRows(pool, competition, portals * scoresPerPortal, 'R1');
   const scoresByPortal = Array.from({ length: portals }, (_, portal) =>
     scoreIds.slice(portal * scoresPerPortal, (portal + 1) * scoresPerPortal),
   );
-  return { arena, discipline, scoresByPortal };
+  return { competition, discipline, scoresByPortal };
 }
 
 /** `jury`: POST /api/jury-results (field A); `value`: POST /api/scores/save-value. Each at most once per score. */
@@ -73,7 +73,7 @@ export async function sendSave(
       : [
           '/api/scores/save-value',
           {
-            competitionId: targets.arena.competitionId,
+            competitionId: targets.competition.competitionId,
             participantId: scoreId,
             disciplineId: targets.discipline.id,
             score: finalValueOf(scoreId),

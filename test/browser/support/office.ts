@@ -5,8 +5,7 @@
 import type { Page } from 'playwright-core';
 import type { Pool } from '../../../src/db/pool.js';
 import { t } from '../../support/tables.js';
-import { insertRow } from '../../support/group-team-fixtures.js';
-import { createArena, insertParticipant, insertScore, type Arena } from '../../support/scoring-fixtures.js';
+import { insertRow, createCompetition, insertParticipant, insertScoreRow, type Competition } from '../../support/fixtures.js';
 
 export const officeUrl = (baseUrl: string, view: string, query: Record<string, number> = {}) =>
   `${baseUrl}/office/?${new URLSearchParams({ view, ...Object.fromEntries(Object.entries(query).map(([name, value]) => [name, String(value)])) })}`;
@@ -20,7 +19,7 @@ export async function signIn(page: Page, token: string): Promise<void> {
 }
 
 export interface SquadEvent {
-  arena: Arena;
+  competition: Competition;
   participantIds: number[];
   /** Score rows of the event (one per participant, plus a second competition for two of them). */
   scoreIds: number[];
@@ -31,28 +30,28 @@ export interface SquadEvent {
  * naming the old squad "ALT"; two of them also start in a second competition of the event.
  */
 export async function seedSquadEvent(pool: Pool, name: string): Promise<SquadEvent> {
-  const arena = await createArena(pool, name, '2031-06-01');
+  const competition = await createCompetition(pool, name, '2031-06-01');
   const otherClub = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SV Nord' });
   const secondCompetition = await insertRow(pool, 'wettkaempfe', 'int_wettkaempfeid', {
-    int_veranstaltungenid: arena.eventId,
+    int_veranstaltungenid: competition.eventId,
     var_name: `${name} Finale`,
   });
   const people: Array<[string, string, number, number, string]> = [
-    ['Anna', 'Adler', 2, arena.clubId, '2020-03-01'],
-    ['Berta', 'Bach', 2, arena.clubId, '2019-05-10'],
-    ['Clara', 'Cramer', 2, arena.clubId, '2016-01-20'],
+    ['Anna', 'Adler', 2, competition.clubId, '2020-03-01'],
+    ['Berta', 'Bach', 2, competition.clubId, '2019-05-10'],
+    ['Clara', 'Cramer', 2, competition.clubId, '2016-01-20'],
     ['Doris', 'Dorn', 2, otherClub, '2015-07-07'],
     ['Emma', 'Eck', 2, otherClub, '2021-02-02'],
     ['Frida', 'Fuchs', 2, otherClub, '2018-09-09'],
-    ['Georg', 'Graf', 1, arena.clubId, '2017-04-04'],
-    ['Hans', 'Huber', 1, arena.clubId, '2016-11-11'],
+    ['Georg', 'Graf', 1, competition.clubId, '2017-04-04'],
+    ['Hans', 'Huber', 1, competition.clubId, '2016-11-11'],
     ['Ida', 'Imhof', 1, otherClub, '2019-12-12'],
     ['Jan', 'Jäger', 1, otherClub, '2020-08-08'],
   ];
   const participantIds: number[] = [];
   const scoreIds: number[] = [];
   for (const [firstName, lastName, gender, clubId, birthDate] of people) {
-    const id = await insertParticipant(pool, arena, {
+    const id = await insertParticipant(pool, competition, {
       firstName,
       lastName,
       gender,
@@ -61,12 +60,12 @@ export async function seedSquadEvent(pool: Pool, name: string): Promise<SquadEve
       startNumber: String(participantIds.length + 1),
     });
     participantIds.push(id);
-    scoreIds.push(await insertScore(pool, arena, id, { squadName: 'ALT' }));
+    scoreIds.push(await insertScoreRow(pool, competition, id, { squadName: 'ALT' }));
   }
   for (const id of participantIds.slice(0, 2)) {
-    scoreIds.push(await insertScore(pool, { ...arena, competitionId: secondCompetition }, id, { squadName: 'ALT' }));
+    scoreIds.push(await insertScoreRow(pool, { ...competition, competitionId: secondCompetition }, id, { squadName: 'ALT' }));
   }
-  return { arena, participantIds, scoreIds };
+  return { competition, participantIds, scoreIds };
 }
 
 /** The squad name of every score row of the event, by participant. */
@@ -80,15 +79,6 @@ export async function squadNamesOfEvent(pool: Pool, eventId: number): Promise<Ma
   const byParticipant = new Map<number, string[]>();
   for (const row of rows) byParticipant.set(row.participantId, [...(byParticipant.get(row.participantId) ?? []), row.squad ?? '']);
   return byParticipant;
-}
-
-/** Stores squadAutoAssign defaults that differ from the built-in ones, so a test can tell where the dialog's values came from. */
-export async function storeSquadDefaults(pool: Pool, value: Record<string, unknown>): Promise<void> {
-  await pool.query(
-    `INSERT INTO ${t.svc_settings} (key, value) VALUES ('squadAutoAssign', $1::jsonb)
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [JSON.stringify(value)],
-  );
 }
 
 export interface GroupEvent {
@@ -105,9 +95,9 @@ export interface GroupEvent {
 }
 
 export async function seedGroupEvent(pool: Pool): Promise<GroupEvent> {
-  const arena = await createArena(pool, 'Gruppen-Cup');
-  const otherArena = await createArena(pool, 'Zweites Fest');
-  const clubA = arena.clubId;
+  const competition = await createCompetition(pool, 'Gruppen-Cup');
+  const otherCompetition = await createCompetition(pool, 'Zweites Fest');
+  const clubA = competition.clubId;
   const clubB = await insertRow(pool, 'vereine', 'int_vereineid', { var_name: 'SC Berg' });
   const group = (eventId: number, name: string, clubId: number, startNumber: number) =>
     insertRow(pool, 'gruppen', 'int_gruppenid', {
@@ -116,7 +106,7 @@ export async function seedGroupEvent(pool: Pool): Promise<GroupEvent> {
       int_startnummer: startNumber,
       int_vereineid: clubId,
     });
-  const member = async (target: Arena, lastName: string, clubId: number, planned: boolean) => {
+  const member = async (target: Competition, lastName: string, clubId: number, planned: boolean) => {
     const id = await insertRow(pool, 'teilnehmer', 'int_teilnehmerid', {
       var_vorname: 'Gina',
       var_nachname: lastName,
@@ -127,21 +117,21 @@ export async function seedGroupEvent(pool: Pool): Promise<GroupEvent> {
       int_geschlecht: 2,
       dat_geburtstag: '2014-05-05',
     });
-    if (planned) await insertScore(pool, target, id);
+    if (planned) await insertScoreRow(pool, target, id);
     return id;
   };
   // Groups are listed by start number, so group A comes first although its name sorts last.
-  const groupA = await group(arena.eventId, 'Sonnengruppe', clubA, 1);
-  const groupB = await group(arena.eventId, 'Berggruppe', clubB, 2);
-  const otherEventGroup = await group(otherArena.eventId, 'Festgruppe', otherArena.clubId, 1);
+  const groupA = await group(competition.eventId, 'Sonnengruppe', clubA, 1);
+  const groupB = await group(competition.eventId, 'Berggruppe', clubB, 2);
+  const otherEventGroup = await group(otherCompetition.eventId, 'Festgruppe', otherCompetition.clubId, 1);
   const people = {
-    A1: await member(arena, 'Alpha-A1', clubA, true),
-    A2: await member(arena, 'Beta-A2', clubA, false),
-    B1: await member(arena, 'Gamma-B1', clubB, true),
-    B2: await member(arena, 'Delta-B2', clubB, false),
-    otherEvent: await member(otherArena, 'Omega-X9', otherArena.clubId, false),
+    A1: await member(competition, 'Alpha-A1', clubA, true),
+    A2: await member(competition, 'Beta-A2', clubA, false),
+    B1: await member(competition, 'Gamma-B1', clubB, true),
+    B2: await member(competition, 'Delta-B2', clubB, false),
+    otherEvent: await member(otherCompetition, 'Omega-X9', otherCompetition.clubId, false),
   };
   // An individual participant of the same event: never a group candidate (var_typ is not Gruppe).
-  await insertParticipant(pool, arena, { lastName: 'Einzeln', clubId: clubA });
-  return { eventId: arena.eventId, otherEventId: otherArena.eventId, clubA, clubB, groupA, groupB, otherEventGroup, people };
+  await insertParticipant(pool, competition, { lastName: 'Einzeln', clubId: clubA });
+  return { eventId: competition.eventId, otherEventId: otherCompetition.eventId, clubA, clubB, groupA, groupB, otherEventGroup, people };
 }

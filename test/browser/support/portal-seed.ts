@@ -4,8 +4,7 @@
  */
 import type { Pool } from '../../../src/db/pool.js';
 import { t } from '../../support/tables.js';
-import { insertRow } from '../../support/group-team-fixtures.js';
-import { createArena, insertParticipant, insertScore, type Arena } from '../../support/scoring-fixtures.js';
+import { insertField, insertParticipant, insertRow, insertScoreRow, type Competition } from '../../support/fixtures.js';
 
 export interface Device {
   id: number;
@@ -36,12 +35,7 @@ export async function seedDevice(
     int_berechnung: options.decimals ?? null,
   });
   const field = (name: string, sort: number, extra: Record<string, unknown> = {}) =>
-    insertRow(pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
-      int_disziplinenid: id,
-      var_name: name,
-      int_sortierung: sort,
-      ...extra,
-    });
+    insertField(pool, id, { name, sort, sortColumns: ['int_sortierung'], extra });
   const final = await field('Final score', 4, { bol_endwert: true });
   const C = await field('Penalty', 3);
   const B = await field('Execution', 2);
@@ -49,23 +43,19 @@ export async function seedDevice(
   return { id, name: options.name, fields: { A, B, C, final } };
 }
 
-/** Participants of the arena's event, each with a score row (so GET /api/scores lists them). */
+/** Participants of the competition's event, each with a score row (so GET /api/scores lists them). */
 export async function seedCompetitors(
   pool: Pool,
-  arena: Arena,
+  competition: Competition,
   people: ReadonlyArray<readonly [firstName: string, lastName: string]>,
 ): Promise<Competitor[]> {
   const competitors: Competitor[] = [];
   for (const [index, [firstName, lastName]] of people.entries()) {
     const startNumber = String(index + 1);
-    const participantId = await insertParticipant(pool, arena, { firstName, lastName, startNumber });
-    competitors.push({ participantId, scoreId: await insertScore(pool, arena, participantId), firstName, lastName, startNumber });
+    const participantId = await insertParticipant(pool, competition, { firstName, lastName, startNumber });
+    competitors.push({ participantId, scoreId: await insertScoreRow(pool, competition, participantId), firstName, lastName, startNumber });
   }
   return competitors;
-}
-
-export async function seedArena(pool: Pool, name: string): Promise<Arena> {
-  return createArena(pool, name);
 }
 
 /** Score rows of one participant, and the detail rows of each in one device: "arrived exactly once". */
