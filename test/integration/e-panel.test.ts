@@ -244,7 +244,7 @@ describe('a judge save recomputes the aggregate and the final in its transaction
     expect(replies[4]!.body).toMatchObject({ panel: { aggregate: 8.6, complete: true }, finalScore: 14 });
     expect(await storedValue(scoreId, discipline.aggregate)).toBe(8.6);
     expect(await storedValue(scoreId, discipline.final)).toBe(14);
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 14 }]);
 
     const events = (await apiScoreOutboxRows(server.pool, scoreId)).map((row) => row.payload);
     expect(events.map((event) => [event.finalScore, event.panel])).toEqual([
@@ -271,7 +271,7 @@ describe('a judge save recomputes the aggregate and the final in its transaction
       finalScore: 14.1,
     });
     expect(await storedValue(scoreId, discipline.aggregate)).toBe(8.7);
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14.1 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 14.1 }]);
     const page = await getJson(`${server.url}/api/scores?eventId=${competition.eventId}&limit=1000`);
     const entry = page.body.results.find((item: { id: number }) => item.id === scoreId);
     expect(entry).toMatchObject({ score: 14.1, panel: { aggregate: 8.7, complete: true } });
