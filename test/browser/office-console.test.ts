@@ -7,7 +7,14 @@ import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { createCompetition, insertDetailRow, insertDiscipline, insertParticipantWithScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  createCompetition,
+  insertDetailRow,
+  insertDiscipline,
+  insertParticipantWithScoreRow,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { headToken } from '../support/tokens.js';
 import { DESKTOP, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoreValueUpdated } from '../../outbox/events.js';
 import { t } from '../support/tables.js';
 import { calculatedScoreOf, loadDisciplineState } from '../../src/model/scoring-context.js';
-import { createCompetition, insertDiscipline, insertJuryResults, insertParticipantWithScoreRow, type Competition } from '../support/fixtures.js';
+import {
+  createCompetition,
+  insertDiscipline,
+  insertJuryResults,
+  insertParticipantWithScoreRow,
+  type Competition,
+} from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;

@@ -40,7 +40,9 @@ async function othersLatency(scoreIds: number[]): Promise<number[]> {
     const started = performance.now();
     const save = await sendSave(server.url, targets, scoreId, 'value', { timeoutMs: 60_000 });
     expect(save.status, JSON.stringify(save.body)).toBe(200);
-    const read = await fetch(`${server.url}/api/scores?eventId=${targets.competition.eventId}&limit=50`, { signal: AbortSignal.timeout(60_000) });
+    const read = await fetch(`${server.url}/api/scores?eventId=${targets.competition.eventId}&limit=50`, {
+      signal: AbortSignal.timeout(60_000),
+    });
     expect(read.status).toBe(200);
     await read.arrayBuffer();
     durations.push(performance.now() - started);

@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { detailRows as storedDetails, itRefusesWithoutWrites, insertGroupOrTeam, sharedRefusals, useGroupTeamServer, type Refusal } from '../support/fixtures.js';
+import {
+  detailRows as storedDetails,
+  itRefusesWithoutWrites,
+  insertGroupOrTeam,
+  sharedRefusals,
+  useGroupTeamServer,
+  type Refusal,
+} from '../support/fixtures.js';
 import { getJson, postJson } from '../support/http.js';
 
 const scoring = useGroupTeamServer();

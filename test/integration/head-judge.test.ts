@@ -7,7 +7,17 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { deleteExpiredOutboxRows } from '../../outbox/retention.js';
-import { createGroupTeamEvent, insertGroupOrTeam, type GroupTeamEvent, createCompetition, insertDiscipline, insertParticipantWithScoreRow, rowCounts, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  createGroupTeamEvent,
+  insertGroupOrTeam,
+  type GroupTeamEvent,
+  createCompetition,
+  insertDiscipline,
+  insertParticipantWithScoreRow,
+  rowCounts,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { bearer, headToken, juryToken } from '../support/tokens.js';
 
@@ -489,8 +499,13 @@ describe('releases', () => {
       );
     expect((await save(a.scoreId, 9)).status).toBe(200);
     expect(
-      (await post('/api/releases', { competitionId: liveCompetition.competitionId, disciplineId: device.id, squadName: 'A' }, bearer(headToken)))
-        .status,
+      (
+        await post(
+          '/api/releases',
+          { competitionId: liveCompetition.competitionId, disciplineId: device.id, squadName: 'A' },
+          bearer(headToken),
+        )
+      ).status,
     ).toBe(200);
     expect((await save(a.scoreId, 9.1)).status).toBe(200);
     expect((await save(b.scoreId, 8)).status).toBe(200);

@@ -5,7 +5,15 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { insertRow, createCompetition, insertDetailRow, insertDiscipline, insertParticipantWithScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  insertRow,
+  createCompetition,
+  insertDetailRow,
+  insertDiscipline,
+  insertParticipantWithScoreRow,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import { collectEvents, joinCompetition, waitForEvent, waitUntilDelivered } from '../support/realtime.js';
 
@@ -101,7 +109,9 @@ describe('GET /api/live-results', () => {
 
   it('returns the seq to subscribe from: a change committed after the load arrives with since = seq', async () => {
     const delivered = await waitUntilDelivered(server.pool, server.relay);
-    const { body } = await liveResults(`eventId=${competition.eventId}&disciplineId=${discipline.id}&competitionId=${competition.competitionId}`);
+    const { body } = await liveResults(
+      `eventId=${competition.eventId}&disciplineId=${discipline.id}&competitionId=${competition.competitionId}`,
+    );
     expect(body.seq).toBe(delivered);
     await server.pool.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.75 WHERE int_wertungenid = $1`, [scoreIds.Dorn]);
 

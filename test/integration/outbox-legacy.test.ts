@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import { t } from '../support/tables.js';
-import { insertRow, createCompetition, insertDiscipline, insertParticipantWithScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  insertRow,
+  createCompetition,
+  insertDiscipline,
+  insertParticipantWithScoreRow,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -62,7 +69,10 @@ async function legacyWrite(
 }
 describe('8. legacy writes', () => {
   it('turns a detail insert into an event 2 with source legacy', async () => {
-    const { participantId, scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Altprogramm', squadName: 'R1' });
+    const { participantId, scoreId } = await insertParticipantWithScoreRow(server.pool, competition, {
+      lastName: 'Altprogramm',
+      squadName: 'R1',
+    });
     const { received } = await legacyWrite(
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.55)`,
       [scoreId, discipline.id],

@@ -5,7 +5,17 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { parseCsv } from '../../src/domain/csv.js';
-import { insertRow, createCompetition, insertDetailRow, insertDiscipline, insertParticipant, insertScoreRow, storeAppSetting, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  insertRow,
+  createCompetition,
+  insertDetailRow,
+  insertDiscipline,
+  insertParticipant,
+  insertScoreRow,
+  storeAppSetting,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { getJson } from '../support/http.js';
 import { captureStatements } from '../support/statements.js';
 import { startTestServer, type TestServer } from '../support/server.js';

@@ -1,7 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { insertRow, apiScoreOutboxRows, createCompetition, detailRows, insertDetailRow, insertDiscipline, insertJuryResults, insertParticipant, insertParticipantWithScoreRow, juryResultRows, rowCounts, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  insertRow,
+  apiScoreOutboxRows,
+  createCompetition,
+  detailRows,
+  insertDetailRow,
+  insertDiscipline,
+  insertJuryResults,
+  insertParticipant,
+  insertParticipantWithScoreRow,
+  juryResultRows,
+  rowCounts,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { getJson, postJson } from '../support/http.js';
 
 let server: TestServer;

@@ -6,7 +6,14 @@
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompetition, insertDiscipline, insertParticipant, insertScoreRow, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  createCompetition,
+  insertDiscipline,
+  insertParticipant,
+  insertScoreRow,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import {
   collectEvents,

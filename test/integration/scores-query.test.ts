@@ -2,7 +2,19 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { insertRow, createCompetition, detailRows, insertDetailRow, insertDiscipline, insertJuryResults, insertParticipantWithScoreRow, insertScoresDueForCalculation, juryResultRows, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  insertRow,
+  createCompetition,
+  detailRows,
+  insertDetailRow,
+  insertDiscipline,
+  insertJuryResults,
+  insertParticipantWithScoreRow,
+  insertScoresDueForCalculation,
+  juryResultRows,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { getJson, postJson } from '../support/http.js';
 import { captureStatements } from '../support/statements.js';
 
@@ -372,7 +384,8 @@ describe('Calculation rules on read', () => {
     const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
     const scoreIds: number[] = [];
-    for (let index = 0; index < 5; index++) scoreIds.push((await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 })).scoreId);
+    for (let index = 0; index < 5; index++)
+      scoreIds.push((await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 })).scoreId);
 
     const responses = await Promise.all(Array.from({ length: 20 }, () => scores({ eventId: competition.eventId })));
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));

@@ -8,7 +8,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { MAX_FORMULA_LENGTH, MAX_NESTING_DEPTH } from '../../src/domain/formula.js';
-import { createGroupTeamEvent, insertRow, type GroupTeamEvent, createCompetition, detailRows, insertDetailRow, insertDiscipline, insertJuryResults, insertParticipantWithScoreRow, juryResultRows, type Competition, type Discipline } from '../support/fixtures.js';
+import {
+  createGroupTeamEvent,
+  insertRow,
+  type GroupTeamEvent,
+  createCompetition,
+  detailRows,
+  insertDetailRow,
+  insertDiscipline,
+  insertJuryResults,
+  insertParticipantWithScoreRow,
+  juryResultRows,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
 import { expectContractError, send } from '../support/security.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 

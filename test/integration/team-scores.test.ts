@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { signToken } from '../../src/http/auth.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { rowCounts, detailRows as storedDetails, itRefusesWithoutWrites, insertGroupOrTeam, sharedRefusals, useGroupTeamServer, type Refusal } from '../support/fixtures.js';
+import {
+  rowCounts,
+  detailRows as storedDetails,
+  itRefusesWithoutWrites,
+  insertGroupOrTeam,
+  sharedRefusals,
+  useGroupTeamServer,
+  type Refusal,
+} from '../support/fixtures.js';
 import { getJson, postJson } from '../support/http.js';
 import { captureStatements } from '../support/statements.js';
 

@@ -381,7 +381,8 @@ export async function createGroupTeamEvent(pool: Queryable): Promise<GroupTeamEv
   const groupCompetitionId = await competition(eventId, true);
   const plainCompetitionId = await competition(eventId, false);
   const otherEventCompetitionId = await competition(otherEventId, true);
-  const groupOrTeam = (kind: 'group' | 'team', event: number, name: string) => insertGroupOrTeam(pool, { eventId: event, clubId }, kind, name, 'R1', 17);
+  const groupOrTeam = (kind: 'group' | 'team', event: number, name: string) =>
+    insertGroupOrTeam(pool, { eventId: event, clubId }, kind, name, 'R1', 17);
   const groupId = await groupOrTeam('group', eventId, 'Gruppe Sonne');
   const otherEventGroupId = await groupOrTeam('group', otherEventId, 'Gruppe Mond');
   const teamId = await groupOrTeam('team', eventId, 'Team Nord');
