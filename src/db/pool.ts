@@ -36,26 +36,53 @@ export interface PoolOptions {
 // Connected clients per pool, each removed once its connection has closed (see endPool).
 const openClients = new WeakMap<Pool, Set<pg.PoolClient>>();
 
+type ConnectCallback<C> = (error: Error | undefined, client: C | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * pg's pool whose connections carry the table names: every client it hands out (through
+ * `connect()` or pg-pool's own callback form, which `pool.query` uses) is given them on checkout,
+ * so `connect()` returns a `TxClient` by construction.
+ */
+class TablesPool extends pg.Pool implements WithTables {
+  constructor(
+    config: pg.PoolConfig,
+    readonly tables: Tables,
+  ) {
+    super(config);
+  }
+
+  override connect(): Promise<TxClient>;
+  override connect(callback: ConnectCallback<TxClient>): void;
+  override connect(callback?: ConnectCallback<TxClient>): Promise<TxClient> | void {
+    if (callback) {
+      super.connect((error, client, done) => callback(error, client && withTables(client, this.tables), done));
+      return;
+    }
+    return super.connect().then((client) => withTables(client, this.tables));
+  }
+}
+
 export function createPool(options: PoolOptions, logger: Logger): Pool {
-  const pgPool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.max ?? 20,
-    application_name: options.applicationName ?? 'gym-competition-service',
-    // A request must fail fast with 503 while the database restarts instead of queueing forever.
-    connectionTimeoutMillis: 3_000,
-    idleTimeoutMillis: 30_000,
-    statement_timeout: 15_000,
-    query_timeout: 20_000,
-  });
+  const pool = new TablesPool(
+    {
+      connectionString: options.connectionString,
+      max: options.max ?? 20,
+      application_name: options.applicationName ?? 'gym-competition-service',
+      // A request must fail fast with 503 while the database restarts instead of queueing forever.
+      connectionTimeoutMillis: 3_000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: 15_000,
+      query_timeout: 20_000,
+    },
+    options.tables,
+  );
   // An idle client losing its server emits 'error' on the pool; without a listener Node exits.
   // pg attaches the whole client to this error; logging it would dump the connection state.
-  pgPool.on('error', (error: Error & { code?: string }) =>
+  pool.on('error', (error: Error & { code?: string }) =>
     logger.warn({ err: { message: error.message, code: error.code } }, 'idle database connection lost'),
   );
   const clients = new Set<pg.PoolClient>();
-  pgPool.on('connect', (client) => {
-    // Before the client is handed out: whoever checks it out gets the names with it.
-    Object.assign(client, { tables: options.tables });
+  pool.on('connect', (client) => {
     // pg-pool listens for errors only on idle clients. A checked-out one whose session the server
     // ends between two statements (a restart, pg_terminate_backend) emits 'error' with nobody
     // listening, and Node exits. With this listener its next statement fails instead (503), and
@@ -64,7 +91,6 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
     clients.add(client);
     client.once('end', () => clients.delete(client));
   });
-  const pool = Object.assign(pgPool, { tables: options.tables }) as unknown as Pool;
   openClients.set(pool, clients);
   return pool;
 }

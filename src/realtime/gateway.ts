@@ -126,9 +126,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       if (!socket.connected) throw new JoinRefused('disconnected', {});
       const connection = socket.conn;
       // writeBuffer: engine.io's packets not yet handed to the transport.
-      const pending = (connection as unknown as { writeBuffer: unknown[] }).writeBuffer.length;
+      const pending = pendingPackets(connection);
       // ws's bufferedAmount: bytes it holds that the kernel has not taken (polling has no such queue).
-      const unsent = (connection.transport as unknown as { socket?: { bufferedAmount?: number } }).socket?.bufferedAmount;
+      const unsent = unsentBytes(connection.transport);
       if (pending === 0 && (connection.transport.writable || (unsent !== undefined && unsent < REPLAY_HIGH_WATER_BYTES))) return;
       if (Date.now() > deadline) throw new JoinRefused('the client did not take the replay in time; join again', { retryAfterMs: 1_000 });
       // The transport says "ready" when it can write again, engine.io "drain" when it flushed; the
@@ -276,4 +276,18 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
         void io.close(() => resolve());
       }),
   };
+}
+
+/** engine.io's packets not yet handed to the transport (`writeBuffer`, a field its types do not declare). */
+function pendingPackets(connection: object): number {
+  const writeBuffer: unknown = Reflect.get(connection, 'writeBuffer');
+  return Array.isArray(writeBuffer) ? writeBuffer.length : 0;
+}
+
+/** The bytes ws holds that the kernel has not taken (`bufferedAmount` of the websocket transport's socket); none for polling. */
+function unsentBytes(transport: object): number | undefined {
+  const socket: unknown = Reflect.get(transport, 'socket');
+  if (typeof socket !== 'object' || socket === null) return undefined;
+  const bufferedAmount: unknown = Reflect.get(socket, 'bufferedAmount');
+  return typeof bufferedAmount === 'number' ? bufferedAmount : undefined;
 }
