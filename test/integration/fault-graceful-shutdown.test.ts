@@ -35,13 +35,23 @@ function acceptsNewConnections(baseUrl: string): Promise<boolean> {
   });
 }
 
-/** Sessions of `database` waiting for a row lock: saves that are inside the service's transaction. */
-async function sessionsWaitingForLock(databaseName: string): Promise<number> {
-  const { rows } = await rig.pool.query<{ waiting: number }>(
-    `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND application_name = 'gym-competition-service'`,
-    [databaseName],
+/**
+ * Which of `scoreIds` a service session is waiting to lock now: a session waiting for a row lock
+ * holds the row's tuple lock meanwhile, which names the row. A save waits in turns (runCommand's
+ * 100 ms lock timeout, then a pause without a connection, until its 5 s budget is spent), so the
+ * caller collects these over a few polls instead of expecting every save to wait at one instant.
+ */
+async function scoresWaitedOn(scoreIds: number[]): Promise<number[]> {
+  const { rows } = await rig.pool.query<{ score_id: number }>(
+    `SELECT DISTINCT w.int_wertungenid AS score_id
+       FROM pg_locks l
+       JOIN pg_stat_activity a ON a.pid = l.pid AND a.application_name = 'gym-competition-service'
+       JOIN ${t.wertungen} w ON w.ctid = format('(%s,%s)', l.page, l.tuple)::tid
+      WHERE l.locktype = 'tuple' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND l.relation = '${t.wertungen}'::regclass AND w.int_wertungenid = ANY($1::int[])`,
+    [scoreIds],
   );
-  return rows[0]!.waiting;
+  return rows.map((row) => row.score_id);
 }
 
 it('finishes the saves in flight on SIGTERM, exits 0, and resuming scoreboards miss nothing', async () => {
@@ -58,9 +68,14 @@ it('finishes the saves in flight on SIGTERM, exits 0, and resuming scoreboards m
   await blocker.query(`SELECT 1 FROM ${t.wertungen} WHERE int_wertungenid = ANY($1::int[]) FOR UPDATE`, [heldScores]);
   const heldSaves = Promise.all(heldScores.map((scoreId) => sendSave(first.url, rig.targets, scoreId, 'value', { timeoutMs: 30_000 })));
   try {
-    await waitFor(async () => (await sessionsWaitingForLock(rig.database.name)) >= heldScores.length, {
-      message: 'the held saves waiting inside the service',
-    });
+    const waitedOn = new Set<number>();
+    await waitFor(
+      async () => {
+        for (const scoreId of await scoresWaitedOn(heldScores)) waitedOn.add(scoreId);
+        return waitedOn.size === heldScores.length;
+      },
+      { message: 'each held save waiting inside the service' },
+    );
     first.child.kill('SIGTERM');
     await waitFor(async () => !(await acceptsNewConnections(first.url)), {
       timeoutMs: 10_000,
