@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { appendedThrough, outboxCommitted } from '../outbox/append.js';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import { RequestAbortedError, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
 import { currentRequestSignal } from '../src/db/request-signal.js';
@@ -44,6 +45,8 @@ function beginStatement(context: CommandContext): string {
     `SET LOCAL ${ACTOR_SETTING} = ${pg.escapeLiteral(context.actor ?? 'anonymous')}`,
     `SET LOCAL ${ROLE_SETTING} = ${pg.escapeLiteral(context.role ?? '')}`,
     `SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`,
+    // Named statements (below) with a generic plan: parsed and planned once per connection.
+    'SET LOCAL plan_cache_mode = force_generic_plan',
   ].join('; ');
 }
 
@@ -57,7 +60,20 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
   const deadline = Date.now() + LOCK_WAIT_BUDGET_MS;
   for (;;) {
     try {
-      return await withTransaction(pool, handler, begin);
+      let appended = false;
+      const result = await withTransaction(
+        pool,
+        async (tx) => {
+          const named = namedStatements(tx);
+          const value = await handler(named);
+          appended = appendedThrough(named);
+          return value;
+        },
+        begin,
+      );
+      // The commit notified nobody (migration 0010): wake this instance's relay.
+      if (appended) outboxCommitted(pool);
+      return result;
     } catch (error) {
       const pause = RETRY_PAUSE_MS[0] + Math.random() * (RETRY_PAUSE_MS[1] - RETRY_PAUSE_MS[0]);
       if (!isLockTimeout(error) || Date.now() + pause >= deadline) throw error;
@@ -65,4 +81,37 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
       if (currentRequestSignal()?.aborted) throw new RequestAbortedError();
     }
   }
+}
+
+// Statement text → prepared statement name, for the process. Command statements are fixed texts
+// (values travel as parameters, lists as arrays); the cap keeps a text built from data from
+// preparing statements without end on every connection: past it, new texts run unnamed.
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `cmd-${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** The transaction client, with `query(text, values)` sent as a named statement. */
+function namedStatements(tx: TxClient): TxClient {
+  const query = ((text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text === 'string' && Array.isArray(values) && callback === undefined) {
+      const name = statementName(text);
+      if (name !== undefined) return tx.query({ name, text, values });
+    }
+    return (tx.query as (...args: unknown[]) => unknown)(text, values, callback);
+  }) as TxClient['query'];
+  return new Proxy(tx, {
+    get(target, property) {
+      if (property === 'query') return query;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -8,7 +8,8 @@ export interface OutboxListenerOptions {
   channel: string;
   logger: Logger;
   /** Called after every (re)connect and on every notification: the relay then fetches what is new. */
-  onWake: (reason: 'connected' | 'notification') => void;
+  /** `payload`: the notification's payload parsed as JSON (a number from the sequencer), if any. */
+  onWake: (reason: 'connected' | 'notification', payload?: unknown) => void;
   onStateChange?: (state: ListenerState) => void;
 }
 
@@ -61,11 +62,20 @@ export class OutboxListener {
       this.options.logger.warn({ err: error }, 'outbox listener error');
       if (this.currentState !== 'stopped') this.setState('reconnecting');
     });
-    subscriber.notifications.on(this.options.channel, () => this.options.onWake('notification'));
+    subscriber.notifications.on(this.options.channel, (payload: unknown) => this.options.onWake('notification', payload));
     await subscriber.connect();
     await subscriber.listenTo(this.options.channel);
     this.setState('listening');
     this.options.onWake('connected');
+  }
+
+  /**
+   * Sends a notification on the channel over this connection (no pool slot); `payload` travels as
+   * JSON. Fails while the connection is away: notifications are latency hints, the backstop covers.
+   */
+  async notify(payload: string): Promise<void> {
+    if (!this.subscriber || this.currentState !== 'listening') throw new Error('the outbox listener is not connected');
+    await this.subscriber.notify(this.options.channel, payload);
   }
 
   async stop(): Promise<void> {

@@ -1,12 +1,15 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Pool, Queryable } from '../src/db/pool.js';
+import { onOutboxCommitted } from './append.js';
 import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
 import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js';
-import { OutboxSequencer } from './sequencer.js';
+import { OutboxSequencer, type NumberedRow } from './sequencer.js';
 
 const READ_BATCH = 500;
+/** Payload of the notification a command's instance sends to the sequencer on another instance. */
+export const COMMITTED_NOTIFICATION = 'committed';
 
 /** What the health endpoint reports about this instance's relay. */
 export interface RelayStatus {
@@ -91,9 +94,12 @@ export interface OutboxRelayOptions {
 
 /**
  * Turns sequenced outbox rows into deliveries, in `seq` order, on every instance. Wake-ups come
- * from NOTIFY (a latency hint only), from every (re)connect of the LISTEN client, and from a
- * node-cron backstop each second; whatever woke it, one pass reads `seq > cursor` until drained,
- * so a lost notification costs at most a second and a reconnect catches up everything.
+ * from a command committed by this instance (in process), from NOTIFY (a latency hint only: the
+ * legacy triggers and the sequencer's numbering send it), from every (re)connect of the LISTEN
+ * client, and from a node-cron backstop each second; whatever woke it, one pass reads
+ * `seq > cursor` until drained, so a lost notification costs at most a second and a reconnect
+ * catches up everything. On the sequencer's instance the rows a pass has just numbered are
+ * delivered from the numbering statement itself when they follow the cursor without a gap.
  */
 export class OutboxRelay {
   private readonly listener: OutboxListener;
@@ -108,6 +114,9 @@ export class OutboxRelay {
   private reportCatchUp = false;
   private readFailing = false;
   private stopped = false;
+  private readonly unsubscribeCommits: () => void;
+  private notifying = false;
+  private notifyAgain = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.sequencer = new OutboxSequencer(options.connectionString, options.pool.tables, options.logger);
@@ -115,11 +124,49 @@ export class OutboxRelay {
       connectionString: options.connectionString,
       channel: options.pool.tables.outboxChannel,
       logger: options.logger,
-      onWake: (reason) => {
+      onWake: (reason, payload) => {
         if (reason === 'connected') this.reportCatchUp = true;
+        // The sequencer's notification names the highest seq it numbered: nothing to read when
+        // this relay has delivered that far already (the sequencer's own instance, usually).
+        else if (typeof payload === 'number' && payload <= this.cursor) return;
+        // Another instance committed a command: only the sequencer has something to do (number
+        // it); everyone else reads once the sequencer's own notification names the new seq.
+        else if (payload === COMMITTED_NOTIFICATION && !this.sequencer.isSequencer) return;
         this.wake();
       },
     });
+    this.unsubscribeCommits = onOutboxCommitted(options.pool, () => this.commandCommitted());
+  }
+
+  /**
+   * A command of this instance committed events. Its commit notified nobody: wake this relay, and
+   * when another instance numbers the outbox, tell it (a NOTIFY outside the command's transaction,
+   * so no command commit waits on the notify lock for it).
+   */
+  private commandCommitted(): void {
+    if (this.stopped) return;
+    if (!this.sequencer.isSequencer) this.notifySequencer();
+    this.wake();
+  }
+
+  /**
+   * One notification in flight at a time, over the LISTEN connection (no pool slot): commits while
+   * one is on its way are covered by one more sent after it, which leaves after all of them.
+   */
+  private notifySequencer(): void {
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    this.notifyAgain = false;
+    this.listener
+      .notify(COMMITTED_NOTIFICATION)
+      .catch((error: unknown) => this.options.logger.debug({ err: error }, 'outbox wake-up notification failed'))
+      .finally(() => {
+        this.notifying = false;
+        if (this.notifyAgain && !this.stopped) this.notifySequencer();
+      });
   }
 
   status(): RelayStatus {
@@ -141,6 +188,7 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribeCommits();
     await this.backstop?.destroy();
     await this.listener.stop();
     await this.running;
@@ -171,8 +219,9 @@ export class OutboxRelay {
         const waiters = this.nextPassWaiters;
         this.nextPassWaiters = [];
         try {
-          await this.sequencer.step();
-          await this.drain();
+          // A large batch is read in READ_BATCH slices instead, so sockets flush between slices.
+          const numbered = await this.sequencer.step(READ_BATCH);
+          if (!this.deliverNumbered(numbered.rows, numbered.complete)) await this.drain();
         } finally {
           for (const resolve of waiters) resolve();
         }
@@ -181,6 +230,20 @@ export class OutboxRelay {
       // Same tick as the loop's last check, so no wake-up can fall between the two.
       this.running = null;
     }
+  }
+
+  /**
+   * Delivers the rows this instance's sequencer has just numbered (committed, in seq order) when
+   * they continue the cursor without a gap; returns false when a read is needed instead: nothing
+   * numbered, a gap (a number drawn by a failed statement, or rows another sequencer numbered),
+   * a full batch, or a catch-up to report.
+   */
+  private deliverNumbered(rows: NumberedRow[], complete: boolean): boolean {
+    if (!complete || rows.length === 0 || this.reportCatchUp) return false;
+    let expected = this.cursor + 1;
+    for (const row of rows) if (row.seq !== expected++) return false;
+    for (const row of rows) this.deliver(row as OutboxRow);
+    return true;
   }
 
   private async drain(): Promise<void> {

@@ -26,6 +26,36 @@ export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
   );
 }
 
+/** A row as the numbering statement returns it: what the relay delivers. */
+export interface NumberedRow {
+  seq: number;
+  topic: string;
+  event_id: number | null;
+  source: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Numbers up to `limit` committed rows in id order and returns them. The ids are read first, then
+ * numbered in the order of the array (as `assignSeq`), returning what the relay delivers. (One
+ * statement doing both, a CTE over the unsequenced index, was planned as a scan per row on
+ * PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.) The statement-level
+ * trigger on the UPDATE notifies only when it numbered rows (migration 0010); an empty batch is
+ * not written at all.
+ */
+export async function numberUnsequenced(db: Queryable, limit: number): Promise<NumberedRow[]> {
+  const ids = await selectUnsequencedIds(db, limit);
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<NumberedRow>(
+    `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
+     FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
+     WHERE o.id = n.id AND o.seq IS NULL
+     RETURNING o.seq, o.topic, o.event_id, o.source, o.payload`,
+    [ids],
+  );
+  return rows.sort((a, b) => a.seq - b.seq);
+}
+
 /**
  * Numbers committed outbox rows. Exactly one instance per database does it — whoever holds a session
  * advisory lock on its own connection — and each batch is a short autocommit statement on that same
@@ -49,23 +79,30 @@ export class OutboxSequencer {
     return this.holding;
   }
 
-  /** Numbers what is visible now (when this instance is the sequencer); returns how many rows. */
-  async step(): Promise<number> {
-    if (!this.holding && !(await this.tryAcquire())) return 0;
+  /**
+   * Numbers what is visible now (when this instance is the sequencer) and returns the rows it
+   * numbered, in seq order, as long as they are at most `keep`; `complete` is false when more were
+   * numbered than that, or the connection failed midway (the caller reads them instead). Each batch
+   * commits before the next is drawn.
+   */
+  async step(keep = 0): Promise<{ rows: NumberedRow[]; complete: boolean }> {
+    if (!this.holding && !(await this.tryAcquire())) return { rows: [], complete: true };
     const client = this.client!;
+    let numbered: NumberedRow[] = [];
+    let complete = true;
     try {
-      let total = 0;
       for (;;) {
-        const ids = await selectUnsequencedIds(client, BATCH_SIZE);
-        // Only a non-empty batch is written: the statement-level NOTIFY trigger fires on every
-        // UPDATE, and an empty one would wake every instance, this one included, in a loop.
-        if (ids.length > 0) await assignSeq(client, ids);
-        total += ids.length;
-        if (ids.length < BATCH_SIZE) return total;
+        const rows = await numberUnsequenced(client, BATCH_SIZE);
+        if (complete && numbered.length + rows.length <= keep) numbered = numbered.concat(rows);
+        else {
+          complete = false;
+          numbered = [];
+        }
+        if (rows.length < BATCH_SIZE) return { rows: numbered, complete };
       }
     } catch (error) {
       this.drop(error);
-      return 0;
+      return { rows: [], complete: false };
     }
   }
 
