@@ -10,6 +10,7 @@ import { decimalSeparator, t, type MessageKey } from '../shared/i18n.js';
 import { AGGREGATIONS, panelOf, type Aggregation, type PanelSettings } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
 import { parseTyped } from '../../src/domain/input-mask.js';
+import { m } from './messages.js';
 import type { OfficeView, ViewContext } from './view.js';
 
 const deviceName = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
@@ -32,9 +33,9 @@ export function panelsView(context: ViewContext): OfficeView {
   const panels = new Map<number, PanelSettings | null>();
 
   function panelSummary(panel: PanelSettings | null, discipline: DisciplineSummary): string {
-    if (!panel) return t('panels.none');
+    if (!panel) return m('panels.none');
     const tolerance = scoreFormat(discipline).display(panel.tolerance, decimalSeparator);
-    return t('panels.summary', { size: panel.size, aggregation: aggregationLabel(panel.aggregation), tolerance });
+    return m('panels.summary', { size: panel.size, aggregation: aggregationLabel(panel.aggregation), tolerance });
   }
 
   function renderTable(): void {
@@ -69,7 +70,7 @@ export function panelsView(context: ViewContext): OfficeView {
     return h(
       'div',
       { class: 'judge-links', id: 'judge-links' },
-      h('h4', {}, t('panels.links')),
+      h('h4', {}, m('panels.links')),
       h(
         'ul',
         {},
@@ -104,7 +105,7 @@ export function panelsView(context: ViewContext): OfficeView {
       fields = (await api.disciplineFields(discipline.id)).filter((field) => field.enabled).sort(bySortOrder);
     } catch (error) {
       if (mine === generation)
-        editor.replaceChildren(h('p', { class: 'form-error' }, t('panels.fieldsFailed', { error: (error as Error).message })));
+        editor.replaceChildren(h('p', { class: 'form-error' }, m('panels.fieldsFailed', { error: (error as Error).message })));
       return;
     }
     if (mine !== generation) return;
@@ -141,8 +142,8 @@ export function panelsView(context: ViewContext): OfficeView {
       value: format.display(panel?.tolerance ?? DEFAULT_TOLERANCE, decimalSeparator),
     });
     const formError = h('p', { class: 'form-error', id: 'panel-error', role: 'alert', hidden: true });
-    const save = h('button', { type: 'submit', class: 'primary', id: 'panel-save' }, t('panels.save'));
-    const remove = h('button', { type: 'button', id: 'panel-remove', hidden: panel === null }, t('panels.remove'));
+    const save = h('button', { type: 'submit', class: 'primary', id: 'panel-save' }, m('panels.save'));
+    const remove = h('button', { type: 'button', id: 'panel-remove', hidden: panel === null }, m('panels.remove'));
 
     const judgeIds = () => judgeBoxes.filter((box) => box.checked).map((box) => Number(box.value));
     /** The aggregate field can be any field that is neither a judge's nor the final. */
@@ -150,7 +151,7 @@ export function panelsView(context: ViewContext): OfficeView {
       const wanted = Number(aggregateSelect.value) || panel?.aggregateFieldId || null;
       const judges = new Set(judgeIds());
       aggregateSelect.replaceChildren(
-        h('option', { value: '' }, t('panels.chooseField')),
+        h('option', { value: '' }, m('panels.chooseField')),
         ...candidates
           .filter((field) => !judges.has(field.id))
           .map((field) => h('option', { value: field.id, selected: field.id === wanted }, fieldName(field))),
@@ -170,17 +171,17 @@ export function panelsView(context: ViewContext): OfficeView {
       h(
         'fieldset',
         { class: 'judge-fields' },
-        h('legend', {}, t('panels.judgeFields')),
+        h('legend', {}, m('panels.judgeFields')),
         ...candidates.map((field, index) =>
           h('label', { for: `judge-field-${field.id}`, class: 'check' }, judgeBoxes[index]!, ` ${fieldName(field)}`),
         ),
         ...fields
           .filter((field) => field.isFinalScore)
-          .map((field) => h('p', { class: 'hint' }, `${fieldName(field)} (${t('panels.finalField')})`)),
+          .map((field) => h('p', { class: 'hint' }, `${fieldName(field)} (${m('panels.finalField')})`)),
       ),
-      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregation' }, t('panels.aggregation')), aggregationSelect),
-      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregate-field' }, t('panels.aggregateField')), aggregateSelect),
-      h('div', { class: 'picker' }, h('label', { for: 'panel-tolerance' }, t('panels.tolerance')), toleranceInput),
+      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregation' }, m('panels.aggregation')), aggregationSelect),
+      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregate-field' }, m('panels.aggregateField')), aggregateSelect),
+      h('div', { class: 'picker' }, h('label', { for: 'panel-tolerance' }, m('panels.tolerance')), toleranceInput),
       formError,
       h('div', { class: 'actions' }, remove, save),
     );
@@ -190,10 +191,10 @@ export function panelsView(context: ViewContext): OfficeView {
       const judgeFieldIds = judgeIds();
       const aggregateFieldId = Number(aggregateSelect.value) || null;
       const tolerance = parseTyped(toleranceInput.value);
-      if (judgeFieldIds.length < 2) return showError(t('panels.tooFew'));
-      if (aggregateFieldId === null) return showError(t('panels.noAggregateField'));
+      if (judgeFieldIds.length < 2) return showError(m('panels.tooFew'));
+      if (aggregateFieldId === null) return showError(m('panels.noAggregateField'));
       if (tolerance === null || tolerance < 0)
-        return showError(t('panels.badTolerance', { example: format.display(DEFAULT_TOLERANCE, decimalSeparator) }));
+        return showError(m('panels.badTolerance', { example: format.display(DEFAULT_TOLERANCE, decimalSeparator) }));
       showError(null);
       void (async () => {
         try {
@@ -204,11 +205,11 @@ export function panelsView(context: ViewContext): OfficeView {
             tolerance,
           });
           panels.set(discipline.id, saved);
-          message.textContent = t('panels.saved', { device: deviceName(discipline), size: saved.size });
+          message.textContent = m('panels.saved', { device: deviceName(discipline), size: saved.size });
           renderTable();
           await renderEditor();
         } catch (error) {
-          showError(t('panels.failed', { error: (error as Error).message }));
+          showError(m('panels.failed', { error: (error as Error).message }));
         }
       })();
     });
@@ -217,11 +218,11 @@ export function panelsView(context: ViewContext): OfficeView {
         try {
           await api.removePanel(discipline.id);
           panels.set(discipline.id, null);
-          message.textContent = t('panels.removed', { device: deviceName(discipline) });
+          message.textContent = m('panels.removed', { device: deviceName(discipline) });
           renderTable();
           await renderEditor();
         } catch (error) {
-          showError(t('panels.failed', { error: (error as Error).message }));
+          showError(m('panels.failed', { error: (error as Error).message }));
         }
       })();
     });
@@ -235,7 +236,7 @@ export function panelsView(context: ViewContext): OfficeView {
 
   const renderAccess = () => {
     adminHint.hidden = session.isAdmin;
-    adminHint.textContent = t('panels.needsAdmin');
+    adminHint.textContent = m('panels.needsAdmin');
     editor.querySelectorAll<HTMLButtonElement>('#panel-save, #panel-remove').forEach((button) => {
       button.disabled = !session.isAdmin;
     });
@@ -247,7 +248,7 @@ export function panelsView(context: ViewContext): OfficeView {
     try {
       disciplines = await api.disciplines();
     } catch (error) {
-      message.textContent = t('panels.loadFailed', { error: (error as Error).message });
+      message.textContent = m('panels.loadFailed', { error: (error as Error).message });
       return;
     }
     for (const discipline of disciplines) panels.set(discipline.id, panelOf<PanelSettings>(discipline));
@@ -260,8 +261,8 @@ export function panelsView(context: ViewContext): OfficeView {
   const element = h(
     'section',
     { class: 'panel panels-settings', 'aria-labelledby': 'panels-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'panels-title' }, t('panels.title'))),
-    h('p', { class: 'hint' }, t('panels.intro')),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'panels-title' }, m('panels.title'))),
+    h('p', { class: 'hint' }, m('panels.intro')),
     adminHint,
     message,
     h(
@@ -273,7 +274,7 @@ export function panelsView(context: ViewContext): OfficeView {
         h(
           'table',
           { class: 'data-table', id: 'panel-devices' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('panels.device')), h('th', { scope: 'col' }, t('panels.panel')))),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, m('panels.device')), h('th', { scope: 'col' }, m('panels.panel')))),
           tableBody,
         ),
       ),
