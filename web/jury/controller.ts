@@ -145,6 +145,7 @@ export class JuryController {
   /** Open deviations of the event (head judge's view), keyed by score, device and attempt. */
   private readonly deviations = new Map<string, PanelDeviation>();
   private readonly panelSummary = panelSummaryView();
+  private readonly pickerSummary = h('summary', { id: 'selection-summary' });
   private readonly alerts = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
 
   private readonly feed: LiveFeed;
@@ -244,6 +245,13 @@ export class JuryController {
     const deviceChanged = initial || competitionChanged || change.disciplineId !== undefined;
     this.pickers.fill({ events: this.events, competitions: this.competitions, devices, squads });
     this.pickers.show(this.selection);
+    this.pickerSummary.textContent = [
+      this.discipline()?.displayName || this.discipline()?.name,
+      this.competitions.find((competition) => competition.id === this.selection.competitionId)?.name,
+      this.selection.squad,
+    ]
+      .filter(Boolean)
+      .join(' · ');
     keepSelection(this.selection);
     if (deviceChanged) {
       // The old device's inputs go at once, so nothing is typed into them while the new fields load.
@@ -467,9 +475,16 @@ export class JuryController {
     this.renderList();
     if (row.key !== this.selectedKey) return;
     this.renderPanelStatus();
-    void this.refreshSelectedPanel();
     // Another judge's value changes the final every time: on a judge's own portal that is no news.
     if (this.judgeFieldId !== null) return;
+    if (this.panelSettings !== null && !this.dirty && this.latestJobFor(row.key) === undefined) {
+      // Head judge watching a panel fill up, nothing typed: the form follows the stored values (and
+      // so does its optimistic check); once the head judge types, the notice below applies instead.
+      this.juryLoadKey = null;
+      void this.loadJuryResults();
+      return;
+    }
+    void this.refreshSelectedPanel();
     // Someone else's change: say so, and leave the inputs alone (the next save asks before it overwrites).
     const score = eventScore(event);
     const own = this.latestJobFor(row.key) !== undefined || same(score, this.ownScores.get(row.key));
@@ -736,7 +751,10 @@ export class JuryController {
       h(
         'main',
         { class: this.judgeFieldId === null ? '' : 'judge-mode' },
-        this.pickers.element,
+        // On a judge's phone the selection is set by the link: folded away under one line saying what it is.
+        this.judgeFieldId === null
+          ? this.pickers.element
+          : h('details', { class: 'judge-pickers' }, this.pickerSummary, this.pickers.element),
         this.status.banner,
         this.alerts,
         // A judge's own field comes first: on a phone it is all the judge needs.
@@ -818,6 +836,10 @@ export class JuryController {
       judgeFieldId: this.judgeFieldId,
       extra: this.judgeFieldId === null ? this.panelSummary.element : null,
     });
+    // A link whose field is not on this device: the folded selection opens so the judge can change it.
+    const folded = this.root.querySelector<HTMLDetailsElement>('details.judge-pickers');
+    if (folded && !this.deviceLoading && this.layout.inputs.length > 0)
+      folded.open ||= !this.layout.inputs.some((input) => input.field.id === this.judgeFieldId);
     this.renderPanelStatus();
     this.renderPanelSummary();
   }
@@ -869,7 +891,7 @@ export class JuryController {
     this.alerts.hidden = shown.length === 0;
     this.alerts.replaceChildren(
       ...shown.map(({ deviation, row }) => {
-        const open = h('button', { type: 'button', class: 'deviation-open' }, fullName(row, t('jury.unnamed')));
+        const open = h('button', { type: 'button', class: 'deviation-open' }, t('panel.show'));
         open.addEventListener('click', () => this.chooseParticipant(row.key));
         return deviationAlert(
           deviation,

@@ -62,6 +62,8 @@ const EN = {
   'panels.summary': '{size} judges · {aggregation} · tolerance {tolerance}',
   'panels.judgeFields': 'Judge fields (one per judge)',
   'panels.aggregation': 'Aggregation',
+  'panels.aggregationHint':
+    'Trimmed mean (FIG): from four values on, one highest and one lowest are dropped and the rest averaged; with fewer, all are averaged.',
   'panels.aggregateField': 'Field receiving the aggregate',
   'panels.chooseField': '— choose —',
   'panels.tolerance': 'Tolerance (largest spread of the counted values)',
@@ -145,6 +147,8 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
   'panels.summary': '{size} Kampfrichter · {aggregation} · Toleranz {tolerance}',
   'panels.judgeFields': 'Kampfrichterfelder (eines je Kampfrichter)',
   'panels.aggregation': 'Zusammenfassung',
+  'panels.aggregationHint':
+    'Gekürzter Mittelwert (FIG): ab vier Werten fallen ein höchster und ein niedrigster weg, der Rest wird gemittelt; bei weniger Werten werden alle gemittelt.',
   'panels.aggregateField': 'Feld für das Ergebnis',
   'panels.chooseField': '— wählen —',
   'panels.tolerance': 'Toleranz (größte Spannweite der gezählten Werte)',

@@ -84,7 +84,6 @@ export function panelsView(context: ViewContext): OfficeView {
             'li',
             {},
             h('span', { class: 'judge-name' }, field ? fieldName(field) : `#${fieldId}`),
-            ' ',
             h('a', { href: url.href, 'data-field-id': fieldId }, url.pathname + url.search),
           );
         }),
@@ -179,7 +178,13 @@ export function panelsView(context: ViewContext): OfficeView {
           .filter((field) => field.isFinalScore)
           .map((field) => h('p', { class: 'hint' }, `${fieldName(field)} (${m('panels.finalField')})`)),
       ),
-      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregation' }, m('panels.aggregation')), aggregationSelect),
+      h(
+        'div',
+        { class: 'picker' },
+        h('label', { for: 'panel-aggregation' }, m('panels.aggregation')),
+        aggregationSelect,
+        h('p', { class: 'hint' }, m('panels.aggregationHint')),
+      ),
       h('div', { class: 'picker' }, h('label', { for: 'panel-aggregate-field' }, m('panels.aggregateField')), aggregateSelect),
       h('div', { class: 'picker' }, h('label', { for: 'panel-tolerance' }, m('panels.tolerance')), toleranceInput),
       formError,
@@ -267,7 +272,7 @@ export function panelsView(context: ViewContext): OfficeView {
     message,
     h(
       'div',
-      { class: 'split' },
+      { class: 'split panels-split' },
       h(
         'div',
         { class: 'table-scroll' },

@@ -18,9 +18,6 @@ export interface DeviationLabels {
 
 export function deviationAlert(deviation: PanelDeviation, labels: DeviationLabels, action: HTMLElement | null = null): HTMLElement {
   const show = (value: number) => labels.format.display(value, decimalSeparator);
-  const counted = deviation.values.flatMap((entry) => (entry.value === null ? [] : [entry.value]));
-  const highest = Math.max(...counted);
-  const lowest = Math.min(...counted);
   return h(
     'div',
     {
@@ -45,10 +42,7 @@ export function deviationAlert(deviation: PanelDeviation, labels: DeviationLabel
         ...deviation.values.map((entry) =>
           h(
             'li',
-            {
-              'data-field-id': entry.fieldId,
-              'data-extreme': String(entry.value !== null && counted.length > 1 && (entry.value === highest || entry.value === lowest)),
-            },
+            { 'data-field-id': entry.fieldId },
             h('span', { class: 'judge' }, `${labels.judge(entry.fieldId)} `),
             h('span', { class: 'value' }, entry.value === null ? '—' : show(entry.value)),
           ),
