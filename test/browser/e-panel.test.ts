@@ -38,11 +38,11 @@ const portalUrl = (query: Record<string, number | string> = {}) =>
     ...Object.fromEntries(Object.entries(query).map(([name, value]) => [name, String(value)])),
   })}`;
 
-/** D-score (A), five E-judges (B…F), the E-score the panel computes (G) and the final D + E. */
+/** D-score (A), five E-judges (not formula letters), the E-score the panel computes (B) and the final D + E. */
 async function seedPanelDevice(): Promise<void> {
   deviceId = await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', {
     var_name: 'Sprung',
-    var_formel: 'A + G',
+    var_formel: 'A + B',
     int_berechnung: 3,
   });
   const field = (name: string, shortName: string, sort: number, isFinal = false) =>

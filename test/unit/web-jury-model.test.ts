@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DisciplineField, ScoreEntry, ScoreUpdatedEvent } from '../../web/shared/api.js';
-import { applyScoreEvent, computeFinal, fieldLayout, formulaUsable, participantRows } from '../../web/jury/model.js';
+import { applyScoreEvent, computeFinal, fieldLayout, formulaUsable, formulaValues, participantRows } from '../../web/jury/model.js';
 
 const field = (id: number, sortOrder: number | null, extra: Partial<DisciplineField> = {}): DisciplineField => ({
   id,
@@ -73,6 +73,17 @@ describe('jury portal model', () => {
       ['D', 5],
     ]);
     expect(layout.finalField?.id).toBe(1);
+  });
+
+  it("skips an E-panel's judge fields in the formula's letters, as the service does, and labels them E1, E2…", () => {
+    const layout = fieldLayout([field(1, 1), field(2, 2), field(3, 3), field(4, 4), field(5, 5, { isFinalScore: true })], 7, [2, 3]);
+    expect(layout.inputs.map((input) => [input.letter, input.field.id, input.judge])).toEqual([
+      ['A', 1, false],
+      ['E1', 2, true],
+      ['E2', 3, true],
+      ['B', 4, false],
+    ]);
+    expect(computeFinal('A + B', formulaValues(layout.inputs, [5, 8.5, 8.7, 8.6]))).toBeCloseTo(13.6, 10);
   });
 
   it('computes the final with the shared engine only when every input has a value', () => {

@@ -34,6 +34,7 @@ import {
   entriesForDevice,
   fieldLayout,
   fieldValues,
+  formulaValues,
   fullName,
   judgeValue,
   nextPending,
@@ -344,7 +345,7 @@ export class JuryController {
       return;
     }
     if (disciplineId !== this.selection.disciplineId) return;
-    this.layout = fieldLayout(fields, disciplineId);
+    this.layout = fieldLayout(fields, disciplineId, this.panelSettings?.judgeFieldIds ?? []);
   }
 
   private discipline(): DisciplineSummary | null {
@@ -628,7 +629,10 @@ export class JuryController {
     } else if (finalScore === null) {
       finalScore = computeFinal(
         this.formula,
-        values.map((entry) => entry.value),
+        formulaValues(
+          this.layout.inputs,
+          values.map((entry) => entry.value),
+        ),
       );
       if (finalScore === null) {
         this.showAck('error', t('jury.formulaNoScore', { formula: this.formula ?? '' }));
@@ -870,7 +874,10 @@ export class JuryController {
 
   private judgeLabel(fieldId: number): string {
     const input = this.layout.inputs.find((candidate) => candidate.field.id === fieldId);
-    return input ? `${input.letter} · ${input.field.shortName ?? input.field.name ?? fieldId}` : `#${fieldId}`;
+    if (!input) return `#${fieldId}`;
+    const name = input.field.shortName ?? input.field.name;
+    if (input.judge) return name ?? input.letter;
+    return name ? `${input.letter} · ${name}` : input.letter;
   }
 
   private renderPanelSummary(): void {

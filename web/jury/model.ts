@@ -6,9 +6,15 @@ import { bindLettersToResults, evaluate, parse, variablesInOrder } from '../../s
 import { eventScore, type DisciplineField, type ScoreEntry, type ScoreUpdatedEvent } from '../shared/api.js';
 
 export interface FieldInput {
-  /** A, B, C… in sort order of the non-final fields (load workflow step 2). */
+  /**
+   * A, B, C… in sort order of the non-final fields (load workflow step 2); an E-panel judge's
+   * field is none of the formula's letters (the aggregate field stands for the panel) and is
+   * labelled E1, E2… instead.
+   */
   letter: string;
   field: DisciplineField;
+  /** An E-panel judge's field (issue 21): typed, saved, but not bound to a formula letter. */
+  judge: boolean;
 }
 
 export interface FieldLayout {
@@ -27,15 +33,27 @@ function bySortOrder(a: DisciplineField, b: DisciplineField): number {
   return a.id - b.id;
 }
 
-/** Enabled fields of the device by sort order; the first flagged final is the final field. */
-export function fieldLayout(fields: readonly DisciplineField[], disciplineId: number): FieldLayout {
+/**
+ * Enabled fields of the device by sort order; the first flagged final is the final field. The
+ * formula's letters skip an E-panel's judge fields, as the service's do (docs/decisions.md, "E-panel").
+ */
+export function fieldLayout(fields: readonly DisciplineField[], disciplineId: number, judgeFieldIds: readonly number[] = []): FieldLayout {
   const enabled = fields.filter((field) => field.disciplineId === disciplineId && field.enabled).sort(bySortOrder);
   const finalField = enabled.find((field) => field.isFinalScore) ?? null;
+  let letters = 0;
+  let judges = 0;
   const inputs = enabled
     .filter((field) => field !== finalField && !field.isFinalScore)
-    .slice(0, LETTERS.length)
-    .map((field, index) => ({ letter: LETTERS[index]!, field }));
+    .flatMap((field): FieldInput[] => {
+      if (judgeFieldIds.includes(field.id)) return [{ letter: `E${++judges}`, field, judge: true }];
+      return letters < LETTERS.length ? [{ letter: LETTERS[letters++]!, field, judge: false }] : [];
+    });
   return { inputs, finalField };
+}
+
+/** The values the formula's letters bind to: the inputs' values without the judges'. */
+export function formulaValues<T>(inputs: ReadonlyArray<Pick<FieldInput, 'judge'>>, values: readonly T[]): T[] {
+  return values.filter((_, index) => !inputs[index]?.judge);
 }
 
 /**

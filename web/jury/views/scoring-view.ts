@@ -1,7 +1,7 @@
 import { h } from '../../shared/dom.js';
 import { decimalSeparator, t } from '../../shared/i18n.js';
 import type { ScoreFormat } from '../../shared/score-format.js';
-import { computeFinal, formulaUsable, fullName, type FieldLayout, type ParticipantRow } from '../model.js';
+import { computeFinal, formulaUsable, formulaValues, fullName, type FieldLayout, type ParticipantRow } from '../model.js';
 
 export type AckState = 'idle' | 'saved' | 'saving' | 'waiting' | 'error';
 
@@ -74,6 +74,8 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
   let manualFinal: InputView | null = null;
   let finalOutput = h('output', { id: 'final-score', class: 'final-value' }, '—');
   let format: ScoreFormat | null = null;
+  /** The layout's inputs behind `inputViews`, in the same order (judge or formula letter). */
+  let shownInputs: FieldLayout['inputs'] = [];
   let formula: string | null = null;
 
   function setInputError(view: InputView, message: string | null): void {
@@ -109,7 +111,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       const result = current.normalize(typed);
       return result.ok ? result.value : null;
     });
-    const final = computeFinal(formula, values);
+    const final = computeFinal(formula, formulaValues(shownInputs, values));
     finalOutput.textContent = final === null ? '—' : current.display(current.round(final), decimalSeparator);
     finalOutput.dataset.value = final === null ? '' : String(current.round(final));
   }
@@ -163,6 +165,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
         return;
       }
       const shown = judge ? [judge] : layout.inputs;
+      shownInputs = shown;
       const fields = shown.map(({ letter, field }) => {
         const { view, element } = makeInput(`field-${letter}`, letter, fieldLabel(field, letter), field.id);
         inputViews.push(view);
@@ -171,7 +174,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
       let finalBlock: HTMLElement | null;
       if (judge) {
         finalBlock = null;
-      } else if (formulaUsable(formula, layout.inputs.length)) {
+      } else if (formulaUsable(formula, layout.inputs.filter((input) => !input.judge).length)) {
         finalBlock = h(
           'div',
           { class: 'final' },
