@@ -6,12 +6,11 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Arena } from '../support/scoring-fixtures.js';
-import { insertRow } from '../support/group-team-fixtures.js';
+import { createCompetition, insertField, insertRow, type Competition } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, headToken } from '../support/tokens.js';
 import { launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
-import { seedArena, seedCompetitors, type Competitor } from './support/fixtures.js';
+import { seedCompetitors, type Competitor } from './support/portal-seed.js';
 import { officeUrl, signIn } from './support/office.js';
 import { noHorizontalOverflow, participantButton, waitForAck } from './support/portal.js';
 
@@ -21,7 +20,7 @@ const JUDGES = ['E1', 'E2', 'E3', 'E4', 'E5'] as const;
 
 let server: TestServer;
 let browser: Browser;
-let arena: Arena;
+let arena: Competition;
 let deviceId: number;
 let fields: Record<'D' | 'E' | 'final' | (typeof JUDGES)[number], number>;
 let people: Competitor[];
@@ -46,13 +45,7 @@ async function seedPanelDevice(): Promise<void> {
     int_berechnung: 3,
   });
   const field = (name: string, shortName: string, sort: number, isFinal = false) =>
-    insertRow(server.pool, 'disziplinen_felder', 'int_disziplinen_felderid', {
-      int_disziplinenid: deviceId,
-      var_name: name,
-      var_kurzname: shortName,
-      int_sortierung: sort,
-      bol_endwert: isFinal,
-    });
+    insertField(server.pool, deviceId, { name, shortName, sort, sortColumns: ['int_sortierung'], extra: { bol_endwert: isFinal } });
   const D = await field('Schwierigkeit', 'D', 1);
   const judgeIds: number[] = [];
   for (const [index, name] of JUDGES.entries()) judgeIds.push(await field(`Ausführung ${name}`, name, 2 + index));
@@ -80,7 +73,7 @@ async function storedFinal(scoreId: number): Promise<number | null> {
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  arena = await seedArena(server.pool, 'E-Panel-Cup');
+  arena = await createCompetition(server.pool, 'E-Panel-Cup');
   await seedPanelDevice();
   people = await seedCompetitors(server.pool, arena, [
     ['Anna', 'Adler'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoreEntry } from '../../web/shared/api.js';
 import { fieldValues } from '../../web/jury/model.js';
-import { applyDeviation, deviationFromState, deviationKey, panelOf, type PanelDeviation, type PanelState } from '../../web/shared/panel.js';
+import { applyDeviation, deviationFromState, deviationKey, type PanelDeviation, type PanelState } from '../../web/shared/panel.js';
 
 const deviation = (overrides: Partial<PanelDeviation> = {}): PanelDeviation => ({
   scoreId: 5,
@@ -45,13 +45,6 @@ describe('E-panel on the web (issue 21)', () => {
     expect(deviationFromState(5, 7, state)).toEqual(deviation());
     expect(deviationFromState(5, 7, { ...state, deviation: false, confirmed: true })).toBeNull();
     expect(deviationFromState(5, 7, null)).toBeNull();
-  });
-
-  it('reads panel off a read or message from a service without panels as null', () => {
-    expect(panelOf({})).toBeNull();
-    expect(panelOf({ panel: null })).toBeNull();
-    expect(panelOf(null)).toBeNull();
-    expect(panelOf({ panel: { aggregate: 8, complete: true } })).toEqual({ aggregate: 8, complete: true });
   });
 
   it("counts a participant done for a judge once the judge's own field of the device holds a value", () => {

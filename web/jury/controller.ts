@@ -20,7 +20,6 @@ import {
   applyDeviation,
   deviationFromState,
   deviationKey,
-  panelOf,
   type PanelDeviation,
   type PanelProgress,
   type PanelSettings,
@@ -313,7 +312,7 @@ export class JuryController {
     for (const key of [...this.deviations.keys()]) if (this.deviations.get(key)!.disciplineId === disciplineId) this.deviations.delete(key);
     for (const entry of this.entries) {
       if (entry.disciplineId !== disciplineId) continue;
-      const state = panelOf<PanelState>(entry);
+      const state = entry.panel;
       if (!state) continue;
       this.panelStates.set(participantKey(entry.competitionId, entry.participantId), state);
       const open = deviationFromState(entry.id, disciplineId, state);
@@ -334,7 +333,7 @@ export class JuryController {
     const discipline = this.discipline();
     this.format = scoreFormat(discipline ?? { inputMask: null, decimals: null });
     this.formula = this.useJuryResults ? (discipline?.formula ?? null) : null;
-    this.panelSettings = this.useJuryResults ? panelOf<PanelSettings>(discipline) : null;
+    this.panelSettings = this.useJuryResults ? (discipline?.panel ?? null) : null;
     this.layout = { inputs: [], finalField: null };
     if (disciplineId === null || !this.useJuryResults) return;
     let fields: DisciplineField[];
@@ -418,7 +417,7 @@ export class JuryController {
     try {
       const answer = await api.juryResults(row.wertungenId, disciplineId);
       results = answer.results;
-      if (generation === this.juryLoadGeneration && this.selectedRow() === row) this.showPanel(panelOf<PanelState>(answer));
+      if (generation === this.juryLoadGeneration && this.selectedRow() === row) this.showPanel(answer.panel);
     } catch (error) {
       if (generation === this.juryLoadGeneration) {
         this.juryLoadKey = null;
@@ -471,7 +470,7 @@ export class JuryController {
     this.eventsDuringLoad?.push(event);
     const row = this.applyEvent(event);
     if (!row) return;
-    const progress = panelOf<PanelProgress>(event);
+    const progress = event.panel;
     if (progress) this.panelStates.set(row.key, { ...this.panelStates.get(row.key), ...progress });
     this.renderList();
     if (row.key !== this.selectedKey) return;
@@ -866,7 +865,7 @@ export class JuryController {
     const generation = ++this.panelGeneration;
     try {
       const answer = await api.juryResults(row.wertungenId, disciplineId);
-      if (generation === this.panelGeneration && this.selectedRow() === row) this.showPanel(panelOf<PanelState>(answer));
+      if (generation === this.panelGeneration && this.selectedRow() === row) this.showPanel(answer.panel);
     } catch {
       // The summary keeps its last state; the next event or selection asks again.
     }

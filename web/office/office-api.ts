@@ -15,7 +15,7 @@ import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
-import type { Aggregation, PanelDeviation, PanelSettings } from '../shared/panel.js';
+import type { PanelAggregation, PanelDeviation, PanelSettings } from '../shared/panel.js';
 import type { Session } from './session.js';
 
 export type {
@@ -161,7 +161,7 @@ export function officeApi(session: Session) {
     reopen: (scope: ReleaseScope) => authed((options) => deleteJson<ReleaseState>('/api/releases', scope, options)),
     savePanel: (
       disciplineId: number,
-      body: { judgeFieldIds: number[]; aggregation: Aggregation; aggregateFieldId: number; tolerance: number },
+      body: { judgeFieldIds: number[]; aggregation: PanelAggregation; aggregateFieldId: number; tolerance: number },
     ) => authed((options) => putJson<PanelSettings>(`/api/disciplines/${disciplineId}/panel`, body, options)),
     removePanel: (disciplineId: number) =>
       authed((options) => deleteJson<null>(`/api/disciplines/${disciplineId}/panel`, undefined, options)),

@@ -7,7 +7,7 @@
 import type { DisciplineField, DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { decimalSeparator, t, type MessageKey } from '../shared/i18n.js';
-import { AGGREGATIONS, panelOf, type Aggregation, type PanelSettings } from '../shared/panel.js';
+import { DEFAULT_PANEL_TOLERANCE, PANEL_AGGREGATIONS, type PanelAggregation, type PanelSettings } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
 import { parseTyped } from '../../src/domain/input-mask.js';
 import { m } from './messages.js';
@@ -15,11 +15,8 @@ import type { OfficeView, ViewContext } from './view.js';
 
 const deviceName = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
 const fieldName = (field: DisciplineField) => field.name ?? field.shortName ?? `#${field.id}`;
-const aggregationLabel = (aggregation: Aggregation) => t(`panel.aggregation.${aggregation}` as MessageKey);
+const aggregationLabel = (aggregation: PanelAggregation) => t(`panel.aggregation.${aggregation}` as MessageKey);
 const bySortOrder = (a: DisciplineField, b: DisciplineField) => (a.sortOrder ?? Infinity) - (b.sortOrder ?? Infinity) || a.id - b.id;
-
-/** A documented default (docs/decisions.md "E-panel"): the FIG's smallest E-score tolerance band. */
-const DEFAULT_TOLERANCE = 0.3;
 
 export function panelsView(context: ViewContext): OfficeView {
   const { api, session } = context;
@@ -123,7 +120,7 @@ export function panelsView(context: ViewContext): OfficeView {
     const aggregationSelect = h(
       'select',
       { id: 'panel-aggregation', name: 'aggregation' },
-      ...AGGREGATIONS.map((aggregation) =>
+      ...PANEL_AGGREGATIONS.map((aggregation) =>
         h(
           'option',
           { value: aggregation, selected: aggregation === (panel?.aggregation ?? 'trimmed-mean') },
@@ -138,7 +135,7 @@ export function panelsView(context: ViewContext): OfficeView {
       type: 'text',
       inputmode: 'decimal',
       autocomplete: 'off',
-      value: format.display(panel?.tolerance ?? DEFAULT_TOLERANCE, decimalSeparator),
+      value: format.display(panel?.tolerance ?? DEFAULT_PANEL_TOLERANCE, decimalSeparator),
     });
     const formError = h('p', { class: 'form-error', id: 'panel-error', role: 'alert', hidden: true });
     const save = h('button', { type: 'submit', class: 'primary', id: 'panel-save' }, m('panels.save'));
@@ -199,13 +196,13 @@ export function panelsView(context: ViewContext): OfficeView {
       if (judgeFieldIds.length < 2) return showError(m('panels.tooFew'));
       if (aggregateFieldId === null) return showError(m('panels.noAggregateField'));
       if (tolerance === null || tolerance < 0)
-        return showError(m('panels.badTolerance', { example: format.display(DEFAULT_TOLERANCE, decimalSeparator) }));
+        return showError(m('panels.badTolerance', { example: format.display(DEFAULT_PANEL_TOLERANCE, decimalSeparator) }));
       showError(null);
       void (async () => {
         try {
           const saved = await api.savePanel(discipline.id, {
             judgeFieldIds,
-            aggregation: aggregationSelect.value as Aggregation,
+            aggregation: aggregationSelect.value as PanelAggregation,
             aggregateFieldId,
             tolerance,
           });
@@ -256,7 +253,7 @@ export function panelsView(context: ViewContext): OfficeView {
       message.textContent = m('panels.loadFailed', { error: (error as Error).message });
       return;
     }
-    for (const discipline of disciplines) panels.set(discipline.id, panelOf<PanelSettings>(discipline));
+    for (const discipline of disciplines) panels.set(discipline.id, discipline.panel);
     if (!disciplines.some((discipline) => discipline.id === chosen)) chosen = disciplines[0]?.id ?? null;
     renderTable();
     await renderEditor();

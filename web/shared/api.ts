@@ -104,6 +104,7 @@ import type { DisciplineField } from '../../queries/list-discipline-fields.js';
 import type { ScoreEntry } from '../../queries/list-scores.js';
 import type { JuryResultEntry } from '../../src/model/scoring-context.js';
 import type { ScoreUpdatedFields } from '../../outbox/events.js';
+import type { PanelReading } from '../../src/domain/panel.js';
 import { judgeNameHeaders } from './judge-name.js';
 import type { CompetitionSummary } from '../../queries/office-event-lists.js';
 export type { DisciplineField, DisciplineSummary, EventSummary, JuryResultEntry, ScoreEntry };
@@ -177,7 +178,7 @@ export const api = {
     }
   },
   juryResults: (wertungenId: number, disciplineId: number) =>
-    getJson<{ results: SavedJuryResult[] }>('/api/jury-results', { participantId: wertungenId, disciplineId }),
+    getJson<{ results: SavedJuryResult[]; panel: PanelReading | null }>('/api/jury-results', { participantId: wertungenId, disciplineId }),
   version: () => getJson<VersionInfo>('/api/system/version'),
   scoreCaptureSetting: () => getJson<{ key: string; value: { useJuryResults: boolean } }>('/api/app-settings/scoreCapture'),
   competitions: (eventId: number) => getJson<CompetitionSummary[]>(`/api/events/${eventId}/competitions`),
