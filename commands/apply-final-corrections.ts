@@ -1,7 +1,8 @@
 /**
- * Calculation rules 5 and 6 written back: the corrections that reading a page of scores found
- * (`queries/list-scores.ts` finds them, the route runs this command), so the read path itself
- * never writes. Runs inside `runCommand`, which marks the transaction as the service's own write:
+ * Calculation rules 5 and 6 written back, and an E-panel's aggregate and final after a judge value
+ * the desktop program wrote directly (issue 21; `panelCorrections` in the model): the corrections
+ * that reading a page of scores found (`queries/list-scores.ts` finds them, the route runs this
+ * command), so the read path itself never writes. Runs inside `runCommand`, which marks the transaction as the service's own write:
  * the legacy-write triggers must not announce a value that follows from results the clients were
  * already told about.
  */
@@ -44,17 +45,40 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
   const sorted = [...corrections].sort((a, b) => a.scoreId - b.scoreId || a.correction.fieldId - b.correction.fieldId);
   const { rows } = await tx.query<WrittenCorrection>(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[])
-                  WITH ORDINALITY AS i(kind, score_id, discipline_id, field_id, value, ord)
-     ), calculated AS (
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[])
+                  WITH ORDINALITY AS i(kind, score_id, discipline_id, field_id, value, expected, ord)
+     ), inserted AS (
+       -- Rule 5's missing final and a panel's missing aggregate: whoever got there first wins.
        INSERT INTO ${tx.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
-       SELECT score_id, field_id, value, 1, 0 FROM input WHERE kind = 'calculate' ORDER BY ord
+       SELECT score_id, field_id, value, 1, 0 FROM input WHERE kind IN ('calculate', 'aggregate-new') ORDER BY ord
        ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch) DO NOTHING
        RETURNING int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung
-     ), calculated_detail AS (
-       UPDATE ${tx.tables.wertungen_details} d SET rel_leistung = c.rel_leistung
-         FROM calculated c
-         JOIN input i ON i.kind = 'calculate' AND i.score_id = c.int_wertungenid AND i.field_id = c.int_disziplinen_felderid
+     ), inserted_kinds AS (
+       SELECT i.kind, n.* FROM inserted n
+         JOIN input i ON i.kind IN ('calculate', 'aggregate-new') AND i.score_id = n.int_wertungenid AND i.field_id = n.int_disziplinen_felderid
+     ), aggregated AS (
+       -- A panel's stale aggregate, only while it still holds the value the read saw.
+       UPDATE ${tx.tables.jury_results} j SET rel_leistung = i.value
+         FROM input i
+        WHERE i.kind = 'aggregate' AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
+          AND j.int_versuch = 1 AND j.rel_leistung IS NOT DISTINCT FROM i.expected::real
+       RETURNING j.int_juryresultsid, j.int_wertungenid, j.int_disziplinen_felderid, j.rel_leistung
+     ), recalculated AS (
+       -- Its final: only where this statement wrote the aggregate, and while the detail is what the read saw.
+       UPDATE ${tx.tables.jury_results} j SET rel_leistung = i.value
+         FROM input i
+         JOIN ${tx.tables.wertungen_details} d
+           ON d.int_wertungenid = i.score_id AND d.int_disziplinenid = i.discipline_id AND d.int_versuch = 1 AND d.int_kp = 0
+        WHERE i.kind = 'recalculate' AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
+          AND j.int_versuch = 1 AND d.rel_leistung IS NOT DISTINCT FROM i.expected::real
+          AND i.score_id IN (SELECT int_wertungenid FROM aggregated
+                             UNION ALL SELECT int_wertungenid FROM inserted_kinds WHERE kind = 'aggregate-new')
+       RETURNING j.int_juryresultsid, j.int_wertungenid, j.int_disziplinen_felderid, j.rel_leistung
+     ), finals_detail AS (
+       UPDATE ${tx.tables.wertungen_details} d SET rel_leistung = f.rel_leistung
+         FROM (SELECT int_wertungenid, int_disziplinen_felderid, rel_leistung FROM inserted_kinds WHERE kind = 'calculate'
+               UNION ALL SELECT int_wertungenid, int_disziplinen_felderid, rel_leistung FROM recalculated) f
+         JOIN input i ON i.kind IN ('calculate', 'recalculate') AND i.score_id = f.int_wertungenid AND i.field_id = f.int_disziplinen_felderid
         WHERE d.int_wertungenid = i.score_id AND d.int_disziplinenid = i.discipline_id AND d.int_versuch = 1 AND d.int_kp = 0
        RETURNING d.int_wertungenid
      ), synced AS (
@@ -66,16 +90,21 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
           AND j.int_versuch = 1 AND d.rel_leistung IS NOT NULL AND j.rel_leistung IS DISTINCT FROM d.rel_leistung
        RETURNING j.int_juryresultsid, j.int_wertungenid, j.int_disziplinen_felderid, j.rel_leistung
      )
-     SELECT 'calculate' AS kind, int_juryresultsid AS result_id, int_wertungenid AS score_id,
-            int_disziplinen_felderid AS field_id, rel_leistung AS value FROM calculated
+     SELECT kind, int_juryresultsid AS result_id, int_wertungenid AS score_id,
+            int_disziplinen_felderid AS field_id, rel_leistung AS value FROM inserted_kinds
      UNION ALL
-     SELECT 'sync', int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung FROM synced`,
+     SELECT 'sync', int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung FROM synced
+     UNION ALL
+     SELECT 'aggregate', int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung FROM aggregated
+     UNION ALL
+     SELECT 'recalculate', int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung FROM recalculated`,
     [
       sorted.map((item) => item.correction.kind),
       sorted.map((item) => item.scoreId),
       sorted.map((item) => item.disciplineId),
       sorted.map((item) => item.correction.fieldId),
       sorted.map((item) => item.correction.value),
+      sorted.map((item) => ('expected' in item.correction ? item.correction.expected : null)),
     ],
   );
   return rows;

@@ -97,7 +97,7 @@ function applyWrittenCorrections(states: ScoringState[], written: readonly Writt
     state.fields = state.fields.map((field) => {
       const row = byKey.get(`${state.scoreId}:${field.fieldId}`);
       if (row === undefined) return field;
-      if (row.kind === 'calculate') state.detailValue = row.value;
+      if (row.kind === 'calculate' || row.kind === 'recalculate') state.detailValue = row.value;
       return { ...field, resultId: row.result_id, value: row.value };
     });
   }

@@ -16,6 +16,7 @@ import {
   type FinalCorrection,
 } from '../domain/final-score.js';
 import { panelDecimals, readPanel, type PanelReading, type PanelSettings } from '../domain/panel.js';
+import { sameStoredValue } from '../domain/stored-value.js';
 import { panelSettingsJson } from './panel-settings.js';
 
 export type WarnLogger = Pick<BaseLogger, 'warn'>;
@@ -305,27 +306,69 @@ export function panelReadingOf(state: ScoringState): PanelReading | null {
   return readPanel(state.panel, (fieldId) => values.get(fieldId) ?? null, state.panelDecimals, state.deviationState === 'confirmed');
 }
 
-/** A correction (calculation rule 5 or 6) that reading a score found, keyed by score and discipline. */
+/**
+ * E-panel corrections on read (issue 21): a judge value written directly by the desktop program
+ * leaves the aggregate field and the final as they were; the next read of the score's page writes
+ * them, like rule 5 writes a missing final. `expected` is the value the read saw: the write only
+ * happens while it is still stored, so a command that wrote meanwhile wins.
+ * - `aggregate`: overwrite the aggregate field's result (`aggregate-new`: insert it, none exists);
+ * - `recalculate`: overwrite the final field's result and the detail (expected: the detail value).
+ */
+export type PanelCorrection =
+  | { readonly kind: 'aggregate' | 'recalculate'; readonly fieldId: number; readonly value: number; readonly expected: number | null }
+  | { readonly kind: 'aggregate-new'; readonly fieldId: number; readonly value: number };
+
+/** A correction (calculation rule 5 or 6, or an E-panel's) that reading a score found, keyed by score and discipline. */
 export interface PendingCorrection {
   scoreId: number;
   disciplineId: number;
-  correction: FinalCorrection;
+  correction: FinalCorrection | PanelCorrection;
 }
 
 /** A jury result the correction statement wrote, as that statement returns it. */
 export interface WrittenCorrection {
-  kind: FinalCorrection['kind'];
+  kind: FinalCorrection['kind'] | PanelCorrection['kind'];
   result_id: number;
   score_id: number;
   field_id: number;
   value: number;
 }
 
-/** What the states need corrected on read: at most one correction per score and discipline. */
+/**
+ * A complete panel whose stored aggregate is not what its judges' values give: the aggregate and
+ * the final the formula then gives (inserted when there is none, else overwritten). Null when the
+ * panel is incomplete or its aggregate is stored as it should be (rules 5 and 6 then apply as usual).
+ */
+export function panelCorrections(state: ScoringState): Array<FinalCorrection | PanelCorrection> | null {
+  const reading = panelReadingOf(state);
+  if (reading === null || !reading.complete || reading.aggregate === null) return null;
+  const aggregateFieldId = state.panel!.aggregateFieldId;
+  const stored = state.fields.find((field) => field.fieldId === aggregateFieldId);
+  if (stored === undefined || sameStoredValue(reading.aggregate, stored.value)) return null;
+  const aggregate: PanelCorrection =
+    stored.resultId === null
+      ? { kind: 'aggregate-new', fieldId: aggregateFieldId, value: reading.aggregate }
+      : { kind: 'aggregate', fieldId: aggregateFieldId, value: reading.aggregate, expected: stored.value };
+  const withAggregate = formulaFieldsOf(state).map((field) =>
+    field.fieldId === aggregateFieldId ? { ...field, value: reading.aggregate } : field,
+  );
+  const final = calculateFinalScore(state.formula, withAggregate);
+  const finalField = finalFieldOf(state.fields);
+  if (final === null || finalField === null) return [aggregate];
+  return [
+    aggregate,
+    finalField.resultId === null
+      ? { kind: 'calculate', fieldId: finalField.fieldId, value: final }
+      : { kind: 'recalculate', fieldId: finalField.fieldId, value: final, expected: state.detailValue },
+  ];
+}
+
+/** What the states need corrected on read: per score and discipline, a panel's corrections or at most one of rules 5 and 6. */
 export function pendingCorrections(states: readonly ScoringState[]): PendingCorrection[] {
   return states.flatMap((state) => {
     if (state.disciplineId === null) return [];
-    const correction = finalCorrection(state.formula, formulaFieldsOf(state), state.detailValue);
-    return correction === null ? [] : [{ scoreId: state.scoreId, disciplineId: state.disciplineId, correction }];
+    const disciplineId = state.disciplineId;
+    const corrections = panelCorrections(state) ?? [finalCorrection(state.formula, formulaFieldsOf(state), state.detailValue)];
+    return corrections.flatMap((correction) => (correction === null ? [] : [{ scoreId: state.scoreId, disciplineId, correction }]));
   });
 }

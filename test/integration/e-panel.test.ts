@@ -10,6 +10,7 @@ import {
   insertDetailRow,
   insertJuryResults,
   insertParticipantWithScoreRow,
+  insertParticipantsWithScoreRows,
   rowCounts,
   type Competition,
 } from '../support/fixtures.js';
@@ -17,6 +18,7 @@ import { getJson, postJson } from '../support/http.js';
 import { collectEvents, commitAndAwait, joinCompetition } from '../support/realtime.js';
 import { insertPanelDiscipline, sendJson, type PanelDiscipline } from '../support/panel-fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
+import { captureStatements } from '../support/statements.js';
 import { t } from '../support/tables.js';
 import { adminToken, bearer, headToken, juryToken } from '../support/tokens.js';
 
@@ -438,5 +440,131 @@ describe('deviation alerts over Socket.IO', () => {
     const list = await sendJson('GET', `${server.url}/api/panel-deviations?eventId=0`, undefined, bearer(headToken));
     expect(list).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
     expect(await rowCounts(server.pool)).toEqual(before);
+  });
+});
+
+describe("the desktop program's direct write of a judge value", () => {
+  // Decision (docs/decisions.md, "E-panel"): no trigger; the next GET /api/scores recomputes, as rule 5 does for a missing final.
+  async function stored(scoreId: number, fieldIds: number[]): Promise<Array<number | null>> {
+    const { rows } = await server.pool.query<{ field: number; value: number | null }>(
+      `SELECT int_disziplinen_felderid AS field, rel_leistung AS value FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_versuch = 1`,
+      [scoreId],
+    );
+    return fieldIds.map((fieldId) => rows.find((row) => row.field === fieldId)?.value ?? null);
+  }
+  const readPage = () => getJson(`${server.url}/api/scores?eventId=${competition.eventId}&limit=1000`);
+
+  it('completing the panel directly: the next read stores the aggregate and calculates the final', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Desktop' });
+    await putPanel(discipline);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Desktop' });
+    await insertDetailRow(server.pool, scoreId, discipline.id, null);
+    const values = [8.5, 8.7, 8.4, 9.0, 8.6];
+    await insertJuryResults(server.pool, scoreId, [
+      [discipline.difficulty, 5.4],
+      ...discipline.judges.map((fieldId, index) => [fieldId, values[index]!] as const),
+    ]);
+    expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual([null, null]);
+
+    const page = await readPage();
+    const entry = page.body.results.find((item: { id: number }) => item.id === scoreId);
+    expect(entry).toMatchObject({ score: 14, panel: { aggregate: 8.6, complete: true } });
+    expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual([8.6, 14]);
+    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14 }]);
+  });
+
+  it('changing one judge value directly: the next read recomputes the aggregate and overwrites the final, recorded as auto-calculation', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Desktop Korrektur' });
+    await putPanel(discipline);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Korrektur' });
+    const save = (fieldId: number, performance: number) =>
+      postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: fieldId, performance });
+    await save(discipline.difficulty, 5.4);
+    for (const [index, fieldId] of discipline.judges.entries()) await save(fieldId, [8.5, 8.7, 8.4, 9.0, 8.6][index]!);
+    expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual([8.6, 14]);
+
+    await server.pool.query(
+      `UPDATE ${t.jury_results} SET rel_leistung = 8.8 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`,
+      [scoreId, discipline.judges[0]],
+    );
+    // Until a page is read, the stored aggregate and final are the old ones; the panel in a read is always from the judges' values.
+    const jury = await getJson(`${server.url}/api/jury-results?participantId=${scoreId}&disciplineId=${discipline.id}`);
+    expect(jury.body.panel).toMatchObject({ aggregate: 8.7, complete: true });
+    expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual([8.6, 14]);
+
+    const entry = (await readPage()).body.results.find((item: { id: number }) => item.id === scoreId);
+    expect(entry).toMatchObject({ score: 14.1, panel: { aggregate: 8.7 } });
+    expect(
+      entry.juryResults.find((result: { disciplineFieldId: number }) => result.disciplineFieldId === discipline.aggregate).performance,
+    ).toBe(8.7);
+    expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual([8.7, 14.1]);
+    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14.1 }]);
+    const { rows } = await server.pool.query(
+      `SELECT field_id, old_value, new_value, source, actor FROM ${t.svc_score_audit}
+        WHERE score_id = $1 AND (field_id IS NULL OR field_id = $2 OR field_id = $3) ORDER BY id DESC LIMIT 3`,
+      [scoreId, discipline.aggregate, discipline.judges[0]],
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { field_id: discipline.aggregate, old_value: 8.6, new_value: 8.7, source: 'api', actor: 'auto-calculation' },
+        { field_id: null, old_value: 14, new_value: 14.1, source: 'api', actor: 'auto-calculation' },
+        expect.objectContaining({ field_id: discipline.judges[0], old_value: 8.5, new_value: 8.8, source: 'legacy' }),
+      ]),
+    );
+
+    // A second read finds nothing more to correct.
+    const before = await stored(scoreId, [discipline.aggregate, discipline.final]);
+    await readPage();
+    expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual(before);
+  });
+});
+
+describe('statements per page with panels', () => {
+  /** Complete panels written directly (set-wise): every entry is due for the panel's corrections on read. */
+  async function panelPage(name: string, count: number, discipline: PanelDiscipline): Promise<Competition> {
+    const pageCompetition = await createCompetition(server.pool, name);
+    const scoreIds = await insertParticipantsWithScoreRows(server.pool, pageCompetition, count, 'P');
+    await server.pool.query(
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+       SELECT id, $2, 1, 0, NULL FROM unnest($1::int[]) AS id`,
+      [scoreIds, discipline.id],
+    );
+    await server.pool.query(
+      `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+       SELECT id, f.field_id, f.value, 1, 0 FROM unnest($1::int[]) AS id
+       CROSS JOIN unnest($2::int[], $3::real[]) AS f(field_id, value)`,
+      [scoreIds, [discipline.difficulty, ...discipline.judges], [5.4, 8.5, 8.7, 8.4, 9.0, 8.6]],
+    );
+    return pageCompetition;
+  }
+
+  async function statementsFor(pageCompetition: Competition): Promise<string[]> {
+    const { result, statements } = await captureStatements(server.pool, () =>
+      getJson(`${server.url}/api/scores?eventId=${pageCompetition.eventId}&limit=1000`),
+    );
+    expect(result.status).toBe(200);
+    return statements.filter((text) => !/svc_outbox|pg_try_advisory_lock|idle_session_timeout|pg_backend_pid|LISTEN/i.test(text));
+  }
+
+  it('10 and 500 rows run the same statements, correcting and reading', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Menge' });
+    await putPanel(discipline);
+    const small = await panelPage('Panel klein', 10, discipline);
+    const large = await panelPage('Panel gross', 500, discipline);
+
+    const correctingSmall = await statementsFor(small);
+    expect(await statementsFor(large)).toEqual(correctingSmall);
+    expect(correctingSmall.length).toBeLessThanOrEqual(5);
+    const { rows } = await server.pool.query(
+      `SELECT count(*) FILTER (WHERE int_disziplinen_felderid = $1 AND rel_leistung = 8.6::real)::int AS aggregates,
+              count(*) FILTER (WHERE int_disziplinen_felderid = $2 AND rel_leistung = 14)::int AS finals
+         FROM ${t.jury_results}`,
+      [discipline.aggregate, discipline.final],
+    );
+    expect(rows[0]).toEqual({ aggregates: 510, finals: 510 });
+
+    const readingSmall = await statementsFor(small);
+    expect(await statementsFor(large)).toEqual(readingSmall);
+    expect(readingSmall).toHaveLength(2);
   });
 });
