@@ -470,7 +470,7 @@ describe("the desktop program's direct write of a judge value", () => {
     const entry = page.body.results.find((item: { id: number }) => item.id === scoreId);
     expect(entry).toMatchObject({ score: 14, panel: { aggregate: 8.6, complete: true } });
     expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual([8.6, 14]);
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 14 }]);
   });
 
   it('changing one judge value directly: the next read recomputes the aggregate and overwrites the final, recorded as auto-calculation', async () => {
@@ -498,7 +498,7 @@ describe("the desktop program's direct write of a judge value", () => {
       entry.juryResults.find((result: { disciplineFieldId: number }) => result.disciplineFieldId === discipline.aggregate).performance,
     ).toBe(8.7);
     expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual([8.7, 14.1]);
-    expect(await detailRows(server.pool, scoreId)).toEqual([{ disciplineId: discipline.id, value: 14.1 }]);
+    expect(await detailRows(server.pool, scoreId)).toMatchObject([{ disciplineId: discipline.id, value: 14.1 }]);
     const { rows } = await server.pool.query(
       `SELECT field_id, old_value, new_value, source, actor FROM ${t.svc_score_audit}
         WHERE score_id = $1 AND (field_id IS NULL OR field_id = $2 OR field_id = $3) ORDER BY id DESC LIMIT 3`,
