@@ -12,6 +12,8 @@ import {
 } from '../../src/domain/squad-planner.js';
 import type { EventSummary } from '../shared/api.js';
 import { h } from '../shared/dom.js';
+import { t } from '../shared/i18n.js';
+import { m } from './messages.js';
 import type { GenerateResponse, OfficeApi, SquadCriteria, SquadProposal } from './office-api.js';
 import { countOf, personName } from './people.js';
 
@@ -21,21 +23,21 @@ type NumberKey = 'maxParticipantsPerSquad' | 'numberOfProposals' | 'breakCount';
 type FlagKey = 'separateGenders' | 'keepClubsTogether' | 'groupByAgeCategory';
 
 const NUMBER_FIELDS: ReadonlyArray<{ key: NumberKey; label: string }> = [
-  { key: 'maxParticipantsPerSquad', label: 'Participants per squad (at most)' },
-  { key: 'numberOfProposals', label: 'Proposals to generate' },
-  { key: 'breakCount', label: 'Break squads' },
+  { key: 'maxParticipantsPerSquad', label: m('aa.maxPer') },
+  { key: 'numberOfProposals', label: m('aa.proposals') },
+  { key: 'breakCount', label: m('aa.breaks') },
 ];
 
 const FLAG_FIELDS: ReadonlyArray<{ key: FlagKey; label: string }> = [
-  { key: 'separateGenders', label: 'Separate genders (male, female, mixed)' },
-  { key: 'keepClubsTogether', label: 'Keep clubs together' },
-  { key: 'groupByAgeCategory', label: 'Group by age category' },
+  { key: 'separateGenders', label: m('aa.separate') },
+  { key: 'keepClubsTogether', label: m('aa.clubs') },
+  { key: 'groupByAgeCategory', label: m('aa.byAge') },
 ];
 
 const NAMING_LABELS: Readonly<Record<NamingPrefix, string>> = {
-  gender: 'Gender letter and color (wRot, mBlau)',
-  number: 'R and a number (R01, R02)',
-  none: 'Color only (Rot, Blau)',
+  gender: m('aa.nameGender'),
+  number: m('aa.nameNumber'),
+  none: m('aa.nameNone'),
 };
 
 /** Colors by position in the planner's table; CSS paints `[data-color]` without inline styles. */
@@ -48,7 +50,7 @@ function colorKey(squad: SquadProposal['squads'][number]): string {
 function clubSummary(squad: SquadProposal['squads'][number]): string {
   const counts = new Map<string, number>();
   for (const participant of squad.participants)
-    counts.set(participant.club || 'no club', (counts.get(participant.club || 'no club') ?? 0) + 1);
+    counts.set(participant.club || m('aa.noClub'), (counts.get(participant.club || m('aa.noClub')) ?? 0) + 1);
   return [...counts].map(([club, count]) => `${club} (${count})`).join(', ');
 }
 
@@ -80,14 +82,14 @@ export class AutoAssignDialog {
     { id: 'crit-namingPrefix', name: 'namingPrefix' },
     ...NAMING_PREFIXES.map((prefix) => h('option', { value: prefix }, NAMING_LABELS[prefix])),
   );
-  private readonly stepList = h('ol', { class: 'steps', 'aria-label': 'Steps' });
+  private readonly stepList = h('ol', { class: 'steps', 'aria-label': m('aa.steps') });
   private readonly criteriaSection: HTMLElement;
   private readonly proposalsSection = h('section', { class: 'step step-proposals', hidden: true, 'aria-labelledby': 'proposals-title' });
   private readonly appliedSection = h('section', { class: 'step step-applied', hidden: true, 'aria-labelledby': 'applied-title' });
   private readonly criteriaForm: HTMLFormElement;
   private readonly criteriaError = h('p', { class: 'form-error', id: 'criteria-error', role: 'alert', hidden: true });
   private readonly defaultsNote = h('p', { class: 'hint', id: 'criteria-defaults' });
-  private readonly generateButton = h('button', { type: 'submit', class: 'primary', id: 'generate-proposals' }, 'Generate proposals');
+  private readonly generateButton = h('button', { type: 'submit', class: 'primary', id: 'generate-proposals' }, m('aa.generate'));
 
   constructor(
     private readonly api: OfficeApi,
@@ -113,7 +115,7 @@ export class AutoAssignDialog {
         { class: 'picker form-field' },
         h('label', { for: input.id }, label),
         input,
-        h('span', { class: 'range', id: `crit-${key}-range` }, `${min} to ${max}`),
+        h('span', { class: 'range', id: `crit-${key}-range` }, m('aa.range', { min, max })),
       );
     });
     const flagFields = FLAG_FIELDS.map(({ key, label }) => {
@@ -126,28 +128,24 @@ export class AutoAssignDialog {
     const rangesField = h(
       'div',
       { class: 'picker form-field wide' },
-      h('label', { for: this.rangesInput.id }, 'Age categories'),
+      h('label', { for: this.rangesInput.id }, m('aa.ages')),
       this.rangesInput,
-      h(
-        'span',
-        { class: 'range', id: 'ranges-hint' },
-        'Comma-separated ranges low-high, e.g. 6-8,9-10; active with "Group by age category"',
-      ),
+      h('span', { class: 'range', id: 'ranges-hint' }, m('aa.agesHint')),
     );
     const namingField = h(
       'div',
       { class: 'picker form-field' },
-      h('label', { for: this.namingSelect.id }, 'Squad names'),
+      h('label', { for: this.namingSelect.id }, m('aa.names')),
       this.namingSelect,
     );
-    const cancel = h('button', { type: 'button', id: 'criteria-cancel' }, 'Cancel');
+    const cancel = h('button', { type: 'button', id: 'criteria-cancel' }, t('common.cancel'));
     cancel.addEventListener('click', () => this.element.close());
     this.criteriaForm = h(
       'form',
       { class: 'criteria-form', novalidate: true },
       this.defaultsNote,
       h('div', { class: 'form-grid' }, ...numberFields, namingField),
-      h('fieldset', { class: 'flags' }, h('legend', {}, 'Rules'), ...flagFields),
+      h('fieldset', { class: 'flags' }, h('legend', {}, m('aa.rules')), ...flagFields),
       rangesField,
       this.criteriaError,
       h('div', { class: 'actions' }, cancel, this.generateButton),
@@ -159,11 +157,11 @@ export class AutoAssignDialog {
     this.criteriaSection = h(
       'section',
       { class: 'step step-criteria', 'aria-labelledby': 'criteria-title' },
-      h('h3', { id: 'criteria-title', tabindex: -1 }, 'Criteria'),
+      h('h3', { id: 'criteria-title', tabindex: -1 }, m('aa.criteria')),
       this.criteriaForm,
     );
     this.element.append(
-      h('header', { class: 'dialog-head' }, h('h2', { id: 'auto-assign-title' }, `Auto-assign squads · ${event.name}`), this.stepList),
+      h('header', { class: 'dialog-head' }, h('h2', { id: 'auto-assign-title' }, m('aa.title', { event: event.name })), this.stepList),
       this.criteriaSection,
       this.proposalsSection,
       this.appliedSection,
@@ -183,7 +181,7 @@ export class AutoAssignDialog {
     this.show('criteria');
     this.element.showModal();
     this.generateButton.disabled = true;
-    this.defaultsNote.textContent = 'Loading the default criteria…';
+    this.defaultsNote.textContent = m('aa.loadingDefaults');
     this.api
       .squadDefaults()
       .then(
@@ -193,7 +191,7 @@ export class AutoAssignDialog {
         },
         (error: unknown) => {
           this.fill(SQUAD_CRITERIA_DEFAULTS);
-          this.defaultsNote.textContent = `The stored defaults could not be loaded (${(error as Error).message}); the built-in defaults are filled in.`;
+          this.defaultsNote.textContent = m('aa.defaultsFailed', { error: (error as Error).message });
         },
       )
       .finally(() => {
@@ -220,7 +218,7 @@ export class AutoAssignDialog {
       const input = this.numberInputs.get(key)!;
       if (!input.checkValidity()) {
         const { min, max } = SQUAD_CRITERIA_LIMITS[key];
-        this.showCriteriaError(`${label}: enter a whole number from ${min} to ${max}.`);
+        this.showCriteriaError(m('aa.wholeNumber', { label, min, max }));
         input.focus();
         return null;
       }
@@ -249,16 +247,16 @@ export class AutoAssignDialog {
     if (!criteria) return;
     this.showCriteriaError(null);
     this.generateButton.disabled = true;
-    this.generateButton.textContent = 'Generating…';
+    this.generateButton.textContent = m('aa.generating');
     let response: GenerateResponse;
     try {
       response = await this.api.generateSquads({ eventId: this.event.id, ...criteria });
     } catch (error) {
-      this.showCriteriaError(`No proposals: ${(error as Error).message}`);
+      this.showCriteriaError(m('aa.noProposals', { error: (error as Error).message }));
       return;
     } finally {
       this.generateButton.disabled = false;
-      this.generateButton.textContent = 'Generate proposals';
+      this.generateButton.textContent = m('aa.generate');
     }
     this.proposals = response.proposals;
     this.selected = 0;
@@ -269,7 +267,7 @@ export class AutoAssignDialog {
   private renderProposals(totalParticipants: number): void {
     const error = h('p', { class: 'form-error', id: 'apply-error', role: 'alert', hidden: true });
     const applyButton = h('button', { type: 'button', class: 'primary danger', id: 'apply-proposal', 'aria-describedby': 'apply-warning' });
-    const label = () => `Apply proposal ${this.selected + 1}`;
+    const label = () => m('aa.apply', { number: this.selected + 1 });
     applyButton.textContent = label();
     const cards = this.proposals.map((proposal, index) => {
       const radio = h('input', {
@@ -295,22 +293,26 @@ export class AutoAssignDialog {
           'data-selected': String(index === this.selected),
           'aria-labelledby': `proposal-${index + 1}-title`,
         },
-        h('h4', { id: `proposal-${index + 1}-title` }, h('label', { for: radio.id }, radio, ` Proposal ${index + 1}`)),
+        h('h4', { id: `proposal-${index + 1}-title` }, h('label', { for: radio.id }, radio, m('aa.proposal', { number: index + 1 }))),
         h(
           'dl',
           { class: 'stats' },
-          h('dt', {}, 'Squads'),
+          h('dt', {}, m('aa.squads')),
           h('dd', {}, `${stats.totalSquads}${stats.breakSquads > 0 ? ` + ${countOf(stats.breakSquads, 'break')}` : ''}`),
-          h('dt', {}, 'Participants'),
+          h('dt', {}, m('aa.participants')),
           h('dd', {}, String(stats.totalParticipants)),
-          h('dt', {}, 'Per squad'),
+          h('dt', {}, m('aa.perSquad')),
           h(
             'dd',
             {},
-            `${round1(stats.avgParticipantsPerSquad)} on average, ${stats.minParticipantsPerSquad} to ${stats.maxParticipantsPerSquad}`,
+            m('aa.average', {
+              average: round1(stats.avgParticipantsPerSquad),
+              min: stats.minParticipantsPerSquad,
+              max: stats.maxParticipantsPerSquad,
+            }),
           ),
-          h('dt', {}, 'Gender'),
-          h('dd', {}, `${stats.genderDistribution.male} male, ${stats.genderDistribution.female} female`),
+          h('dt', {}, m('aa.gender')),
+          h('dd', {}, m('aa.genders', { male: stats.genderDistribution.male, female: stats.genderDistribution.female })),
         ),
         h(
           'ul',
@@ -328,7 +330,7 @@ export class AutoAssignDialog {
                   'span',
                   { class: 'squad-meta' },
                   squad.isBreak
-                    ? 'break'
+                    ? m('aa.break')
                     : [squad.colorName, squad.genderGroup, squad.ageCategory, countOf(squad.participants.length, 'participant')]
                         .filter(Boolean)
                         .join(' · '),
@@ -343,23 +345,19 @@ export class AutoAssignDialog {
                       .join(', '),
                   )
                 : null,
-              squad.participants.length > 0 ? h('p', { class: 'squad-clubs' }, `Clubs: ${clubSummary(squad)}`) : null,
+              squad.participants.length > 0 ? h('p', { class: 'squad-clubs' }, m('aa.clubsList', { clubs: clubSummary(squad) })) : null,
             ),
           ),
         ),
       );
     });
-    const back = h('button', { type: 'button', id: 'proposals-back' }, '← Back to criteria');
+    const back = h('button', { type: 'button', id: 'proposals-back' }, m('aa.back'));
     back.addEventListener('click', () => this.show('criteria'));
     applyButton.addEventListener('click', () => void this.apply(applyButton, back, error));
     this.proposalsSection.replaceChildren(
-      h('h3', { id: 'proposals-title', tabindex: -1 }, `Proposals for ${countOf(totalParticipants, 'participant')}`),
+      h('h3', { id: 'proposals-title', tabindex: -1 }, m('aa.proposalsFor', { participants: countOf(totalParticipants, 'participant') })),
       h('div', { class: 'proposals', role: 'radiogroup', 'aria-labelledby': 'proposals-title' }, ...cards),
-      h(
-        'p',
-        { class: 'warning', id: 'apply-warning' },
-        '⚠ Applying replaces the existing squad assignments: the squad names on every score row of this event are removed first, then the chosen proposal is written.',
-      ),
+      h('p', { class: 'warning', id: 'apply-warning' }, m('aa.warning')),
       error,
       h('div', { class: 'actions' }, back, applyButton),
     );
@@ -381,15 +379,19 @@ export class AutoAssignDialog {
         clearExisting: true,
       });
       this.applied = true;
-      const close = h('button', { type: 'button', class: 'primary', id: 'applied-close' }, 'Close');
+      const close = h('button', { type: 'button', class: 'primary', id: 'applied-close' }, m('aa.close'));
       close.addEventListener('click', () => this.element.close());
       this.appliedSection.replaceChildren(
-        h('h3', { id: 'applied-title', tabindex: -1 }, 'Applied'),
+        h('h3', { id: 'applied-title', tabindex: -1 }, m('aa.applied')),
         h('p', { class: 'success', id: 'applied-message' }, `✓ ${result.message}.`),
         h(
           'p',
           {},
-          `Proposal ${this.selected + 1}: ${countOf(result.squadsCreated, 'squad')}, ${countOf(result.participantsAssigned, 'participant')} assigned. Closing refreshes the squad list.`,
+          m('aa.appliedSummary', {
+            number: this.selected + 1,
+            squads: countOf(result.squadsCreated, 'squad'),
+            participants: countOf(result.participantsAssigned, 'participant'),
+          }),
         ),
         h('div', { class: 'actions' }, close),
       );
@@ -397,7 +399,7 @@ export class AutoAssignDialog {
       close.focus();
     } catch (failure) {
       error.hidden = false;
-      error.textContent = `Not applied: ${(failure as Error).message}`;
+      error.textContent = m('aa.notApplied', { error: (failure as Error).message });
     } finally {
       button.disabled = false;
       back.disabled = false;
@@ -410,9 +412,9 @@ export class AutoAssignDialog {
     this.proposalsSection.hidden = step !== 'proposals';
     this.appliedSection.hidden = step !== 'applied';
     const steps: Array<[AutoAssignStep, string]> = [
-      ['criteria', 'Criteria'],
-      ['proposals', 'Proposals'],
-      ['applied', 'Applied'],
+      ['criteria', m('aa.criteria')],
+      ['proposals', m('aa.proposalsStep')],
+      ['applied', m('aa.applied')],
     ];
     this.stepList.replaceChildren(...steps.map(([key, text]) => h('li', { 'aria-current': key === step ? 'step' : false }, text)));
     if (step !== 'applied') this.element.querySelector<HTMLElement>(`#${step}-title`)?.focus();

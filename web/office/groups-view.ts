@@ -1,4 +1,5 @@
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { m } from './messages.js';
 import { filtersActive, GroupMemberStore, NO_FILTERS, withoutMembers, type CandidateFilters, type GroupMember } from './group-members.js';
 import type { OfficeView, ViewContext } from './view.js';
 import type { Candidate, UnitSummary } from './office-api.js';
@@ -46,7 +47,7 @@ export function groupsView(context: ViewContext): OfficeView {
       );
       remote.set(groupId, stored.members);
     } catch (error) {
-      storageHint.textContent = `Could not store the members: ${(error as Error).message}`;
+      storageHint.textContent = m('gm.storeFailed', { error: (error as Error).message });
     }
     renderMembers();
     renderCandidates();
@@ -56,7 +57,7 @@ export function groupsView(context: ViewContext): OfficeView {
     try {
       remote.set(groupId, (await api.groupMembers(groupId)).members);
     } catch (error) {
-      storageHint.textContent = `Could not load the members: ${(error as Error).message}`;
+      storageHint.textContent = m('gm.loadFailed', { error: (error as Error).message });
     }
     if (group?.id === groupId) {
       renderMembers();
@@ -65,9 +66,7 @@ export function groupsView(context: ViewContext): OfficeView {
   }
   const storageHint = h('p', { class: 'hint', id: 'members-storage' });
   function renderStorageHint(): void {
-    storageHint.textContent = shared()
-      ? 'The member list is stored by the service: every office browser shows the same.'
-      : 'Not signed in as admin: the member list is kept in this browser only. Sign in as admin to store it in the service for every browser.';
+    storageHint.textContent = shared() ? m('gm.shared') : m('gm.local');
   }
   const unsubscribe = context.session.onChange(() => {
     renderStorageHint();
@@ -85,7 +84,7 @@ export function groupsView(context: ViewContext): OfficeView {
   const hidePlanned = h('input', { type: 'checkbox', id: 'hide-planned', name: 'hidePlanned' });
   const hideOtherClubs = h('input', { type: 'checkbox', id: 'hide-other-clubs', name: 'hideOtherClubs' });
   const clubHint = h('span', { class: 'filter-hint', id: 'club-hint' });
-  const reset = h('button', { type: 'button', id: 'reset-filters', hidden: true }, 'Reset filters');
+  const reset = h('button', { type: 'button', id: 'reset-filters', hidden: true }, m('gm.reset'));
   const message = h('p', { class: 'view-message', role: 'status', id: 'candidates-message' });
   const candidateBody = h('tbody');
   const candidateTable = h(
@@ -97,11 +96,11 @@ export function groupsView(context: ViewContext): OfficeView {
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, 'Name'),
-        h('th', { scope: 'col' }, 'No.'),
-        h('th', { scope: 'col' }, 'Club'),
-        h('th', { scope: 'col' }, 'Born'),
-        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Action')),
+        h('th', { scope: 'col' }, m('gm.name')),
+        h('th', { scope: 'col' }, m('gm.number')),
+        h('th', { scope: 'col' }, m('gm.club')),
+        h('th', { scope: 'col' }, m('gm.born')),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, m('gm.action'))),
       ),
     ),
     candidateBody,
@@ -113,7 +112,7 @@ export function groupsView(context: ViewContext): OfficeView {
     hidePlanned.checked = filters.hidePlanned;
     hideOtherClubs.checked = filters.hideOtherClubs;
     reset.hidden = !filtersActive(filters);
-    clubHint.textContent = group?.clubName ? `(only ${group.clubName})` : '';
+    clubHint.textContent = group?.clubName ? m('gm.only', { club: group.clubName }) : '';
   }
 
   function renderCandidates(): void {
@@ -121,14 +120,21 @@ export function groupsView(context: ViewContext): OfficeView {
     const members = store.members(group.id);
     const shown = withoutMembers(candidates, members);
     const hiddenMembers = candidates.length - shown.length;
-    message.textContent =
-      countOf(shown.length, 'candidate') + (hiddenMembers > 0 ? ` (${hiddenMembers} already in the group not shown)` : '') + '.';
+    message.textContent = m('gm.count', {
+      candidates: countOf(shown.length, 'candidate'),
+      hidden: hiddenMembers > 0 ? m('gm.hidden', { count: hiddenMembers }) : '',
+    });
     candidateBody.replaceChildren(
       ...shown.map((candidate) => {
         const add = h(
           'button',
-          { type: 'button', class: 'small', 'data-add': candidate.id, 'aria-label': `Add ${personName(candidate)} to ${group!.name}` },
-          'Add',
+          {
+            type: 'button',
+            class: 'small',
+            'data-add': candidate.id,
+            'aria-label': m('gm.addLabel', { name: personName(candidate), group: group!.name }),
+          },
+          m('gm.add'),
         );
         add.addEventListener('click', () => {
           store.add(group!.id, candidate);
@@ -153,14 +159,18 @@ export function groupsView(context: ViewContext): OfficeView {
   function renderMembers(): void {
     if (!group) return;
     const members = store.members(group.id);
-    memberMessage.textContent =
-      members.length === 0 ? 'No members yet: add candidates from the list.' : `${countOf(members.length, 'member')}.`;
+    memberMessage.textContent = members.length === 0 ? m('gm.noMembers') : `${countOf(members.length, 'member')}.`;
     memberList.replaceChildren(
       ...members.map((member: GroupMember) => {
         const remove = h(
           'button',
-          { type: 'button', class: 'small', 'data-remove': member.id, 'aria-label': `Remove ${personName(member)} from ${group!.name}` },
-          'Remove',
+          {
+            type: 'button',
+            class: 'small',
+            'data-remove': member.id,
+            'aria-label': m('gm.removeLabel', { name: personName(member), group: group!.name }),
+          },
+          m('gm.remove'),
         );
         remove.addEventListener('click', () => {
           store.remove(group!.id, member.id);
@@ -185,10 +195,10 @@ export function groupsView(context: ViewContext): OfficeView {
     if (group.clubId === null) {
       candidates = [];
       candidateBody.replaceChildren();
-      message.textContent = `${group.name} has no club in the database; the candidate list needs one (set it in the desktop program).`;
+      message.textContent = m('gm.noClub', { group: group.name });
       return;
     }
-    message.textContent = 'Loading candidates…';
+    message.textContent = m('gm.loadingCandidates');
     candidateTable.setAttribute('aria-busy', 'true');
     try {
       const page = await api.candidates({ eventId: event.id, clubId: group.clubId, groupId: group.id, ...filters });
@@ -196,7 +206,7 @@ export function groupsView(context: ViewContext): OfficeView {
       candidates = page.results;
       renderCandidates();
     } catch (error) {
-      if (mine === generation) message.textContent = `Could not load the candidates: ${(error as Error).message}`;
+      if (mine === generation) message.textContent = m('gm.candidatesFailed', { error: (error as Error).message });
     } finally {
       if (mine === generation) candidateTable.removeAttribute('aria-busy');
     }
@@ -231,32 +241,32 @@ export function groupsView(context: ViewContext): OfficeView {
   const element = h(
     'section',
     { class: 'panel', 'aria-labelledby': 'groups-title' },
-    h('h2', { id: 'groups-title' }, `Group members · ${event.name}`),
-    h('div', { class: 'pickers' }, h('div', { class: 'picker' }, h('label', { for: 'group-select' }, 'Group'), groupSelect)),
+    h('h2', { id: 'groups-title' }, m('gm.title', { event: event.name })),
+    h('div', { class: 'pickers' }, h('div', { class: 'picker' }, h('label', { for: 'group-select' }, m('gm.group')), groupSelect)),
     body,
   );
   const candidatesPanel = h(
     'div',
     { class: 'sub-panel' },
-    h('h3', { id: 'candidates-title' }, 'Candidates'),
+    h('h3', { id: 'candidates-title' }, m('gm.candidates')),
     h(
       'fieldset',
       { class: 'filters' },
-      h('legend', {}, 'Filters'),
-      h('label', { class: 'check', for: 'hide-planned' }, hidePlanned, ' Hide planned participants (with a score row)'),
-      h('label', { class: 'check', for: 'hide-other-clubs' }, hideOtherClubs, ' Hide other clubs ', clubHint),
+      h('legend', {}, m('gm.filters')),
+      h('label', { class: 'check', for: 'hide-planned' }, hidePlanned, m('gm.hidePlanned')),
+      h('label', { class: 'check', for: 'hide-other-clubs' }, hideOtherClubs, m('gm.hideOther'), clubHint),
       reset,
     ),
     message,
     h('div', { class: 'table-scroll' }, candidateTable),
   );
-  const membersPanel = h('div', { class: 'sub-panel' }, h('h3', {}, 'Members of the group'), memberMessage, memberList, storageHint);
+  const membersPanel = h('div', { class: 'sub-panel' }, h('h3', {}, m('gm.members')), memberMessage, memberList, storageHint);
 
   api.groups(event.id).then(
     (loaded) => {
       groups = loaded;
       if (groups.length === 0) {
-        body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'This event has no groups.'));
+        body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, m('gm.noGroups')));
         return;
       }
       groupSelect.replaceChildren(
@@ -269,9 +279,9 @@ export function groupsView(context: ViewContext): OfficeView {
       chooseGroup(groups.some((candidate) => candidate.id === wanted) ? wanted : groups[0]!.id);
     },
     (error: unknown) =>
-      body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, `Could not load the groups: ${(error as Error).message}`)),
+      body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, m('gm.groupsFailed', { error: (error as Error).message }))),
   );
-  body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, 'Loading groups…'));
+  body.replaceChildren(h('p', { class: 'view-message', role: 'status' }, m('gm.loadingGroups')));
 
   renderStorageHint();
   return { element, dispose: unsubscribe };

@@ -9,6 +9,7 @@ import { groupsView } from './groups-view.js';
 import { networkView } from './network-view.js';
 import { panelsView } from './panels-view.js';
 import { officeApi } from './office-api.js';
+import { m } from './messages.js';
 import { Session, sessionControl } from './session.js';
 import { resultsView } from './results-view.js';
 import { squadsView } from './squads-view.js';
@@ -51,7 +52,7 @@ class OfficeApp {
   private eventId: number | null = null;
   private entry: ViewEntry = VIEWS[0]!;
   private view: OfficeView | null = null;
-  private readonly nav = h('nav', { class: 'office-nav', 'aria-label': 'Office pages' });
+  private readonly nav = h('nav', { class: 'office-nav', 'aria-label': m('nav.label') });
   private readonly eventSelect = h('select', { id: 'event-select', name: 'eventId' });
   private readonly eventPicker = h('div', { class: 'picker' }, h('label', { for: 'event-select' }, t('common.event')), this.eventSelect);
   private readonly message = h('p', { class: 'page-message', role: 'status' });
@@ -78,7 +79,7 @@ class OfficeApp {
     try {
       this.events = await this.api.events();
     } catch (error) {
-      this.message.textContent = `Could not load the events: ${(error as Error).message}. Reload the page when the server is reachable.`;
+      this.message.textContent = m('events.failed', { error: (error as Error).message });
     }
     this.eventSelect.replaceChildren(...this.events.map((event) => h('option', { value: event.id }, event.name)));
     this.eventId =

@@ -2,6 +2,7 @@ import type { NetworkInfo, ServiceUrl } from '../../src/firewall/network-info.js
 import { FIREWALL_SERVICE_KEYS, SERVICE_NAMES, type FirewallServiceKey } from '../../src/firewall/services.js';
 import { HttpError } from '../shared/api.js';
 import { h } from '../shared/dom.js';
+import { m } from './messages.js';
 import type { OfficeView, ViewContext } from './view.js';
 import type { FirewallStatus } from './office-api.js';
 import { qrCode } from './qr.js';
@@ -11,9 +12,9 @@ import { qrCode } from './qr.js';
  * the portal; the stand-alone ports serve their own page under the same path.
  */
 const PAGE_OF_SERVICE: Readonly<Record<FirewallServiceKey, { path: string; label: string }>> = {
-  backend: { path: 'jury/', label: 'jury portal' },
-  frontend: { path: 'office/', label: 'competition office' },
-  jury: { path: 'jury/', label: 'jury portal' },
+  backend: { path: 'jury/', label: m('net.jury') },
+  frontend: { path: 'office/', label: m('net.office') },
+  jury: { path: 'jury/', label: m('net.jury') },
 };
 
 type Indicator = 'checking' | 'admin' | 'not-admin' | 'unsupported' | 'error';
@@ -34,34 +35,28 @@ export function networkView(context: ViewContext): OfficeView {
   const tokenHint = h('p', { class: 'hint', id: 'firewall-token-hint', hidden: true });
   const outcome = h('div', { class: 'outcome', id: 'firewall-outcome', role: 'alert', hidden: true });
   const rows = h('tbody');
-  const refresh = h('button', { type: 'button', id: 'firewall-refresh' }, 'Refresh status');
+  const refresh = h('button', { type: 'button', id: 'firewall-refresh' }, m('net.refresh'));
   refresh.addEventListener('click', () => void loadStatus());
-  const addresses = h('div', { class: 'addresses', id: 'access-addresses' }, h('p', { class: 'view-message' }, 'Loading the addresses…'));
+  const addresses = h('div', { class: 'addresses', id: 'access-addresses' }, h('p', { class: 'view-message' }, m('net.loadingAddresses')));
 
   function renderIndicator(): void {
     let state: Indicator;
     let text: string;
     if (checking && status === null) {
-      [state, text] = ['checking', 'Checking the firewall status…'];
+      [state, text] = ['checking', m('net.checkingStatus')];
     } else if (status === null) {
-      [state, text] = ['error', 'The firewall status could not be read. Refresh to try again.'];
+      [state, text] = ['error', m('net.statusUnread')];
     } else if (!status.supported) {
-      [state, text] = [
-        'unsupported',
-        `Firewall management works only when the server runs on Windows; this server runs on ${status.platform}. The rules cannot be read or changed here: open the ports with the host's own firewall tools.`,
-      ];
+      [state, text] = ['unsupported', m('net.unsupported', { platform: status.platform })];
     } else if (status.isAdmin) {
-      [state, text] = ['admin', '✓ The server runs with administrator rights: rules can be created and deleted.'];
+      [state, text] = ['admin', m('net.admin')];
     } else {
-      [state, text] = [
-        'not-admin',
-        '⚠ The server does not run with administrator rights. The status can be read, but rules cannot be changed: restart the server as administrator ("Run as administrator").',
-      ];
+      [state, text] = ['not-admin', m('net.notAdmin')];
     }
     indicator.dataset.state = state;
     indicator.textContent = text;
     tokenHint.hidden = session.isAdmin || !status?.supported;
-    tokenHint.textContent = 'Sign in with an admin token to enable or disable rules.';
+    tokenHint.textContent = m('net.signIn');
   }
 
   function renderRows(): void {
@@ -81,11 +76,11 @@ export function networkView(context: ViewContext): OfficeView {
                 ? 'enabled'
                 : 'disabled';
         const stateText: Record<string, string> = {
-          checking: 'Checking…',
-          unknown: 'Unknown',
-          unsupported: 'Not managed here',
-          enabled: 'Enabled: reachable from the network',
-          disabled: 'Disabled: blocked from the network',
+          checking: m('net.checking'),
+          unknown: m('net.unknown'),
+          unsupported: m('net.notManaged'),
+          enabled: m('net.enabled'),
+          disabled: m('net.disabled'),
         };
         const button = (action: 'enable' | 'disable') => {
           const element = h(
@@ -95,9 +90,9 @@ export function networkView(context: ViewContext): OfficeView {
               class: action === 'enable' ? 'small primary' : 'small',
               'data-action': action,
               disabled: !changeAllowed || (action === 'enable') === service.enabled,
-              'aria-label': `${action === 'enable' ? 'Enable' : 'Disable'} ${service.name}`,
+              'aria-label': m(action === 'enable' ? 'net.enableLabel' : 'net.disableLabel', { name: service.name }),
             },
-            action === 'enable' ? 'Enable' : 'Disable',
+            action === 'enable' ? m('net.enable') : m('net.disable'),
           );
           element.addEventListener('click', () => void change(action, service.service, service.name, service.ruleName));
           return element;
@@ -138,7 +133,7 @@ export function networkView(context: ViewContext): OfficeView {
     } catch (error) {
       if (mine !== generation) return;
       status = null;
-      showOutcome('error', [`Could not read the firewall status: ${(error as Error).message}`]);
+      showOutcome('error', [m('net.readFailed', { error: (error as Error).message })]);
     }
     checking = false;
     render();
@@ -157,16 +152,13 @@ export function networkView(context: ViewContext): OfficeView {
     } catch (error) {
       const code = error instanceof HttpError ? error.code : '';
       if (code === 'RULE_NOT_FOUND') {
-        const again = h('button', { type: 'button', class: 'small', id: 'outcome-refresh' }, 'Refresh status');
+        const again = h('button', { type: 'button', class: 'small', id: 'outcome-refresh' }, m('net.refresh'));
         again.addEventListener('click', () => void loadStatus());
-        showOutcome('error', [
-          `The firewall cannot find the rule "${ruleName}" for ${name} (${(error as Error).message}). It may have been changed outside this page: refresh the status to see the current state. `,
-          again,
-        ]);
+        showOutcome('error', [m('net.ruleNotFound', { rule: ruleName, name, error: (error as Error).message }), again]);
       } else if (code === 'PERMISSION_DENIED') {
-        showOutcome('error', [`Not changed: ${(error as Error).message}. The server needs administrator rights to change firewall rules.`]);
+        showOutcome('error', [m('net.permission', { error: (error as Error).message })]);
       } else {
-        showOutcome('error', [`Not changed: ${(error as Error).message}`]);
+        showOutcome('error', [m('net.notChanged', { error: (error as Error).message })]);
       }
     }
     // A refused change leaves every rule as it was; the advice above says when to look again.
@@ -181,17 +173,11 @@ export function networkView(context: ViewContext): OfficeView {
       byAddress.set(key, [...(byAddress.get(key) ?? []), url]);
     }
     if (byAddress.size === 0) {
-      addresses.replaceChildren(
-        h(
-          'p',
-          { class: 'view-message' },
-          `${info.hostname} has no address other devices can reach (only loopback or link-local addresses).`,
-        ),
-      );
+      addresses.replaceChildren(h('p', { class: 'view-message' }, m('net.noAddress', { host: info.hostname })));
       return;
     }
     addresses.replaceChildren(
-      h('p', { class: 'hint' }, `Server ${info.hostname}. Scan a code with a phone on the same network to open the page.`),
+      h('p', { class: 'hint' }, m('net.scan', { host: info.hostname })),
       ...[...byAddress.values()].map((urls) =>
         h(
           'article',
@@ -209,7 +195,7 @@ export function networkView(context: ViewContext): OfficeView {
                 h(
                   'figure',
                   {},
-                  qrCode(target, `QR code for ${target}`),
+                  qrCode(target, m('net.qr', { target })),
                   h(
                     'figcaption',
                     {},
@@ -228,7 +214,7 @@ export function networkView(context: ViewContext): OfficeView {
   }
 
   api.networkInfo().then(renderAddresses, (error: unknown) => {
-    addresses.replaceChildren(h('p', { class: 'view-message' }, `Could not list the addresses: ${(error as Error).message}`));
+    addresses.replaceChildren(h('p', { class: 'view-message' }, m('net.addressesFailed', { error: (error as Error).message })));
   });
   const unsubscribe = session.onChange(render);
   void loadStatus();
@@ -236,7 +222,7 @@ export function networkView(context: ViewContext): OfficeView {
   const element = h(
     'section',
     { class: 'panel', 'aria-labelledby': 'network-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'network-title' }, 'Network access'), refresh),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'network-title' }, m('net.title')), refresh),
     indicator,
     tokenHint,
     outcome,
@@ -245,24 +231,24 @@ export function networkView(context: ViewContext): OfficeView {
       { class: 'table-scroll' },
       h(
         'table',
-        { class: 'data-table services', id: 'firewall-services', 'aria-label': 'Firewall rules per service' },
+        { class: 'data-table services', id: 'firewall-services', 'aria-label': m('net.rulesLabel') },
         h(
           'thead',
           {},
           h(
             'tr',
             {},
-            h('th', { scope: 'col' }, 'Service'),
-            h('th', { scope: 'col' }, 'Port'),
-            h('th', { scope: 'col' }, 'Rule'),
-            h('th', { scope: 'col' }, 'State'),
-            h('th', { scope: 'col' }, 'Change'),
+            h('th', { scope: 'col' }, m('net.service')),
+            h('th', { scope: 'col' }, m('net.port')),
+            h('th', { scope: 'col' }, m('net.rule')),
+            h('th', { scope: 'col' }, m('net.state')),
+            h('th', { scope: 'col' }, m('net.change')),
           ),
         ),
         rows,
       ),
     ),
-    h('h3', { id: 'access-title' }, 'Access addresses'),
+    h('h3', { id: 'access-title' }, m('net.addresses')),
     addresses,
   );
   return { element, dispose: unsubscribe };

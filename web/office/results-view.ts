@@ -9,6 +9,8 @@
 import type { AllAroundResult, AllAroundResults, ResultDiscipline, TeamResult, TeamResults } from '../../queries/results.js';
 import type { DisciplineSummary } from '../shared/api.js';
 import { h } from '../shared/dom.js';
+import { decimalSeparator, t } from '../shared/i18n.js';
+import { m } from './messages.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
 import type { CompetitionSummary } from './office-api.js';
@@ -55,13 +57,14 @@ export function eventDate(from: string | null, to: string | null): string {
 }
 
 export function ageClassLabel(ageClass: string | null): string {
-  if (ageClass === null) return 'All participants';
-  if (ageClass === 'other') return 'Other ages';
-  if (ageClass === 'unknown') return 'Age unknown';
-  return `Age class ${ageClass}`;
+  if (ageClass === null) return m('res.all');
+  if (ageClass === 'other') return t('board.ageOther');
+  if (ageClass === 'unknown') return t('board.ageUnknown');
+  return t('board.ageClass', { range: ageClass });
 }
 
 const ordinal = (place: number) => (place === 1 ? '1st' : place === 2 ? '2nd' : place === 3 ? '3rd' : `${place}th`);
+const placeText = (place: number) => m('res.place', { ordinal: ordinal(place), place });
 
 interface Formats {
   of(disciplineId: number): ScoreFormat;
@@ -79,7 +82,7 @@ function formatsFor(disciplines: readonly ResultDiscipline[], catalog: readonly 
   );
   // A time mask makes no sense for a sum; the total gets the most decimals any device shows.
   const decimals = Math.max(0, ...disciplines.map((discipline) => known.get(discipline.disciplineId)?.decimals ?? DEFAULT_DECIMALS));
-  return { of: (id) => formats.get(id) ?? plain, total: (value) => value.toFixed(decimals) };
+  return { of: (id) => formats.get(id) ?? plain, total: (value) => value.toFixed(decimals).replace('.', decimalSeparator) };
 }
 
 interface Row {
@@ -124,21 +127,21 @@ function resultSheet(list: AllAroundResults | TeamResults, group: SheetGroup, fo
       { colspan: columns, scope: 'colgroup' },
       h('span', { class: 'sheet-event' }, list.eventName),
       h('span', { class: 'sheet-date' }, eventDate(list.dateFrom, list.dateTo)),
-      h('span', { class: 'sheet-competition' }, list.competitionName ?? `Competition ${list.competitionId}`),
+      h('span', { class: 'sheet-competition' }, list.competitionName ?? m('res.competition', { id: list.competitionId })),
       h('span', { class: 'sheet-class' }, group.title),
     ),
   );
   const columnsRow = h(
     'tr',
     { class: 'column-head' },
-    h('th', { scope: 'col', class: 'rank' }, 'Rank'),
-    h('th', { scope: 'col', class: 'number' }, 'No.'),
-    h('th', { scope: 'col', class: 'name' }, 'Name'),
-    h('th', { scope: 'col', class: 'detail' }, 'classes' in list ? 'Club · Year' : 'Club'),
+    h('th', { scope: 'col', class: 'rank' }, m('res.rank')),
+    h('th', { scope: 'col', class: 'number' }, m('res.number')),
+    h('th', { scope: 'col', class: 'name' }, t('board.name')),
+    h('th', { scope: 'col', class: 'detail' }, 'classes' in list ? m('res.clubYear') : t('board.club')),
     ...list.disciplines.map((discipline) =>
       h('th', { scope: 'col', class: 'score', title: discipline.name }, discipline.shortName || discipline.name),
     ),
-    h('th', { scope: 'col', class: 'score total' }, 'Total'),
+    h('th', { scope: 'col', class: 'score total' }, t('board.total')),
   );
   const body = h(
     'tbody',
@@ -147,26 +150,30 @@ function resultSheet(list: AllAroundResults | TeamResults, group: SheetGroup, fo
       h(
         'tr',
         { 'data-rank': row.rank ?? '', class: row.complete ? null : 'incomplete' },
-        h('td', { class: 'rank' }, row.rank !== null ? `${row.rank}.` : row.outOfCompetition ? 'o.c.' : '–'),
+        h('td', { class: 'rank' }, row.rank !== null ? `${row.rank}.` : row.outOfCompetition ? t('board.oc') : '–'),
         h('td', { class: 'number' }, row.startNumber),
         h('td', { class: 'name' }, row.name),
         h('td', { class: 'detail' }, row.detail),
         ...row.disciplines.map((discipline) =>
-          h('td', { class: 'score' }, discipline.score === null ? '–' : formats.of(discipline.disciplineId).format(discipline.score)),
+          h(
+            'td',
+            { class: 'score' },
+            discipline.score === null ? '–' : formats.of(discipline.disciplineId).display(discipline.score, decimalSeparator),
+          ),
         ),
         h(
           'td',
           { class: 'score total' },
           formats.total(row.total),
-          row.complete ? null : h('span', { class: 'incomplete-mark', title: 'not every discipline scored yet' }, '*'),
+          row.complete ? null : h('span', { class: 'incomplete-mark', title: m('res.incomplete') }, '*'),
         ),
       ),
     ),
   );
   const notes = [
-    group.rows.some((row) => !row.complete) ? '* not every discipline scored yet' : null,
-    group.rows.some((row) => row.outOfCompetition) ? 'o.c. = out of competition' : null,
-    list.tieBreak === 'best-device-scores' ? 'Equal totals: the higher best device score ranks first, then the next best.' : null,
+    group.rows.some((row) => !row.complete) ? `* ${m('res.incomplete')}` : null,
+    group.rows.some((row) => row.outOfCompetition) ? m('res.ocNote', { oc: t('board.oc') }) : null,
+    list.tieBreak === 'best-device-scores' ? m('res.tieBreak') : null,
   ].filter((note): note is string => note !== null);
   return h(
     'section',
@@ -184,7 +191,7 @@ function certificates(list: AllAroundResults | TeamResults, groups: readonly She
         h(
           'section',
           { class: 'certificate', 'data-place': row.rank },
-          h('p', { class: 'certificate-title' }, 'Certificate'),
+          h('p', { class: 'certificate-title' }, m('res.certificate')),
           h('p', { class: 'certificate-event' }, list.eventName),
           h('p', { class: 'certificate-date' }, eventDate(list.dateFrom, list.dateTo)),
           h(
@@ -194,8 +201,8 @@ function certificates(list: AllAroundResults | TeamResults, groups: readonly She
           ),
           h('p', { class: 'certificate-name' }, row.name),
           h('p', { class: 'certificate-detail' }, row.detail),
-          h('p', { class: 'certificate-place' }, `${ordinal(row.rank!)} place`),
-          h('p', { class: 'certificate-total' }, `with ${formats.total(row.total)} points`),
+          h('p', { class: 'certificate-place' }, placeText(row.rank!)),
+          h('p', { class: 'certificate-total' }, m('res.points', { total: formats.total(row.total) })),
         ),
       ),
   );
@@ -208,19 +215,19 @@ export function resultsView(context: ViewContext): OfficeView {
   const listSelect = h(
     'select',
     { id: 'results-list', name: 'list' },
-    h('option', { value: 'all-around' }, 'All-around'),
-    h('option', { value: 'teams' }, 'Teams'),
+    h('option', { value: 'all-around' }, t('board.allAround')),
+    h('option', { value: 'teams' }, m('res.teams')),
   );
   const byAgeClass = h('input', { type: 'checkbox', id: 'results-by-age-class', checked: state.byAgeClass });
   const sheetSelect = h(
     'select',
     { id: 'results-sheet', name: 'sheet' },
-    h('option', { value: 'list' }, 'Result list'),
-    h('option', { value: 'certificates' }, 'Certificates (places 1-3)'),
+    h('option', { value: 'list' }, m('res.list')),
+    h('option', { value: 'certificates' }, m('res.certificates')),
   );
-  const printButton = h('button', { type: 'button', class: 'primary', id: 'results-print' }, 'Print');
-  const csvLink = h('a', { id: 'results-csv', class: 'button-link', download: '' }, 'CSV download');
-  const boardLink = h('a', { id: 'results-board', class: 'button-link', target: '_blank', rel: 'noopener' }, 'Live board');
+  const printButton = h('button', { type: 'button', class: 'primary', id: 'results-print' }, m('res.print'));
+  const csvLink = h('a', { id: 'results-csv', class: 'button-link', download: '' }, m('res.csv'));
+  const boardLink = h('a', { id: 'results-board', class: 'button-link', target: '_blank', rel: 'noopener' }, m('res.board'));
   const message = h('p', { class: 'page-message', role: 'status' });
   const output = h('div', { class: 'print-output', id: 'results-output' });
   listSelect.value = state.list;
@@ -231,13 +238,13 @@ export function resultsView(context: ViewContext): OfficeView {
   const toolbar = h(
     'div',
     { class: 'pickers results-toolbar' },
-    h('div', { class: 'picker' }, h('label', { for: competitionSelect.id }, 'Competition'), competitionSelect),
-    h('div', { class: 'picker' }, h('label', { for: listSelect.id }, 'List'), listSelect),
-    h('div', { class: 'picker' }, h('label', { for: sheetSelect.id }, 'Print'), sheetSelect),
-    h('div', { class: 'picker checkbox-picker' }, h('label', { for: byAgeClass.id }, byAgeClass, ' One list per age class')),
+    h('div', { class: 'picker' }, h('label', { for: competitionSelect.id }, t('common.competition')), competitionSelect),
+    h('div', { class: 'picker' }, h('label', { for: listSelect.id }, m('res.listLabel')), listSelect),
+    h('div', { class: 'picker' }, h('label', { for: sheetSelect.id }, m('res.print')), sheetSelect),
+    h('div', { class: 'picker checkbox-picker' }, h('label', { for: byAgeClass.id }, byAgeClass, m('res.perClass'))),
     h('div', { class: 'picker actions' }, printButton, csvLink, boardLink),
   );
-  const element = h('section', { class: 'results-view' }, h('h2', { class: 'screen-only' }, 'Results'), toolbar, message, output);
+  const element = h('section', { class: 'results-view' }, h('h2', { class: 'screen-only' }, m('res.results')), toolbar, message, output);
 
   const changed = () => {
     state.competitionId = Number(competitionSelect.value) || null;
@@ -255,7 +262,7 @@ export function resultsView(context: ViewContext): OfficeView {
     byAgeClass.disabled = state.list === 'teams';
     if (state.competitionId === null) {
       output.replaceChildren();
-      message.textContent = 'This event has no competitions.';
+      message.textContent = m('res.noCompetitions');
       return;
     }
     const query = { eventId: event.id, competitionId: state.competitionId };
@@ -269,7 +276,7 @@ export function resultsView(context: ViewContext): OfficeView {
     // The projector board shows the individual all-around only.
     boardLink.hidden = state.list === 'teams';
     boardLink.setAttribute('href', `/board/?${new URLSearchParams({ ...Object.fromEntries(csvQuery), view: 'all-around' })}`);
-    message.textContent = 'Loading…';
+    message.textContent = m('res.loading');
     try {
       const list =
         state.list === 'teams'
@@ -284,21 +291,21 @@ export function resultsView(context: ViewContext): OfficeView {
               title: ageClassLabel(group.ageClass),
               rows: group.results.map(personRow),
             }))
-          : [{ ageClass: null, title: 'Teams', rows: list.results.map(teamRow) }];
+          : [{ ageClass: null, title: m('res.teams'), rows: list.results.map(teamRow) }];
       const sheets =
         state.sheet === 'certificates' ? certificates(list, groups, formats) : groups.map((group) => resultSheet(list, group, formats));
       output.dataset.sheet = state.sheet;
       output.replaceChildren(...sheets);
-      document.title = `${list.competitionName ?? 'Results'} · ${event.name}`;
+      document.title = `${list.competitionName ?? m('res.results')} · ${event.name}`;
       message.textContent = groups.every((group) => group.rows.length === 0)
-        ? 'No results yet.'
+        ? m('res.noResults')
         : sheets.length === 0
-          ? 'No places 1-3 yet.'
+          ? m('res.noPlaces')
           : '';
     } catch (error) {
       if (mine !== generation) return;
       output.replaceChildren();
-      message.textContent = `Could not load the results: ${(error as Error).message}`;
+      message.textContent = m('res.failed', { error: (error as Error).message });
     }
   }
 
@@ -310,11 +317,13 @@ export function resultsView(context: ViewContext): OfficeView {
         context.api.disciplines().catch(() => [] as DisciplineSummary[]),
       ]);
     } catch (error) {
-      message.textContent = `Could not load the competitions: ${(error as Error).message}`;
+      message.textContent = m('res.competitionsFailed', { error: (error as Error).message });
       return;
     }
     competitionSelect.replaceChildren(
-      ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `Competition ${competition.id}`)),
+      ...competitions.map((competition) =>
+        h('option', { value: competition.id }, competition.name ?? m('res.competition', { id: competition.id })),
+      ),
     );
     if (!competitions.some((competition) => competition.id === state.competitionId)) state.competitionId = competitions[0]?.id ?? null;
     competitionSelect.value = state.competitionId === null ? '' : String(state.competitionId);

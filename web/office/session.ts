@@ -5,6 +5,8 @@
  */
 import { getJson, HttpError } from '../shared/api.js';
 import { h } from '../shared/dom.js';
+import { m } from './messages.js';
+import { t } from '../shared/i18n.js';
 
 export interface SessionClaims {
   sub: string;
@@ -91,13 +93,13 @@ export class Session {
     try {
       await checkToken(this.current.token);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 401) this.signOut(`Signed out: ${error.message}`);
+      if (error instanceof HttpError && error.status === 401) this.signOut(m('session.signedOut', { error: error.message }));
     }
   }
 
   /** A 401 from any call means the token is no longer good (expired, or the secret changed). */
   refused(error: unknown): void {
-    if (error instanceof HttpError && error.status === 401 && this.current) this.signOut(`Signed out: ${error.message}`);
+    if (error instanceof HttpError && error.status === 401 && this.current) this.signOut(m('session.signedOut', { error: error.message }));
   }
 
   private emit(): void {
@@ -107,7 +109,7 @@ export class Session {
 
 /** The header's sign-in area: who is signed in, or a button opening the paste-a-token dialog. */
 export function sessionControl(session: Session): HTMLElement {
-  const area = h('div', { class: 'session', role: 'group', 'aria-label': 'Sign-in' });
+  const area = h('div', { class: 'session', role: 'group', 'aria-label': m('session.area') });
   // A password field: one line (Enter signs in) and the token is not readable over a shoulder.
   const tokenInput = h('input', {
     id: 'token-input',
@@ -119,21 +121,15 @@ export function sessionControl(session: Session): HTMLElement {
     'aria-describedby': 'token-hint token-error',
   });
   const error = h('p', { class: 'form-error', id: 'token-error', role: 'alert', hidden: true });
-  const submit = h('button', { type: 'submit', class: 'primary', id: 'token-submit' }, 'Sign in');
-  const cancel = h('button', { type: 'button', id: 'token-cancel' }, 'Cancel');
+  const submit = h('button', { type: 'submit', class: 'primary', id: 'token-submit' }, m('session.signIn'));
+  const cancel = h('button', { type: 'button', id: 'token-cancel' }, t('common.cancel'));
   const form = h(
     'form',
     { class: 'token-form', method: 'dialog' },
-    h('h2', { id: 'sign-in-title' }, 'Sign in'),
-    h('label', { for: 'token-input' }, 'Bearer token'),
+    h('h2', { id: 'sign-in-title' }, m('session.signIn')),
+    h('label', { for: 'token-input' }, m('session.token')),
     tokenInput,
-    h(
-      'p',
-      { class: 'hint', id: 'token-hint' },
-      'Ask the administrator for a token, or print one on the server with ',
-      h('code', {}, TOKEN_COMMAND),
-      '. It is kept in this tab only.',
-    ),
+    h('p', { class: 'hint', id: 'token-hint' }, m('session.hintBefore'), h('code', {}, TOKEN_COMMAND), m('session.hintAfter')),
     error,
     h('div', { class: 'actions' }, cancel, submit),
   );
@@ -144,7 +140,7 @@ export function sessionControl(session: Session): HTMLElement {
     const token = tokenInput.value.trim().replace(/^Bearer\s+/i, '');
     if (token === '') {
       error.hidden = false;
-      error.textContent = 'Paste a token first.';
+      error.textContent = m('session.paste');
       return;
     }
     submit.disabled = true;
@@ -158,7 +154,7 @@ export function sessionControl(session: Session): HTMLElement {
         },
         (failure: unknown) => {
           error.hidden = false;
-          error.textContent = `The server refused this token: ${(failure as Error).message}`;
+          error.textContent = m('session.refused', { error: (failure as Error).message });
         },
       )
       .finally(() => {
@@ -171,20 +167,27 @@ export function sessionControl(session: Session): HTMLElement {
   const render = () => {
     const claims = session.claims;
     if (claims) {
-      const signOut = h('button', { type: 'button', id: 'sign-out' }, 'Sign out');
+      const signOut = h('button', { type: 'button', id: 'sign-out' }, m('session.signOut'));
       signOut.addEventListener('click', () => session.signOut());
-      const until = claims.expiresAt ? `, until ${new Date(claims.expiresAt).toLocaleString()}` : '';
+      const until = claims.expiresAt
+        ? m('session.until', { time: new Date(claims.expiresAt).toLocaleString(document.documentElement.lang) })
+        : '';
       state.replaceChildren(
         h(
           'span',
-          { class: 'who', id: 'signed-in-as', 'data-role': claims.role, title: `Signed in as ${claims.sub} (${claims.role}${until})` },
+          {
+            class: 'who',
+            id: 'signed-in-as',
+            'data-role': claims.role,
+            title: m('session.signedInAs', { sub: claims.sub, role: claims.role, until }),
+          },
           `${claims.sub} · ${claims.role}`,
         ),
         signOut,
       );
       return;
     }
-    const signIn = h('button', { type: 'button', id: 'sign-in' }, 'Sign in');
+    const signIn = h('button', { type: 'button', id: 'sign-in' }, m('session.signIn'));
     signIn.addEventListener('click', () => {
       error.hidden = true;
       dialog.showModal();

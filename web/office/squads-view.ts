@@ -1,4 +1,5 @@
 import { h } from '../shared/dom.js';
+import { m } from './messages.js';
 import { AutoAssignDialog } from './auto-assign-dialog.js';
 import type { OfficeView, ViewContext } from './view.js';
 import type { EventSquads } from './office-api.js';
@@ -21,26 +22,34 @@ export function squadsView(context: ViewContext): OfficeView {
   const event = context.event!;
   const list = h('div', { class: 'squad-list', id: 'current-squads' });
   const message = h('p', { class: 'view-message', role: 'status' });
-  const openButton = h('button', { type: 'button', class: 'primary', id: 'auto-assign-open', 'aria-haspopup': 'dialog' }, 'Auto-assign…');
+  const openButton = h(
+    'button',
+    { type: 'button', class: 'primary', id: 'auto-assign-open', 'aria-haspopup': 'dialog' },
+    m('squads.autoAssign'),
+  );
   const adminHint = h('p', { class: 'hint', id: 'auto-assign-hint' });
   let generation = 0;
 
   async function load(): Promise<void> {
     const mine = ++generation;
-    message.textContent = 'Loading squads…';
+    message.textContent = m('squads.loading');
     let squads: EventSquads;
     try {
       squads = await api.squads(event.id);
     } catch (error) {
-      if (mine === generation) message.textContent = `Could not load the squads: ${(error as Error).message}`;
+      if (mine === generation) message.textContent = m('squads.failed', { error: (error as Error).message });
       return;
     }
     if (mine !== generation) return;
     const total = squads.squads.reduce((sum, squad) => sum + squad.participants.length, 0);
     message.textContent =
       squads.squads.length === 0
-        ? 'No squads yet: no score row of this event names a squad.'
-        : `${countOf(squads.squads.length, 'squad')}, ${countOf(total, 'participant')} assigned, ${squads.unassigned.length} without a squad.`;
+        ? m(squads.unassigned.length === 0 ? 'squads.emptyEvent' : 'squads.none')
+        : m('squads.summary', {
+            squads: countOf(squads.squads.length, 'squad'),
+            participants: countOf(total, 'participant'),
+            unassigned: squads.unassigned.length,
+          });
     list.replaceChildren(
       ...squads.squads.map((squad) =>
         h(
@@ -55,7 +64,7 @@ export function squadsView(context: ViewContext): OfficeView {
             h(
               'details',
               { class: 'squad-card unassigned', id: 'unassigned' },
-              h('summary', {}, `Without a squad · ${squads.unassigned.length}`),
+              h('summary', {}, m('squads.without', { count: squads.unassigned.length })),
               h('ul', { class: 'people' }, ...squads.unassigned.map(participantItem)),
             ),
           ]
@@ -69,9 +78,7 @@ export function squadsView(context: ViewContext): OfficeView {
   const renderAccess = () => {
     openButton.disabled = !session.isAdmin;
     adminHint.hidden = session.isAdmin;
-    adminHint.textContent = session.claims
-      ? 'Auto-assign needs an admin token; this tab is signed in with a jury token.'
-      : 'Sign in with an admin token to auto-assign squads.';
+    adminHint.textContent = session.claims ? m('squads.needsAdmin') : m('squads.signIn');
   };
   const unsubscribe = session.onChange(renderAccess);
   renderAccess();
@@ -80,7 +87,7 @@ export function squadsView(context: ViewContext): OfficeView {
   const element = h(
     'section',
     { class: 'panel', 'aria-labelledby': 'squads-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'squads-title' }, `Squads · ${event.name}`), openButton),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'squads-title' }, m('squads.title', { event: event.name })), openButton),
     adminHint,
     message,
     list,
