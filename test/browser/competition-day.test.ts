@@ -6,13 +6,13 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../commands/run-command.js';
-import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
+import type { DemoSummary } from '../../scripts/demo-seed.js';
 import { t } from '../support/tables.js';
-import { startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
+import { waitFor, type TestServer } from '../support/server.js';
+import { openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { boardRows, noHorizontalOverflow, participantButton, waitForAck } from './support/portal.js';
 import { signIn } from './support/office.js';
+import { useDemoWorld } from './support/demo.js';
 import { adminToken } from '../support/tokens.js';
 
 let server: TestServer;
@@ -69,16 +69,10 @@ async function storedFinal(scoreId: number, disciplineId: number): Promise<numbe
 const listedNames = (page: Page) => page.$$eval('.participant .name', (names) => names.map((name) => name.textContent ?? ''));
 const fullName = (entry: Entry) => `${entry.firstName} ${entry.lastName}`;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  demo = await runCommand(server.pool, (tx) => seedDemo(tx));
-});
-
+const world = useDemoWorld();
+beforeAll(() => void ({ server, browser, demo } = world));
 afterAll(async () => {
   for (const page of opened) await page.context.close().catch(() => undefined);
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('jury portal on competition day', () => {

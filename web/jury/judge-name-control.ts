@@ -1,4 +1,5 @@
 import { h } from '../shared/dom.js';
+import { t } from '../shared/i18n.js';
 import { judgeName, setJudgeName } from '../shared/judge-name.js';
 
 /** The header field that asks for the judge's name until one is given; kept in this browser. */
@@ -9,13 +10,13 @@ export function judgeNameControl(): HTMLElement {
     type: 'text',
     maxlength: 100,
     autocomplete: 'name',
-    placeholder: 'Your name',
+    placeholder: t('jury.yourName'),
     value: judgeName() ?? '',
   });
   const wrapper = h(
     'div',
     { class: 'judge-name', 'data-missing': String(judgeName() === null) },
-    h('label', { for: 'judge-name' }, 'Judge'),
+    h('label', { for: 'judge-name' }, t('jury.judge')),
     input,
   );
   input.addEventListener('change', () => {
@@ -23,6 +24,6 @@ export function judgeNameControl(): HTMLElement {
     input.value = judgeName() ?? '';
     wrapper.dataset.missing = String(judgeName() === null);
   });
-  input.title = 'Recorded with every score you save (head judge console)';
+  input.title = t('jury.judgeTitle');
   return wrapper;
 }

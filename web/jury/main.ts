@@ -1,8 +1,8 @@
 import '../shared/base.css';
 import './jury.css';
-import { registerOfflineShell } from '../shared/offline-shell.js';
+import { offlineReloadNotice, registerOfflineShell } from '../shared/offline-shell.js';
 import { JuryController } from './controller.js';
 
 const root = document.getElementById('app');
 if (root) void new JuryController(root).start();
-registerOfflineShell();
+if (!registerOfflineShell()) root?.before(offlineReloadNotice());

@@ -7,11 +7,12 @@
 import { api as sharedApi, type DisciplineField, type DisciplineSummary } from '../shared/api.js';
 import { deviationAlert } from '../shared/deviation-view.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
-import { t } from '../shared/i18n.js';
+import { decimalSeparator, t } from '../shared/i18n.js';
 import { LiveFeed } from '../shared/live.js';
 import { applyDeviation, deviationKey, type PanelDeviation } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
+import { m } from './messages.js';
 import type { AuditPage, CompetitionSummary, Completeness, ReleaseScope } from './office-api.js';
 
 type Device = Completeness['devices'][number];
@@ -20,14 +21,21 @@ type Change = AuditPage['changes'][number];
 const LOG_LIMIT = 200;
 const RELOAD_DELAY_MS = 150;
 
-const formatValue = (value: number | null) => (value === null ? '–' : String(Math.round(value * 1000) / 1000));
-const formatTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** A logged value as its device shows it (mask, language's separator); plain until the catalog is loaded. */
+const formatValue = (value: number | null, discipline: DisciplineSummary | undefined) =>
+  value === null
+    ? '–'
+    : discipline
+      ? scoreFormat(discipline).display(value, decimalSeparator)
+      : String(Math.round(value * 1000) / 1000).replace('.', decimalSeparator);
+const formatTime = (iso: string) =>
+  new Date(iso).toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 export function consoleView(context: ViewContext): OfficeView {
   const { api, session } = context;
   const event = context.event!;
   const competitionSelect = h('select', { id: 'console-competition', name: 'competitionId' });
-  const deviceFilter = h('select', { id: 'log-device', name: 'disciplineId' }, h('option', { value: '' }, 'All devices'));
+  const deviceFilter = h('select', { id: 'log-device', name: 'disciplineId' }, h('option', { value: '' }, m('con.allDevices')));
   const sinceFilter = h('input', { id: 'log-since', name: 'since', type: 'time', step: 60 });
   const liveBadge = h('span', { class: 'live-state', id: 'console-live', 'data-state': 'connecting' }, 'connecting');
   const message = h('p', { class: 'view-message', role: 'status', id: 'console-message' });
@@ -37,15 +45,7 @@ export function consoleView(context: ViewContext): OfficeView {
   const logTable = h(
     'table',
     { class: 'data-table corrections', id: 'corrections-log' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...['Time', 'Who', 'Device', 'Field', 'Attempt', 'From', 'To', 'By', 'Source', ''].map((label) => h('th', { scope: 'col' }, label)),
-      ),
-    ),
+    h('thead', {}, h('tr', {}, ...[...m('con.cols').split('|'), ''].map((label) => h('th', { scope: 'col' }, label)))),
     logBody,
   );
   const historyDialog = h('dialog', { class: 'history-dialog', id: 'score-history', 'aria-labelledby': 'history-title' });
@@ -58,6 +58,7 @@ export function consoleView(context: ViewContext): OfficeView {
   const deviationArea = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
   const deviationMessage = h('p', { class: 'hint', id: 'deviation-message' });
   let disciplines: DisciplineSummary[] | null = null;
+  const disciplineOf = (id: number) => disciplines?.find((candidate) => candidate.id === id);
   const fieldsOf = new Map<number, DisciplineField[]>();
   const names = new Map<number, string>();
   /** Looked up once per unknown id, so a score nobody can name does not reload the list on every render. */
@@ -178,12 +179,12 @@ export function consoleView(context: ViewContext): OfficeView {
   });
 
   async function changeRelease(scope: ReleaseScope, release: boolean): Promise<void> {
-    message.textContent = release ? 'Releasing…' : 'Reopening…';
+    message.textContent = release ? m('con.releasing') : m('con.reopening');
     try {
       await (release ? api.release(scope) : api.reopen(scope));
       message.textContent = '';
     } catch (error) {
-      message.textContent = `${release ? 'Release' : 'Reopen'} failed: ${(error as Error).message}`;
+      message.textContent = m(release ? 'con.releaseFailed' : 'con.reopenFailed', { error: (error as Error).message });
     }
     await load();
   }
@@ -192,7 +193,7 @@ export function consoleView(context: ViewContext): OfficeView {
     const button = h(
       'button',
       { type: 'button', class: released ? 'reopen' : 'release', 'data-action': released ? 'reopen' : 'release', disabled: !session.isHead },
-      `${released ? 'Reopen' : 'Release'} ${label}`,
+      m(released ? 'con.reopen' : 'con.release', { what: label }),
     );
     button.addEventListener('click', () => void changeRelease(scope, !released));
     return button;
@@ -200,21 +201,21 @@ export function consoleView(context: ViewContext): OfficeView {
 
   function renderDevice(device: Device): HTMLElement {
     const scope = { competitionId: competitionId!, disciplineId: device.disciplineId };
-    const name = device.disciplineName ?? `Device ${device.disciplineId}`;
+    const name = device.disciplineName ?? m('con.device', { id: device.disciplineId });
     return h(
       'article',
       { class: 'console-device', 'data-discipline-id': device.disciplineId, 'data-released': String(device.release !== null) },
       h(
         'header',
         { class: 'device-head' },
-        h('h3', {}, name, h('span', { class: 'count' }, ` · ${device.scored}/${device.expected} scored`)),
-        device.release ? h('span', { class: 'released-badge' }, `released by ${device.release.releasedBy}`) : null,
-        releaseButton(scope, device.release !== null, 'device'),
+        h('h3', {}, name, h('span', { class: 'count' }, m('con.scored', { scored: device.scored, expected: device.expected }))),
+        device.release ? h('span', { class: 'released-badge' }, m('con.releasedBy', { who: device.release.releasedBy })) : null,
+        releaseButton(scope, device.release !== null, m('con.deviceWord')),
       ),
       h(
         'table',
         { class: 'data-table squads' },
-        h('thead', {}, h('tr', {}, ...['Squad', 'Scored', 'Missing', 'State', ''].map((label) => h('th', { scope: 'col' }, label)))),
+        h('thead', {}, h('tr', {}, ...[...m('con.squadCols').split('|'), ''].map((label) => h('th', { scope: 'col' }, label)))),
         h(
           'tbody',
           {},
@@ -226,25 +227,29 @@ export function consoleView(context: ViewContext): OfficeView {
                 'data-complete': String(squad.missing.length === 0),
                 'data-released': String(squad.release !== null),
               },
-              h('th', { scope: 'row' }, squad.squadName || '(none)'),
+              h('th', { scope: 'row' }, squad.squadName || m('con.none')),
               h(
                 'td',
                 { class: 'number' },
                 `${squad.scored}/${squad.expected}`,
-                squad.didNotStart > 0 ? ` (+${squad.didNotStart} DNS)` : '',
+                squad.didNotStart > 0 ? m('con.dns', { count: squad.didNotStart }) : '',
               ),
               h(
                 'td',
                 { class: 'missing' },
-                squad.missing.length === 0 ? 'complete' : squad.missing.map((entry) => entry.name ?? `#${entry.scoreId}`).join(', '),
+                squad.missing.length === 0 ? m('con.complete') : squad.missing.map((entry) => entry.name ?? `#${entry.scoreId}`).join(', '),
               ),
-              h('td', {}, squad.release ? `released (${squad.release.releasedBy})` : 'open'),
+              h('td', {}, squad.release ? m('con.releasedSquad', { who: squad.release.releasedBy }) : m('con.open')),
               h(
                 'td',
                 { class: 'actions-cell' },
                 // A squad inside a released device is reopened with the device.
                 device.release === null && squad.squadName !== ''
-                  ? releaseButton({ ...scope, squadName: squad.squadName }, squad.release !== null, `squad ${squad.squadName}`)
+                  ? releaseButton(
+                      { ...scope, squadName: squad.squadName },
+                      squad.release !== null,
+                      m('con.squad', { name: squad.squadName }),
+                    )
                   : null,
               ),
             ),
@@ -255,21 +260,27 @@ export function consoleView(context: ViewContext): OfficeView {
   }
 
   async function showHistory(change: Change): Promise<void> {
-    historyDialog.replaceChildren(h('p', {}, 'Loading…'));
+    historyDialog.replaceChildren(h('p', {}, m('con.loading')));
     if (!historyDialog.open) historyDialog.showModal();
     try {
       const history = await api.history(change.scoreId);
-      const close = h('button', { type: 'button', id: 'history-close' }, 'Close');
+      const close = h('button', { type: 'button', id: 'history-close' }, m('con.close'));
       close.addEventListener('click', () => historyDialog.close());
       historyDialog.replaceChildren(
-        h('h3', { id: 'history-title' }, `History · ${change.name ?? `score ${change.scoreId}`}`),
+        h('h3', { id: 'history-title' }, m('con.history', { name: change.name ?? m('con.score', { id: change.scoreId }) })),
         h(
           'table',
           { class: 'data-table' },
           h(
             'thead',
             {},
-            h('tr', {}, ...['Time', 'Device', 'Field', 'From', 'To', 'By', 'Source'].map((label) => h('th', { scope: 'col' }, label))),
+            h(
+              'tr',
+              {},
+              ...m('con.historyCols')
+                .split('|')
+                .map((label) => h('th', { scope: 'col' }, label)),
+            ),
           ),
           h(
             'tbody',
@@ -280,9 +291,9 @@ export function consoleView(context: ViewContext): OfficeView {
                 { class: entry.afterRelease ? 'after-release' : '' },
                 h('td', {}, formatTime(entry.at)),
                 h('td', {}, deviceName(entry.disciplineId)),
-                h('td', {}, entry.fieldId === null ? 'final' : String(entry.fieldId)),
-                h('td', { class: 'number' }, formatValue(entry.from)),
-                h('td', { class: 'number' }, formatValue(entry.to)),
+                h('td', {}, entry.fieldId === null ? m('con.final') : String(entry.fieldId)),
+                h('td', { class: 'number' }, formatValue(entry.from, disciplineOf(entry.disciplineId))),
+                h('td', { class: 'number' }, formatValue(entry.to, disciplineOf(entry.disciplineId))),
                 h('td', {}, entry.actor),
                 h('td', {}, entry.source),
               ),
@@ -292,18 +303,20 @@ export function consoleView(context: ViewContext): OfficeView {
         close,
       );
     } catch (error) {
-      historyDialog.replaceChildren(h('p', {}, `Could not load the history: ${(error as Error).message}`));
+      historyDialog.replaceChildren(h('p', {}, m('con.historyFailed', { error: (error as Error).message })));
     }
   }
 
   function deviceName(disciplineId: number): string {
-    return completeness?.devices.find((device) => device.disciplineId === disciplineId)?.disciplineName ?? `Device ${disciplineId}`;
+    return (
+      completeness?.devices.find((device) => device.disciplineId === disciplineId)?.disciplineName ?? m('con.device', { id: disciplineId })
+    );
   }
 
   function renderLog(page: AuditPage): void {
     logBody.replaceChildren(
       ...page.changes.map((change) => {
-        const button = h('button', { type: 'button', class: 'history-open', 'data-score-id': change.scoreId }, 'History');
+        const button = h('button', { type: 'button', class: 'history-open', 'data-score-id': change.scoreId }, m('con.historyButton'));
         button.addEventListener('click', () => void showHistory(change));
         return h(
           'tr',
@@ -316,18 +329,17 @@ export function consoleView(context: ViewContext): OfficeView {
             change.squadName ? h('span', { class: 'squad' }, ` · ${change.squadName}`) : null,
           ),
           h('td', {}, change.disciplineName ?? String(change.disciplineId)),
-          h('td', {}, change.fieldId === null ? 'final' : (change.fieldName ?? String(change.fieldId))),
+          h('td', {}, change.fieldId === null ? m('con.final') : (change.fieldName ?? String(change.fieldId))),
           h('td', { class: 'number' }, change.attempt ?? ''),
-          h('td', { class: 'number' }, formatValue(change.from)),
-          h('td', { class: 'number' }, formatValue(change.to)),
+          h('td', { class: 'number' }, formatValue(change.from, disciplineOf(change.disciplineId))),
+          h('td', { class: 'number' }, formatValue(change.to, disciplineOf(change.disciplineId))),
           h('td', {}, change.actor),
-          h('td', {}, change.source, change.afterRelease ? h('strong', { class: 'after-release-mark' }, ' after release') : null),
+          h('td', {}, change.source, change.afterRelease ? h('strong', { class: 'after-release-mark' }, m('con.afterRelease')) : null),
           h('td', { class: 'actions-cell' }, button),
         );
       }),
     );
-    if (page.changes.length === 0)
-      logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, 'No corrections recorded for this selection.')));
+    if (page.changes.length === 0) logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, m('con.noCorrections'))));
   }
 
   /** `since` from the time filter: today at that local time. */
@@ -344,29 +356,38 @@ export function consoleView(context: ViewContext): OfficeView {
     const mine = ++generation;
     const disciplineId = Number(deviceFilter.value) || undefined;
     try {
-      const [found, log] = await Promise.all([
+      const [found, , log] = await Promise.all([
         api.completeness({ eventId: event.id, competitionId }),
+        // The log shows values by their device's mask; the catalog is loaded once.
+        disciplines === null
+          ? sharedApi.disciplines().then(
+              (found) => (disciplines = found),
+              () => null,
+            )
+          : null,
         api.audit({ eventId: event.id, competitionId, disciplineId, since: sinceValue(), limit: LOG_LIMIT }),
       ]);
       if (mine !== generation) return;
       completeness = found;
-      devicesArea.replaceChildren(
-        ...(found.devices.length === 0
-          ? [h('p', {}, 'No device holds a score of this competition yet.')]
-          : found.devices.map(renderDevice)),
-      );
+      devicesArea.replaceChildren(...(found.devices.length === 0 ? [h('p', {}, m('con.noDevice'))] : found.devices.map(renderDevice)));
       const chosen = deviceFilter.value;
       deviceFilter.replaceChildren(
-        h('option', { value: '' }, 'All devices'),
+        h('option', { value: '' }, m('con.allDevices')),
         ...found.devices.map((device) =>
-          h('option', { value: device.disciplineId }, device.disciplineName ?? `Device ${device.disciplineId}`),
+          h('option', { value: device.disciplineId }, device.disciplineName ?? m('con.device', { id: device.disciplineId })),
         ),
       );
       deviceFilter.value = chosen;
       renderLog(log);
-      if (message.textContent?.startsWith('Could not')) message.textContent = '';
+      if (message.dataset.failed) {
+        delete message.dataset.failed;
+        message.textContent = '';
+      }
     } catch (error) {
-      if (mine === generation) message.textContent = `Could not load the console: ${(error as Error).message}`;
+      if (mine === generation) {
+        message.dataset.failed = 'true';
+        message.textContent = m('con.failed', { error: (error as Error).message });
+      }
     }
   }
 
@@ -380,16 +401,18 @@ export function consoleView(context: ViewContext): OfficeView {
     try {
       competitions = await api.competitions(event.id);
     } catch (error) {
-      message.textContent = `Could not load the competitions: ${(error as Error).message}`;
+      message.textContent = m('con.competitionsFailed', { error: (error as Error).message });
       return;
     }
     competitionSelect.replaceChildren(
-      ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `Competition ${competition.id}`)),
+      ...competitions.map((competition) =>
+        h('option', { value: competition.id }, competition.name ?? m('con.competition', { id: competition.id })),
+      ),
     );
     const wanted = queryInteger('competitionId');
     const initial = competitions.find((competition) => competition.id === wanted)?.id ?? competitions[0]?.id ?? null;
     if (initial === null) {
-      message.textContent = 'This event has no competitions.';
+      message.textContent = m('con.noCompetitions');
       return;
     }
     competitionSelect.value = String(initial);
@@ -403,7 +426,7 @@ export function consoleView(context: ViewContext): OfficeView {
 
   const renderAccess = () => {
     accessHint.hidden = session.isHead;
-    accessHint.textContent = 'Releasing and reopening need a head judge or admin token (npm run token -- --sub NAME --role head).';
+    accessHint.textContent = m('con.access');
     devicesArea.querySelectorAll<HTMLButtonElement>('button[data-action]').forEach((button) => {
       button.disabled = !session.isHead;
     });
@@ -418,27 +441,27 @@ export function consoleView(context: ViewContext): OfficeView {
   const element = h(
     'section',
     { class: 'panel console', 'aria-labelledby': 'console-title' },
-    h('div', { class: 'panel-head' }, h('h2', { id: 'console-title' }, `Head judge console · ${event.name}`), liveBadge),
+    h('div', { class: 'panel-head' }, h('h2', { id: 'console-title' }, m('con.title', { event: event.name })), liveBadge),
     h(
       'div',
       { class: 'pickers' },
-      h('div', { class: 'picker' }, h('label', { for: 'console-competition' }, 'Competition'), competitionSelect),
+      h('div', { class: 'picker' }, h('label', { for: 'console-competition' }, t('common.competition')), competitionSelect),
     ),
     accessHint,
     message,
     h('h3', { id: 'deviations-title' }, t('panel.deviationTitle')),
     deviationMessage,
     deviationArea,
-    h('h3', {}, 'Completeness and release'),
+    h('h3', {}, m('con.completeness')),
     devicesArea,
-    h('h3', {}, 'Corrections log'),
+    h('h3', {}, m('con.log')),
     h(
       'div',
       { class: 'pickers log-filters' },
-      h('div', { class: 'picker' }, h('label', { for: 'log-device' }, 'Device'), deviceFilter),
-      h('div', { class: 'picker' }, h('label', { for: 'log-since' }, 'Since (today)'), sinceFilter),
+      h('div', { class: 'picker' }, h('label', { for: 'log-device' }, t('common.device')), deviceFilter),
+      h('div', { class: 'picker' }, h('label', { for: 'log-since' }, m('con.since')), sinceFilter),
     ),
-    h('p', { class: 'hint' }, 'Changes made while their device was released are highlighted.'),
+    h('p', { class: 'hint' }, m('con.highlight')),
     h('div', { class: 'table-scroll' }, logTable),
     historyDialog,
   );

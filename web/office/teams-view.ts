@@ -101,7 +101,7 @@ interface AttemptRow {
 
 const disciplineLabel = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
 const competitionLabel = (competition: CompetitionSummary) => competition.name ?? m('competition.fallback', { id: competition.id });
-const timeOfDay = () => new Date().toLocaleTimeString();
+const timeOfDay = () => new Date().toLocaleTimeString(document.documentElement.lang);
 
 /**
  * The inline table of one team or group, competition and discipline: one row per attempt, one column per

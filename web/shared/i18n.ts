@@ -19,9 +19,14 @@ const EN = {
   'common.allSquads': 'All squads',
   'common.cancel': 'Cancel',
   'common.connecting': '◌ Connecting…',
+  'common.noOfflineReload':
+    'Offline reload is not available at this address (plain http): saves still wait on this device, but do not reload this page while the server is down. Open it over https or on the server itself for offline reload.',
   'common.noEvents':
     'The database holds no event yet. Create one in the desktop program, or try the demo with `npm run seed:demo`, then reload this page.',
   'jury.title': 'Jury portal',
+  'jury.judge': 'Judge',
+  'jury.yourName': 'Your name',
+  'jury.judgeTitle': 'Recorded with every score you save (head judge console)',
   'jury.participants': 'Participants',
   'jury.live': '● Live',
   'jury.offline': '○ Offline',
@@ -141,9 +146,14 @@ const DE: Record<MessageKey, string> = {
   'common.allSquads': 'Alle Riegen',
   'common.cancel': 'Abbrechen',
   'common.connecting': '◌ Verbinde…',
+  'common.noOfflineReload':
+    'Neu laden ohne Server ist unter dieser Adresse (einfaches http) nicht möglich: Speicherungen warten weiter auf diesem Gerät, aber laden Sie die Seite nicht neu, solange der Server nicht erreichbar ist. Für Neuladen ohne Server die Seite über https oder auf dem Server selbst öffnen.',
   'common.noEvents':
     'Die Datenbank enthält noch keine Veranstaltung. Legen Sie eine im Desktop-Programm an oder probieren Sie die Demo mit `npm run seed:demo`, dann laden Sie diese Seite neu.',
   'jury.title': 'Kampfrichter-Portal',
+  'jury.judge': 'Kampfrichter/in',
+  'jury.yourName': 'Ihr Name',
+  'jury.judgeTitle': 'Wird mit jeder gespeicherten Wertung festgehalten (Oberkampfrichter-Konsole)',
   'jury.participants': 'Teilnehmende',
   'jury.live': '● Live',
   'jury.offline': '○ Offline',
