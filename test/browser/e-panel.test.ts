@@ -4,9 +4,10 @@
  * judge's portal shows every judge's value, the aggregate (FIG trimmed mean) and the final, and a
  * deviating panel raises an alert on the head judge's portal and the console until it is confirmed.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompetition, insertField, insertRow, type Competition } from '../support/fixtures.js';
+import { t } from '../support/tables.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, headToken } from '../support/tokens.js';
 import { launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
@@ -211,6 +212,57 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
       },
       { timeoutMs: 10_000 },
     );
+  });
+
+  it("a judge's save goes through the portal's checks and queue: a typo is held, a save without the server waits, a value changed elsewhere is not overwritten", async () => {
+    const clara = people[2]!;
+    const first = judges[0]!.page;
+    await first.locator(`.participant[data-participant-id="${clara.participantId}"][aria-pressed="true"]`).waitFor({ timeout: 10_000 });
+    // 85 for 8.5: held for a second look, nothing sent.
+    await first.keyboard.type('85');
+    await first.keyboard.press('Enter');
+    await first.locator('.prompt[data-kind="confirm"]:not([hidden])').waitFor();
+    expect(await first.evaluate(() => document.activeElement?.id)).toBe('plausibility-correct');
+    await first.keyboard.press('Enter');
+    await first.fill('.score-form--judge input', '8.5');
+    await first.keyboard.press('Enter');
+    await waitForAck(first, 'saved', clara.lastName);
+
+    // The second judge's connection drops: the save waits on the device and arrives once it is back.
+    const second = judges[1]!.page;
+    const cutOff = (route: Route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.continue());
+    await second.route('**/api/jury-results', cutOff);
+    await second.locator(`.participant[data-participant-id="${clara.participantId}"][aria-pressed="true"]`).waitFor({ timeout: 10_000 });
+    await second.keyboard.type('8.6');
+    await second.keyboard.press('Enter');
+    await second.locator(`.participant[data-participant-id="${clara.participantId}"][data-status="waiting"]`).waitFor({ timeout: 10_000 });
+    await second.unroute('**/api/jury-results');
+    await waitForAck(second, 'saved', clara.lastName, 20_000);
+
+    // Someone else stored the third judge's value meanwhile: the save asks instead of overwriting it.
+    const third = judges[2]!.page;
+    await third.locator(`.participant[data-participant-id="${clara.participantId}"][aria-pressed="true"]`).waitFor({ timeout: 10_000 });
+    await insertRow(server.pool, 'jury_results', 'int_juryresultsid', {
+      int_wertungenid: clara.scoreId,
+      int_disziplinen_felderid: fields.E3,
+      rel_leistung: 9,
+      int_versuch: 1,
+      int_kp: 0,
+    });
+    await third.keyboard.type('8.7');
+    await third.keyboard.press('Enter');
+    const conflict = third.locator('.prompt[data-kind="conflict"]:not([hidden])');
+    await conflict.waitFor({ timeout: 10_000 });
+    expect(await conflict.locator('.prompt-message').textContent()).toBe(
+      '⚠ E3 of Clara Cramer was changed elsewhere meanwhile. Stored now: 9.000. Yours: 8.700. Your value was not saved over it.',
+    );
+    await third.click('#conflict-keep');
+
+    const { rows } = await server.pool.query<{ value: number }>(
+      `SELECT rel_leistung AS value FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid = ANY($2::int[]) ORDER BY int_disziplinen_felderid`,
+      [clara.scoreId, [fields.E1, fields.E2, fields.E3]],
+    );
+    expect(rows.map((row) => Number(row.value))).toEqual([8.5, 8.6, 9]);
     for (const opened of [head, console_, dJudge, ...judges]) expect(opened.errors).toEqual([]);
   });
 });

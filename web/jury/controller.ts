@@ -559,7 +559,15 @@ export class JuryController {
     this.showAck('error', '');
     this.scoring.ask({
       kind: 'conflict',
-      message: t('jury.conflict', { name: job.label, current: current === null ? '—' : this.show(current), mine }),
+      message:
+        job.finalScore === null
+          ? t('jury.conflictField', {
+              field: this.judgeLabel(job.values[0]?.fieldId ?? 0),
+              name: job.label,
+              current: current === null ? '—' : this.show(current),
+              mine,
+            })
+          : t('jury.conflict', { name: job.label, current: current === null ? '—' : this.show(current), mine }),
       actions: [
         {
           id: 'conflict-keep',

@@ -66,6 +66,8 @@ const EN = {
     '⚠ Changed elsewhere: the stored final score is now {score} (your form was based on {base}). Your inputs are untouched; saving asks before it overwrites.',
   'jury.conflict':
     '⚠ {name} was changed elsewhere meanwhile. Stored now: {current}. Yours: {mine}. Your final score was not saved over it.',
+  'jury.conflictField':
+    '⚠ {field} of {name} was changed elsewhere meanwhile. Stored now: {current}. Yours: {mine}. Your value was not saved over it.',
   'jury.conflictOverwrite': 'Overwrite with mine ({mine})',
   'jury.conflictKeep': 'Keep the stored value',
   'jury.keptStored': 'Kept the stored value {current}; the form shows the stored values again.',
@@ -196,6 +198,8 @@ const DE: Record<MessageKey, string> = {
     '⚠ Anderswo geändert: Der gespeicherte Endwert ist jetzt {score} (Ihr Formular beruht auf {base}). Ihre Eingaben bleiben unverändert; beim Speichern wird vor dem Überschreiben gefragt.',
   'jury.conflict':
     '⚠ {name} wurde inzwischen anderswo geändert. Gespeichert ist jetzt: {current}. Ihrer: {mine}. Ihr Endwert wurde nicht darüber gespeichert.',
+  'jury.conflictField':
+    '⚠ {field} von {name} wurde inzwischen anderswo geändert. Gespeichert ist jetzt: {current}. Ihrer: {mine}. Ihr Wert wurde nicht darüber gespeichert.',
   'jury.conflictOverwrite': 'Mit meinem überschreiben ({mine})',
   'jury.conflictKeep': 'Gespeicherten Wert behalten',
   'jury.keptStored': 'Gespeicherter Wert {current} behalten; das Formular zeigt wieder die gespeicherten Werte.',
