@@ -8,6 +8,7 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import type { PendingCorrection, WrittenCorrection } from '../src/model/scoring-context.js';
+import { inLockOrder, lostCalculations } from './final-corrections-decision.js';
 
 /**
  * Rules 5 and 6 for a whole page in one statement. The calculated final is inserted with
@@ -21,10 +22,7 @@ export async function applyFinalCorrections(tx: TxClient, corrections: readonly 
   // A final this statement did not insert was inserted by a concurrent reader or writer that got
   // there first: ON CONFLICT waited for it to commit, but the statement's snapshot cannot see it.
   // The next statement can, so this reader answers the stored final too instead of none.
-  const inserted = new Set(written.filter((row) => row.kind === 'calculate').map((row) => `${row.score_id}:${row.field_id}`));
-  const lost = corrections.filter(
-    (item) => item.correction.kind === 'calculate' && !inserted.has(`${item.scoreId}:${item.correction.fieldId}`),
-  );
+  const lost = lostCalculations(corrections, written);
   return lost.length === 0 ? written : [...written, ...(await selectStoredFinals(tx, lost))];
 }
 
@@ -42,7 +40,7 @@ export async function selectStoredFinals(tx: TxClient, corrections: readonly Pen
 }
 
 async function writeFinalCorrections(tx: TxClient, corrections: readonly PendingCorrection[]): Promise<WrittenCorrection[]> {
-  const sorted = [...corrections].sort((a, b) => a.scoreId - b.scoreId || a.correction.fieldId - b.correction.fieldId);
+  const sorted = inLockOrder(corrections);
   const { rows } = await tx.query<WrittenCorrection>(
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[])

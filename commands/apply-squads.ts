@@ -1,12 +1,8 @@
 import type { TxClient } from '../src/db/pool.js';
-import { notFound, validationFailed } from '../src/domain/errors.js';
+import { notFound } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { squadsApplied } from '../outbox/events.js';
-
-export interface SquadAssignment {
-  name: string;
-  participantIds: number[];
-}
+import { checkForeignParticipants, flattenAssignments, squadsCreated, type SquadAssignment } from './squads-decision.js';
 
 export interface ApplySquadsInput {
   eventId: number;
@@ -18,42 +14,6 @@ export interface ApplySquadsResult {
   eventId: number;
   squadsCreated: number;
   participantsAssigned: number;
-}
-
-/** How many offending ids a refusal names; the rest would only lengthen the message. */
-const LISTED_IDS = 10;
-
-/**
- * Checks what the schema cannot: names unique and not padded with blanks (" A" and "A" would look
- * alike on the squad page), every participant in one squad only. Returns the flat assignment.
- */
-export function flattenAssignments(squads: readonly SquadAssignment[]): { participantIds: number[]; names: string[] } {
-  const squadOfName = new Map<string, number>();
-  const squadOfParticipant = new Map<number, number>();
-  const participantIds: number[] = [];
-  const names: string[] = [];
-  squads.forEach((squad, index) => {
-    if (squad.name.trim() !== squad.name) {
-      throw validationFailed(`body.squads.${index}.name must not start or end with whitespace`);
-    }
-    const sameName = squadOfName.get(squad.name);
-    if (sameName !== undefined) {
-      throw validationFailed(`body.squads.${index}.name "${squad.name}" is already used by body.squads.${sameName}`);
-    }
-    squadOfName.set(squad.name, index);
-    for (const participantId of squad.participantIds) {
-      const other = squadOfParticipant.get(participantId);
-      if (other !== undefined) {
-        throw validationFailed(
-          `body.squads.${index}.participantIds: participant ${participantId} is already listed in body.squads.${other}`,
-        );
-      }
-      squadOfParticipant.set(participantId, index);
-      participantIds.push(participantId);
-      names.push(squad.name);
-    }
-  });
-  return { participantIds, names };
 }
 
 /**
@@ -118,13 +78,10 @@ export async function applySquads(tx: TxClient, input: ApplySquadsInput): Promis
   const { participantIds, names } = flattenAssignments(input.squads);
   const foreignIds = await lockEventAndFindForeignParticipants(tx, input.eventId, participantIds);
   if (foreignIds === null) throw notFound(`event ${input.eventId} not found`);
-  if (foreignIds.length > 0) {
-    const listed = foreignIds.slice(0, LISTED_IDS).join(', ') + (foreignIds.length > LISTED_IDS ? ', ...' : '');
-    throw validationFailed(`body.squads: participants without a score row in event ${input.eventId}: ${listed}`);
-  }
+  checkForeignParticipants(input.eventId, foreignIds);
   if (input.clearExisting) await clearEventSquadNames(tx, input.eventId);
   await setSquadNames(tx, input.eventId, participantIds, names);
-  const squadsCreated = input.squads.filter((squad) => squad.participantIds.length > 0).length;
-  await appendOutboxEvent(tx, squadsApplied(input.eventId, squadsCreated));
-  return { eventId: input.eventId, squadsCreated, participantsAssigned: participantIds.length };
+  const created = squadsCreated(input.squads);
+  await appendOutboxEvent(tx, squadsApplied(input.eventId, created));
+  return { eventId: input.eventId, squadsCreated: created, participantsAssigned: participantIds.length };
 }

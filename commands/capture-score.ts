@@ -14,7 +14,7 @@
  * score's event, as save-jury-result does.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { notFound, validationFailed } from '../src/domain/errors.js';
+import { notFound } from '../src/domain/errors.js';
 import {
   calculatedScoreOf,
   finalFieldOfState,
@@ -23,6 +23,7 @@ import {
   type JuryResultEntry,
   type WarnLogger,
 } from '../src/model/scoring-context.js';
+import { captureFinal, checkDistinctFields, disciplineOfFields } from './individual-score-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { decidePanel } from './panel-decision.js';
 import {
@@ -47,21 +48,12 @@ export interface CaptureScoreReply {
   juryResults: JuryResultEntry[];
 }
 
-function disciplineOfFields(fieldValues: readonly FieldValue[], disciplines: ReadonlyMap<number, number>): number {
-  const unknown = fieldValues.map((item) => item.fieldId).filter((fieldId) => !disciplines.has(fieldId));
-  if (unknown.length > 0) throw validationFailed(`body.fieldValues: unknown fieldId ${unknown.join(', ')}`);
-  const distinct = new Set(disciplines.values());
-  if (distinct.size !== 1)
-    throw validationFailed(`body.fieldValues: the fields belong to ${distinct.size} disciplines; a capture covers one`);
-  return [...distinct][0]!;
-}
-
 export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: WarnLogger): Promise<CaptureScoreReply> {
   const fieldIds = input.fieldValues.map((item) => item.fieldId);
-  if (new Set(fieldIds).size !== fieldIds.length) throw validationFailed('body.fieldValues: each fieldId may appear only once');
+  checkDistinctFields(fieldIds);
   const scoreId = input.wertungenId;
   if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId}`);
-  const disciplineId = disciplineOfFields(input.fieldValues, await selectFieldDisciplines(tx, fieldIds));
+  const disciplineId = disciplineOfFields(fieldIds, await selectFieldDisciplines(tx, fieldIds));
 
   await upsertJuryResults(tx, scoreId, input.fieldValues, null);
   let captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
@@ -72,11 +64,8 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
     await storePanelAggregate(tx, captured, panel, false);
     captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   }
-  const finalField = finalFieldOfState(captured);
-  const given = finalField === null ? undefined : input.fieldValues.find((item) => item.fieldId === finalField.fieldId);
-  const calculatedValue = given === undefined ? calculatedScoreOf(captured) : null;
-  const finalValue = given?.value ?? calculatedValue;
-  if (finalValue !== null) await storeFinalScore(tx, captured, finalValue);
+  const final = captureFinal(finalFieldOfState(captured)?.fieldId ?? null, input.fieldValues, () => calculatedScoreOf(captured));
+  if (final.value !== null) await storeFinalScore(tx, captured, final.value);
 
   const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   await appendScoreValueEvent(tx, stored);
@@ -85,7 +74,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
     success: true,
     wertungenId: scoreId,
     finalScore: stored.detailValue,
-    calculated: calculatedValue !== null,
+    calculated: final.calculated,
     juryResults: juryResultEntries(stored),
   };
 }

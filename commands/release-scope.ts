@@ -5,26 +5,11 @@
  * stored and flagged. A `release-changed` event tells consoles and scoreboards.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { notFound } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { releaseChanged } from '../outbox/events.js';
+import { eventOfReleaseScope, releaseStateOf, type ReleaseScope, type ReleaseState } from './release-decision.js';
 
-export interface ReleaseScope {
-  competitionId: number;
-  disciplineId: number;
-  /** Absent: the whole device, every squad. */
-  squadName?: string | undefined;
-}
-
-export interface ReleaseState {
-  competitionId: number;
-  disciplineId: number;
-  squadName: string | null;
-  /** Whether the scope is released after the call (a squad stays released while its whole device is). */
-  released: boolean;
-  releasedAt: string | null;
-  releasedBy: string | null;
-}
+export type { ReleaseScope, ReleaseState } from './release-decision.js';
 
 interface ScopeRow {
   event_id: number | null;
@@ -66,23 +51,15 @@ export async function selectReleaseState(tx: TxClient, scope: ReleaseScope): Pro
     [scope.competitionId, scope.disciplineId, scope.squadName ?? ''],
   );
   const row = rows[0];
-  return {
-    competitionId: scope.competitionId,
-    disciplineId: scope.disciplineId,
-    squadName: scope.squadName ?? null,
-    released: row !== undefined,
-    releasedAt: row?.released_at ?? null,
-    releasedBy: row?.released_by ?? null,
-  };
+  return releaseStateOf(scope, row === undefined ? null : { releasedAt: row.released_at, releasedBy: row.released_by });
 }
 
 export async function changeRelease(tx: TxClient, scope: ReleaseScope, release: boolean, actor: string): Promise<ReleaseState> {
   const found = await selectReleaseScope(tx, scope);
-  if (found.event_id === null) throw notFound(`No competition ${scope.competitionId}`);
-  if (!found.discipline_found) throw notFound(`No discipline ${scope.disciplineId}`);
+  const eventId = eventOfReleaseScope(scope, { eventId: found.event_id, disciplineFound: found.discipline_found });
   if (release) await insertRelease(tx, scope, actor);
   else await deleteRelease(tx, scope);
   const state = await selectReleaseState(tx, scope);
-  await appendOutboxEvent(tx, releaseChanged(found.event_id, state, actor));
+  await appendOutboxEvent(tx, releaseChanged(eventId, state, actor));
   return state;
 }

@@ -12,11 +12,11 @@
  * (rule 7), and save-value creates the detail row then.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { notFound, StaleValueError, validationFailed } from '../src/domain/errors.js';
-import { sameStoredValue } from '../src/domain/stored-value.js';
+import { notFound } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { juryResultScoreUpdated } from '../outbox/events.js';
 import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
+import { checkExpectedPerformance, checkJuryResultAttempt } from './individual-score-decision.js';
 import { decidePanel } from './panel-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { lockScoreRow, selectFieldDisciplines, upsertJuryResults } from './score-writes.js';
@@ -45,7 +45,7 @@ export interface SaveJuryResultReply {
 }
 
 export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, log: WarnLogger): Promise<SaveJuryResultReply> {
-  if (input.attempt !== 1) throw validationFailed(`body.attempt must be 1: jury results only use attempt 1, got ${input.attempt}`);
+  checkJuryResultAttempt(input.attempt);
   const scoreId = input.participantId;
   if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
   const disciplineId = (await selectFieldDisciplines(tx, [input.disciplineFieldId])).get(input.disciplineFieldId);
@@ -54,12 +54,7 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
     // Under the score row's lock: no other command on this score runs between check and write.
     const before = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
     const current = before.fields.find((field) => field.fieldId === input.disciplineFieldId)?.value ?? null;
-    if (!sameStoredValue(input.expectedPerformance, current)) {
-      throw new StaleValueError(
-        `The stored value of field ${input.disciplineFieldId} is ${current ?? 'none'}, not ${input.expectedPerformance ?? 'none'} as expected: it was changed elsewhere; nothing was saved`,
-        current,
-      );
-    }
+    checkExpectedPerformance(input.disciplineFieldId, input.expectedPerformance, current);
   }
 
   const [stored] = await upsertJuryResults(tx, scoreId, [{ fieldId: input.disciplineFieldId, value: input.performance }], input.type);

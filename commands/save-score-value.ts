@@ -12,9 +12,9 @@
  * existing row is left alone: a score 0 sent only to create the row is not a captured score.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { notFound, StaleValueError, validationFailed } from '../src/domain/errors.js';
-import { sameStoredValue } from '../src/domain/stored-value.js';
+import { notFound } from '../src/domain/errors.js';
 import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
+import { checkExpectedScore, decideSaveTarget } from './individual-score-decision.js';
 import { appendScoreValueEvent, lockScoreRow, storeFinalScore } from './score-writes.js';
 
 export interface SaveScoreValueInput {
@@ -84,33 +84,27 @@ export async function findOrCreateParticipantScoreRow(tx: TxClient, competitionI
 }
 
 export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, log: WarnLogger): Promise<SaveScoreValueReply> {
-  const target = await selectSaveTarget(tx, input);
-  if (!target.competition_found) throw notFound(`No competition ${input.competitionId}`);
-  if (!target.discipline_found) throw notFound(`No discipline ${input.disciplineId}`);
-  let scoreId = target.score_id;
-  if (scoreId === null) {
-    if (!target.participant_found)
-      throw notFound(`No score row or participant with id ${input.participantId} in competition ${input.competitionId}`);
-    // A score row created here joins the participant to the competition: both must be of one event.
-    if (target.participant_event !== null && target.participant_event !== target.competition_event) {
-      throw validationFailed(
-        `participantId ${input.participantId} is a participant of event ${target.participant_event}, not of event ${target.competition_event} of competition ${input.competitionId}; nothing was saved`,
-      );
-    }
-    await lockParticipantScoreCreation(tx, input.competitionId, input.participantId);
-    scoreId = await findOrCreateParticipantScoreRow(tx, input.competitionId, input.participantId);
+  const row = await selectSaveTarget(tx, input);
+  const target = decideSaveTarget(input, {
+    competitionFound: row.competition_found,
+    disciplineFound: row.discipline_found,
+    participantFound: row.participant_found,
+    scoreId: row.score_id,
+    competitionEvent: row.competition_event,
+    participantEvent: row.participant_event,
+  });
+  let scoreId: number;
+  if (target.kind === 'score-row') scoreId = target.scoreId;
+  else {
+    await lockParticipantScoreCreation(tx, input.competitionId, target.participantId);
+    scoreId = await findOrCreateParticipantScoreRow(tx, input.competitionId, target.participantId);
   }
   if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId}`);
 
   const state = (await loadDisciplineState(tx, scoreId, input.disciplineId, log))!;
   // Checked under the row lock, so no save can slip in between the check and the write; throwing
   // rolls back the transaction, also a score row created just above.
-  if (input.expectedScore !== undefined && !sameStoredValue(input.expectedScore, state.detailValue)) {
-    throw new StaleValueError(
-      `The stored final score is ${state.detailValue ?? 'none'}, not ${input.expectedScore ?? 'none'} as expected: it was changed elsewhere; nothing was saved`,
-      state.detailValue,
-    );
-  }
+  checkExpectedScore(input.expectedScore, state.detailValue);
   const stored = await storeFinalScore(tx, state, input.score);
   await appendScoreValueEvent(tx, { ...state, detailValue: stored });
   return { success: true, wertungenId: scoreId, score: stored };
