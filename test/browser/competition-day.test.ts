@@ -12,7 +12,7 @@ import { waitFor, type TestServer } from '../support/server.js';
 import { openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { boardRows, noHorizontalOverflow, participantButton, waitForAck } from './support/portal.js';
 import { signIn } from './support/office.js';
-import { useDemoWorld } from './support/demo.js';
+import { useDemoEvent } from './support/demo.js';
 import { adminToken } from '../support/tokens.js';
 
 let server: TestServer;
@@ -69,8 +69,8 @@ async function storedFinal(scoreId: number, disciplineId: number): Promise<numbe
 const listedNames = (page: Page) => page.$$eval('.participant .name', (names) => names.map((name) => name.textContent ?? ''));
 const fullName = (entry: Entry) => `${entry.firstName} ${entry.lastName}`;
 
-const world = useDemoWorld();
-beforeAll(() => void ({ server, browser, demo } = world));
+const demoEvent = useDemoEvent();
+beforeAll(() => void ({ server, browser, demo } = demoEvent));
 afterAll(async () => {
   for (const page of opened) await page.context.close().catch(() => undefined);
 });

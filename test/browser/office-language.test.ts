@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
 import { openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { signIn } from './support/office.js';
-import { useDemoWorld } from './support/demo.js';
+import { useDemoEvent } from './support/demo.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -87,8 +87,8 @@ async function settledText(page: Page): Promise<string> {
   return page.innerText('body');
 }
 
-const world = useDemoWorld({ HOST: '0.0.0.0' });
-beforeAll(() => void ({ server, browser, demo } = world));
+const demoEvent = useDemoEvent({ HOST: '0.0.0.0' });
+beforeAll(() => void ({ server, browser, demo } = demoEvent));
 afterAll(async () => {
   for (const page of opened) await page.context.close().catch(() => undefined);
 });

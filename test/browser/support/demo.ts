@@ -6,23 +6,23 @@ import { seedDemo, type DemoSummary } from '../../../scripts/demo-seed.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { launchBrowser } from './browser.js';
 
-export interface DemoWorld {
+export interface DemoEvent {
   server: TestServer;
   browser: Browser;
   demo: DemoSummary;
 }
 
 /** Registers the hooks; the fields are set once `beforeAll` has run. */
-export function useDemoWorld(env: Record<string, string> = {}): DemoWorld {
-  const world = {} as DemoWorld;
+export function useDemoEvent(env: Record<string, string> = {}): DemoEvent {
+  const demoEvent = {} as DemoEvent;
   beforeAll(async () => {
-    world.server = await startTestServer({ env });
-    world.browser = await launchBrowser();
-    world.demo = await runCommand(world.server.pool, (tx) => seedDemo(tx));
+    demoEvent.server = await startTestServer({ env });
+    demoEvent.browser = await launchBrowser();
+    demoEvent.demo = await runCommand(demoEvent.server.pool, (tx) => seedDemo(tx));
   });
   afterAll(async () => {
-    await world.browser?.close();
-    await world.server?.stop();
+    await demoEvent.browser?.close();
+    await demoEvent.server?.stop();
   });
-  return world;
+  return demoEvent;
 }
