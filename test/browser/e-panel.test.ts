@@ -102,6 +102,8 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
     await page.fill('#panel-tolerance', '0.5');
     await page.click('#panel-save');
     await page.locator(`#panel-devices tr[data-discipline-id="${deviceId}"][data-panel="true"]`).waitFor({ timeout: 10_000 });
+    // The editor renders again with the saved panel (its fields load first): one link per judge.
+    await page.locator('#judge-links a').nth(4).waitFor({ timeout: 10_000 });
     expect(await page.locator('#judge-links a').count()).toBe(5);
 
     const disciplines = (await (await fetch(`${server.url}/api/disciplines`)).json()) as Array<{ id: number; panel: unknown }>;
