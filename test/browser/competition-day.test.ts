@@ -416,7 +416,7 @@ describe('group and team score entry in the office (point 8)', () => {
 });
 
 describe('screenshots at 390 px, 1366×768 and 1920×1080', () => {
-  it('portal, board and office fit each size', async () => {
+  it('portal, board and office fit each size, in German and English', async () => {
     const girls = competition(/^P-Stufen weiblich/);
     const vault = discipline('P-Sprung');
     for (const [name, viewport] of [
@@ -424,27 +424,33 @@ describe('screenshots at 390 px, 1366×768 and 1920×1080', () => {
       ['1366x768', LAPTOP],
       ['1920x1080', FULL_HD],
     ] as const) {
-      const portal = await open(`/jury/?eventId=${demo.event.id}&competitionId=${girls.id}&disciplineId=${vault.id}`, viewport);
-      await portal.page.locator('.participant').first().click();
-      await portal.page.locator('#field-A').waitFor();
-      expect(await noHorizontalOverflow(portal.page)).toBe(true);
-      await saveScreenshot(portal.page, `competition-day-portal-${name}`);
-      const board = await open(`/board/?eventId=${demo.event.id}&disciplineId=${vault.id}&competitionId=${girls.id}`, viewport);
-      await board.page.locator('.ranking tbody tr').first().waitFor();
-      expect(await noHorizontalOverflow(board.page)).toBe(true);
-      await saveScreenshot(board.page, `competition-day-board-${name}`);
-      const office = await open(`/office/?view=groups&eventId=${demo.event.id}`, viewport);
-      await office.page.locator('h1').waitFor();
-      await saveScreenshot(office.page, `competition-day-office-${name}`);
-      const german = await openPage(
-        browser,
-        `${server.url}/board/?eventId=${demo.event.id}&disciplineId=${vault.id}&competitionId=${girls.id}&lang=de`,
-        viewport,
-      );
-      opened.push(german);
-      await german.page.locator('.ranking tbody tr').first().waitFor();
-      expect(await german.page.locator('.ranking th.score').textContent()).toBe('Wertung');
-      if (name === '1920x1080') await saveScreenshot(german.page, `competition-day-board-de-${name}`);
+      for (const lang of ['en', 'de'] as const) {
+        const portal = await open(
+          `/jury/?eventId=${demo.event.id}&competitionId=${girls.id}&disciplineId=${vault.id}&lang=${lang}`,
+          viewport,
+        );
+        await portal.page.locator('.participant').first().click();
+        await portal.page.locator('#field-A').waitFor();
+        expect(await noHorizontalOverflow(portal.page)).toBe(true);
+        await saveScreenshot(portal.page, `competition-day-portal-${lang}-${name}`);
+        const board = await open(
+          `/board/?eventId=${demo.event.id}&disciplineId=${vault.id}&competitionId=${girls.id}&lang=${lang}`,
+          viewport,
+        );
+        await board.page.locator('.ranking tbody tr').first().waitFor();
+        expect(await noHorizontalOverflow(board.page)).toBe(true);
+        expect(await board.page.locator('.ranking th.score').textContent()).toBe(lang === 'de' ? 'Wertung' : 'Score');
+        await saveScreenshot(board.page, `competition-day-board-${lang}-${name}`);
+        const team = demo.scores.teamExample;
+        const teamCompetition = demo.competitions.find((candidate) => candidate.kind === 'team')!;
+        const office = await open(
+          `/office/?view=teams&eventId=${demo.event.id}&teamId=${team.teamId}&competitionId=${teamCompetition.id}&disciplineId=${team.disciplineId}&lang=${lang}`,
+          viewport,
+        );
+        await office.page.locator('#final-1', { hasText: /\d/ }).waitFor();
+        expect(await noHorizontalOverflow(office.page)).toBe(true);
+        await saveScreenshot(office.page, `competition-day-office-${lang}-${name}`);
+      }
     }
   });
 });

@@ -121,6 +121,9 @@ class OfficeApp {
         }),
       ),
     );
+    // On a phone the navigation is one row scrolling sideways; the current page stays in sight.
+    const current = this.nav.querySelector<HTMLElement>('[aria-current="page"]');
+    if (current && this.nav.scrollWidth > this.nav.clientWidth) this.nav.scrollLeft = current.offsetLeft - this.nav.clientWidth / 3;
   }
 
   private chooseEvent(eventId: number | null): void {
