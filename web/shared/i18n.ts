@@ -19,6 +19,7 @@ const EN = {
   'common.allSquads': 'All squads',
   'common.cancel': 'Cancel',
   'common.connecting': '◌ Connecting…',
+  'common.invalidValue': '{typed} is not a valid value (expected e.g. {example})',
   'common.noOfflineReload':
     'Offline reload is not available at this address (plain http): saves still wait on this device, but do not reload this page while the server is down. Open it over https or on the server itself for offline reload.',
   'common.noEvents':
@@ -148,6 +149,7 @@ const DE: Record<MessageKey, string> = {
   'common.allSquads': 'Alle Riegen',
   'common.cancel': 'Abbrechen',
   'common.connecting': '◌ Verbinde…',
+  'common.invalidValue': '{typed} ist kein gültiger Wert (erwartet z. B. {example})',
   'common.noOfflineReload':
     'Neu laden ohne Server ist unter dieser Adresse (einfaches http) nicht möglich: Speicherungen warten weiter auf diesem Gerät, aber laden Sie die Seite nicht neu, solange der Server nicht erreichbar ist. Für Neuladen ohne Server die Seite über https oder auf dem Server selbst öffnen.',
   'common.noEvents':

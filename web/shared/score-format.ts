@@ -7,6 +7,7 @@ import {
   parseTyped,
   type NormalizeResult,
 } from '../../src/domain/input-mask.js';
+import { t } from './i18n.js';
 
 /** Fixed decimals without leading zeros, with the given separator. */
 function plainNumber(value: number, decimals: number, separator: string): string {
@@ -45,7 +46,7 @@ export interface ScoreFormat {
 const PLAIN_DECIMALS_LIMIT = 1_000;
 
 function unreadable(typed: string, example: string): NormalizeResult {
-  return { ok: false, error: `${JSON.stringify(typed)} is not a valid value (expected e.g. ${example})` };
+  return { ok: false, error: t('common.invalidValue', { typed: JSON.stringify(typed), example }) };
 }
 
 export function scoreFormat(discipline: { inputMask: string | null; decimals: number | null }): ScoreFormat {
