@@ -26,21 +26,32 @@ import { selectCompetitionDisciplines, selectParticipantEntries, selectResultsSc
 import { selectSquadPlanningInput } from '../queries/squad-participants.js';
 
 // ---------------------------------------------------------------------------------------------
-// Statement counter: every round trip of every pg client in this process, by connection role and
-// statement, so the runner can tell a request's statements from the relay's background work.
+// Statement counter: every round trip of the service's own connections (both pools and the
+// sequencer's, which the server opens with this class), by connection role and statement, so the
+// runner can tell a request's statements from the relay's background work. A subclass handed to
+// startServer: nothing of pg's is patched. The LISTEN connection (pg-listen's own client) is not counted.
 
 const statements = new Map<string, number>();
-type QueryFn = (this: pg.Client, ...args: unknown[]) => unknown;
-const clientPrototype = pg.Client.prototype as unknown as { query: QueryFn };
-const originalQuery = clientPrototype.query;
-clientPrototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
-  const first = args[0] as string | { text?: string } | undefined;
-  const text = typeof first === 'string' ? first : (first?.text ?? '');
-  const role = (this as unknown as { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name ?? '';
-  const key = `${role || 'other'}\t${text.replace(/\s+/g, ' ').trim().slice(0, 90)}`;
-  statements.set(key, (statements.get(key) ?? 0) + 1);
-  return originalQuery.apply(this, args);
-};
+
+class CountingClient extends pg.Client {
+  private readonly role: string;
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.role = (typeof config === 'object' ? config.application_name : undefined) ?? '';
+  }
+
+  // pg's query has a dozen overloads; this one passes every form through unchanged.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const first: unknown = args[0];
+    const text =
+      typeof first === 'string' ? first : typeof first === 'object' && first !== null ? String(Reflect.get(first, 'text') ?? '') : '';
+    const key = `${this.role || 'other'}\t${text.replace(/\s+/g, ' ').trim().slice(0, 90)}`;
+    statements.set(key, (statements.get(key) ?? 0) + 1);
+    return Reflect.apply(super.query, this, args);
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -48,7 +59,7 @@ const databaseUrl = process.env.BENCH_DATABASE_URL;
 if (!databaseUrl) throw new Error('BENCH_DATABASE_URL is required');
 const config = { ...loadConfig({ ...process.env, HOST: '127.0.0.1', DATA_DIR: process.env.BENCH_DATA_DIR }), port: 0 };
 const logger = createLogger(config.logLevel, false);
-const running = await startServer(config, databaseUrl, logger);
+const running = await startServer(config, databaseUrl, logger, { clientClass: CountingClient });
 const io = running.gateway.io;
 const tables = running.pool.tables;
 

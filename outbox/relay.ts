@@ -1,4 +1,5 @@
 import cron, { type ScheduledTask } from 'node-cron';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Pool, Queryable } from '../src/db/pool.js';
 import { onOutboxCommitted } from './append.js';
@@ -90,6 +91,8 @@ export interface OutboxRelayOptions {
   connectionString: string;
   pool: Pool;
   logger: Logger;
+  /** The class of the sequencer's connection (pg's own by default). */
+  clientClass?: typeof pg.Client;
 }
 
 /**
@@ -119,7 +122,7 @@ export class OutboxRelay {
   private notifyAgain = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
-    this.sequencer = new OutboxSequencer(options.connectionString, options.pool.tables, options.logger);
+    this.sequencer = new OutboxSequencer(options.connectionString, options.pool.tables, options.logger, options.clientClass);
     this.listener = new OutboxListener({
       connectionString: options.connectionString,
       channel: options.pool.tables.outboxChannel,

@@ -73,6 +73,8 @@ export class OutboxSequencer {
     private readonly connectionString: string,
     private readonly tables: Tables,
     private readonly logger: Logger,
+    /** The class of its connection (pg's own by default; the bench counts statements with a subclass). */
+    private readonly clientClass: typeof pg.Client = pg.Client,
   ) {}
 
   get isSequencer(): boolean {
@@ -121,7 +123,7 @@ export class OutboxSequencer {
   }
 
   private async connect(): Promise<pg.Client & WithTables> {
-    const client = new pg.Client({
+    const client = new this.clientClass({
       connectionString: this.connectionString,
       application_name: SEQUENCER_APPLICATION_NAME,
       keepAlive: true,

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import type { AppDeps, TypedApp } from './http/app-types.js';
@@ -25,22 +26,24 @@ export interface RunningServer {
 
 /**
  * Wires database, relay, HTTP and Socket.IO on one port. Used by `npm start` and by tests alike;
- * `overrides` lets tests replace host adapters, e.g. a firewall whose commands they replay.
+ * `overrides` lets tests replace host adapters, e.g. a firewall whose commands they replay, and the
+ * bench the class of the database connections (one that counts statements).
  */
 export async function startServer(
   config: Config,
   databaseUrl: string,
   logger: Logger,
-  overrides: Pick<AppDeps, 'firewall'> = {},
+  overrides: Pick<AppDeps, 'firewall'> & { clientClass?: typeof pg.Client } = {},
 ): Promise<RunningServer> {
+  const { clientClass, ...adapters } = overrides;
   const tables = createTables(config.tablePrefix);
   await migrateDatabase(databaseUrl, tables, logger);
-  const pool = createPool({ connectionString: databaseUrl, tables }, logger);
-  const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger });
-  const app = await buildApp({ config, pool, logger, relay, ...overrides });
+  const pool = createPool({ connectionString: databaseUrl, tables, clientClass }, logger);
+  const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger, clientClass });
+  const app = await buildApp({ config, pool, logger, relay, ...adapters });
   // Replays read through their own small pool: a flood of joins must not take the connections saves need.
   const replayPool = createPool(
-    { connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay' },
+    { connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay', clientClass },
     logger,
   );
   const gateway = createRealtimeGateway(app.server, logger, relay, {

@@ -31,6 +31,8 @@ export interface PoolOptions {
   tables: Tables;
   max?: number;
   applicationName?: string;
+  /** The client class the pool opens connections with (pg's own by default; the bench counts statements with a subclass). */
+  clientClass?: typeof pg.Client;
 }
 
 // Connected clients per pool, each removed once its connection has closed (see endPool).
@@ -73,6 +75,7 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
       idleTimeoutMillis: 30_000,
       statement_timeout: 15_000,
       query_timeout: 20_000,
+      ...(options.clientClass === undefined ? {} : { Client: options.clientClass }),
     },
     options.tables,
   );
