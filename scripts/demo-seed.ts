@@ -23,7 +23,7 @@ const CLUBS = ['TV Lindenau 1848', 'TSV Bergheim', 'SC Rheinau', 'Turnerschaft W
 // Relative club sizes, so squads and candidate lists are not uniform.
 const CLUB_WEIGHTS = [5, 4, 3, 3, 2];
 
-const FEMALE_NAMES = [
+export const FEMALE_NAMES = [
   'Anna',
   'Lena',
   'Marie',
@@ -87,7 +87,7 @@ const MALE_NAMES = [
   'Erik',
   'Malte',
 ];
-const LAST_NAMES = [
+export const LAST_NAMES = [
   'Müller',
   'Schmidt',
   'Schneider',

@@ -14,6 +14,7 @@ import { insertRow, createCompetition, insertDetailRow, insertParticipant, inser
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ARTIFACTS_DIR, DESKTOP, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { officeUrl } from './support/office.js';
+import { FEMALE_NAMES, LAST_NAMES } from '../../scripts/demo-seed.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -27,52 +28,9 @@ const DEVICES = [
   ['Schwebebalken', 'BA'],
   ['Boden', 'BO'],
 ] as const;
-const FIRST = [
-  'Anna',
-  'Lena',
-  'Marie',
-  'Sophie',
-  'Emma',
-  'Mia',
-  'Hannah',
-  'Lea',
-  'Laura',
-  'Julia',
-  'Clara',
-  'Lina',
-  'Emilia',
-  'Johanna',
-  'Leonie',
-  'Paula',
-  'Frieda',
-  'Greta',
-  'Ida',
-  'Luisa',
-  'Zoë',
-];
-const LAST = [
-  'Müller',
-  'Schmidt',
-  'Schneider',
-  'Fischer',
-  'Weber',
-  'Meyer',
-  'Wagner',
-  'Becker',
-  'Schulz',
-  'Hoffmann',
-  'Koch',
-  'Richter',
-  'Klein',
-  'Wolf',
-  'Schröder',
-  'Neumann',
-  'Schwarz',
-  'Braun',
-  'Zimmermann',
-  'Krüger',
-  'Hartmann',
-];
+// The demo's names (scripts/demo-seed.ts); the last gymnast's 'Zoë' checks a diacritic in the PDF.
+const FIRST = [...FEMALE_NAMES.slice(0, 20), 'Zoë'];
+const LAST = LAST_NAMES.slice(0, 21);
 
 /** Prints the current page to an A4 PDF, keeps it and its first page as PNG in test-artifacts/. */
 async function printToPdf(name: string): Promise<{ pdf: string; png: string; pages: number; text: (page: number) => string }> {

@@ -8,11 +8,11 @@
  */
 import type { AllAroundResult, AllAroundResults } from '../../queries/results.js';
 import { api, getJson, type DisciplineSummary, type ScoreUpdatedEvent } from '../shared/api.js';
-import { buildBadges } from '../shared/build-badges.js';
 import { h } from '../shared/dom.js';
-import { decimalSeparator, languageSwitch, t } from '../shared/i18n.js';
+import { decimalSeparator, t } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
+import { renderBoardPage } from './board-page.js';
 import { liveIndicator } from './live-indicator.js';
 import { paceFromUrl, RowPager } from './pager.js';
 
@@ -63,17 +63,8 @@ export class AllAroundBoard {
   ) {}
 
   async start(): Promise<void> {
-    const header = h(
-      'header',
-      { class: 'board-header' },
-      h('div', { class: 'titles' }, this.title, this.subtitle),
-      h('div', { class: 'header-side' }, this.live.element, this.pageInfo),
-    );
-    this.root.replaceChildren(
-      header,
-      h('main', {}, this.message, this.tables, this.updated),
-      h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)),
-    );
+    const { title, subtitle, pageInfo, message, tables, updated } = this;
+    renderBoardPage(this.root, { title, subtitle, live: this.live.element, pageInfo, message, tables, updated });
     this.feed = new LiveFeed({
       onEvent: (event) => this.liveEvent(event),
       onStatus: (status) => this.statusChanged(status),
