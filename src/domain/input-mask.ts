@@ -12,8 +12,8 @@ export type NormalizeResult =
   { readonly ok: true; readonly value: number; readonly text: string } | { readonly ok: false; readonly error: string };
 
 export interface LegacyDisplayOptions {
-  /** Unit of the discipline's value; null when the discipline names none. */
-  readonly unit: string | null;
+  /** Measurement unit of the discipline's value (seconds, metres); null when the discipline names none. */
+  readonly measurementUnit: string | null;
   readonly mask: string;
 }
 
@@ -187,8 +187,8 @@ export function normalize(typed: string, mask: string): NormalizeResult {
   return { ok: true, value, text: formatByMask(value, mask) };
 }
 
-function isMetres(unit: string | null): boolean {
-  return unit !== null && METRE_UNITS.has(unit.trim().toLowerCase());
+function isMetres(measurementUnit: string | null): boolean {
+  return measurementUnit !== null && METRE_UNITS.has(measurementUnit.trim().toLowerCase());
 }
 
 /**
@@ -201,8 +201,8 @@ function isMetres(unit: string | null): boolean {
  * - Everything else renders normally by the mask.
  */
 export function legacyDisplay(value: number, options: LegacyDisplayOptions): string {
-  const { unit, mask } = options;
-  if (maskClass(mask) === 'time' || value <= LEGACY_SECONDS_LIMIT || isMetres(unit)) {
+  const { measurementUnit, mask } = options;
+  if (maskClass(mask) === 'time' || value <= LEGACY_SECONDS_LIMIT || isMetres(measurementUnit)) {
     return formatByMask(value, mask);
   }
   const decimals = decimalPlaces(mask);

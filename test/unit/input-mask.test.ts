@@ -172,24 +172,24 @@ describe('normalize', () => {
 
 describe('legacyDisplay', () => {
   it('writes values above 59.59 in minutes:seconds form unless the unit is metres', () => {
-    expect(legacyDisplay(65.5, { unit: 's', mask: '0.00' })).toBe('1:05.50');
-    expect(legacyDisplay(65.5, { unit: null, mask: '0,00' })).toBe('1:05,50');
-    expect(legacyDisplay(59.6, { unit: 'Sekunden', mask: '0.00' })).toBe('0:59.60');
-    expect(legacyDisplay(65.5, { unit: 'm', mask: '0.00' })).toBe('65.50');
-    expect(legacyDisplay(65.5, { unit: ' Meter ', mask: '0.00' })).toBe('65.50');
+    expect(legacyDisplay(65.5, { measurementUnit: 's', mask: '0.00' })).toBe('1:05.50');
+    expect(legacyDisplay(65.5, { measurementUnit: null, mask: '0,00' })).toBe('1:05,50');
+    expect(legacyDisplay(59.6, { measurementUnit: 'Sekunden', mask: '0.00' })).toBe('0:59.60');
+    expect(legacyDisplay(65.5, { measurementUnit: 'm', mask: '0.00' })).toBe('65.50');
+    expect(legacyDisplay(65.5, { measurementUnit: ' Meter ', mask: '0.00' })).toBe('65.50');
   });
 
   it('keeps values up to 59.59 in the mask format', () => {
-    expect(legacyDisplay(59.59, { unit: 's', mask: '00.00' })).toBe('59.59');
-    expect(legacyDisplay(12.5, { unit: null, mask: '0,00' })).toBe('12,50');
+    expect(legacyDisplay(59.59, { measurementUnit: 's', mask: '00.00' })).toBe('59.59');
+    expect(legacyDisplay(12.5, { measurementUnit: null, mask: '0,00' })).toBe('12,50');
   });
 
   it('always uses minutes:seconds for the mask 00:00.00', () => {
-    expect(legacyDisplay(12.5, { unit: 'm', mask: '00:00.00' })).toBe('00:12.50');
-    expect(legacyDisplay(65.5, { unit: 's', mask: '00:00.00' })).toBe('01:05.50');
+    expect(legacyDisplay(12.5, { measurementUnit: 'm', mask: '00:00.00' })).toBe('00:12.50');
+    expect(legacyDisplay(65.5, { measurementUnit: 's', mask: '00:00.00' })).toBe('01:05.50');
   });
 
   it('leaves other time masks to their own layout', () => {
-    expect(legacyDisplay(3661.5, { unit: 's', mask: 'hh:mm:ss.ss' })).toBe('01:01:01.50');
+    expect(legacyDisplay(3661.5, { measurementUnit: 's', mask: 'hh:mm:ss.ss' })).toBe('01:01:01.50');
   });
 });
