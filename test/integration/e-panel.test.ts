@@ -13,10 +13,11 @@ import {
   insertParticipantsWithScoreRows,
   rowCounts,
   type Competition,
+  insertPanelDiscipline,
+  type PanelDiscipline,
 } from '../support/fixtures.js';
-import { getJson, postJson } from '../support/http.js';
+import { getJson, postJson, sendJson } from '../support/http.js';
 import { collectEvents, commitAndAwait, joinCompetition } from '../support/realtime.js';
-import { insertPanelDiscipline, sendJson, type PanelDiscipline } from '../support/panel-fixtures.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import { captureStatements } from '../support/statements.js';
 import { t } from '../support/tables.js';

@@ -249,6 +249,40 @@ export async function storeAppSetting(pool: Queryable, key: string, value: unkno
   );
 }
 
+/**
+ * An E-panel discipline (issue 21): D (sort 1), judges E1…En (sorts 2…n+1), the aggregate field E
+ * (n+2) and the final (n+3), with the formula `A + B` (D + E once the judges' fields are left out
+ * of the letters).
+ */
+export interface PanelDiscipline {
+  id: number;
+  difficulty: number;
+  judges: number[];
+  aggregate: number;
+  final: number;
+}
+
+export async function insertPanelDiscipline(
+  pool: Queryable,
+  options: { name?: string; judges?: number; inputMask?: string | null; decimals?: number | null; formula?: string } = {},
+): Promise<PanelDiscipline> {
+  const id = await insertRow(pool, 'disziplinen', 'int_disziplinenid', {
+    var_name: options.name ?? 'Sprung',
+    var_formel: options.formula ?? 'A + B',
+    var_eingabemaske: options.inputMask === undefined ? '00.000' : options.inputMask,
+    int_berechnung: options.decimals === undefined ? 3 : options.decimals,
+  });
+  const field = (name: string, sort: number, extra: Row = {}) =>
+    insertField(pool, id, { name, shortName: name.slice(0, 10), sort, sortColumns: ['int_sortierung'], extra });
+  const count = options.judges ?? 5;
+  const difficulty = await field('D-Note', 1, { bol_ausgangswert: true });
+  const judges: number[] = [];
+  for (let index = 1; index <= count; index += 1) judges.push(await field(`E${index}`, 1 + index));
+  const aggregate = await field('E-Note', count + 2);
+  const final = await field('Endwert', count + 3, { bol_endwert: true });
+  return { id, difficulty, judges, aggregate, final };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading back what a command stored
 // ---------------------------------------------------------------------------------------------
