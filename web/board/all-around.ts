@@ -9,7 +9,7 @@
 import type { AllAroundResult, AllAroundResults } from '../../queries/results.js';
 import { api, getJson, type DisciplineSummary, type ScoreUpdatedEvent } from '../shared/api.js';
 import { h } from '../shared/dom.js';
-import { decimalSeparator, t } from '../shared/i18n.js';
+import { decimalSeparator, t, timeOfDay } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { renderBoardPage } from './board-page.js';
@@ -143,7 +143,7 @@ export class AllAroundBoard {
       }
     }
     if (changed) {
-      this.updated.textContent = t('board.lastUpdate', { time: new Date().toLocaleTimeString() });
+      this.updated.textContent = t('board.lastUpdate', { time: timeOfDay() });
       setTimeout(() => this.render(), HIGHLIGHT_MS + 50);
     }
   }

@@ -12,7 +12,7 @@ import {
   type ScoreUpdatedEvent,
 } from '../shared/api.js';
 import { h } from '../shared/dom.js';
-import { decimalSeparator, t } from '../shared/i18n.js';
+import { decimalSeparator, t, timeOfDay } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { renderBoardPage } from './board-page.js';
@@ -253,7 +253,7 @@ export class DeviceBoard {
     });
     this.tables.replaceChildren(...tables);
     this.pager.refresh(changedRow);
-    this.updated.textContent = this.lastUpdate ? t('board.lastUpdate', { time: this.lastUpdate.toLocaleTimeString() }) : '';
+    this.updated.textContent = this.lastUpdate ? t('board.lastUpdate', { time: timeOfDay(this.lastUpdate) }) : '';
   }
 
   private competitionIndex(id: number | null): number {

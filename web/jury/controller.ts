@@ -12,7 +12,7 @@ import {
 import { buildBadges } from '../shared/build-badges.js';
 import { judgeNameControl } from './judge-name-control.js';
 import { h, queryInteger } from '../shared/dom.js';
-import { decimalSeparator, languageSwitch, t } from '../shared/i18n.js';
+import { decimalSeparator, languageSwitch, t, timeOfDay } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { maskClass } from '../../src/domain/input-mask.js';
@@ -91,7 +91,6 @@ function keepSelection(selection: Selection): void {
   }
 }
 
-const timeOfDay = () => new Date().toLocaleTimeString();
 const same = (a: number | null | undefined, b: number | null | undefined) =>
   (a ?? null) === null || (b ?? null) === null ? (a ?? null) === (b ?? null) : Math.fround(a!) === Math.fround(b!);
 

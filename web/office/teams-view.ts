@@ -1,6 +1,6 @@
 import type { DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
-import { decimalSeparator } from '../shared/i18n.js';
+import { decimalSeparator, timeOfDay } from '../shared/i18n.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
 import { m } from './messages.js';
@@ -101,7 +101,6 @@ interface AttemptRow {
 
 const disciplineLabel = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
 const competitionLabel = (competition: CompetitionSummary) => competition.name ?? m('competition.fallback', { id: competition.id });
-const timeOfDay = () => new Date().toLocaleTimeString(document.documentElement.lang);
 
 /**
  * The inline table of one team or group, competition and discipline: one row per attempt, one column per

@@ -1,11 +1,12 @@
 import type { BuildInfo } from '../../src/system/build-info.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 /** The frontend's own build info, put into the bundle by Vite `define` (web/vite.config.ts). */
 export const FRONTEND_BUILD: BuildInfo = __BUILD_INFO__;
 
 export function describeBuild(label: string, build: BuildInfo): string {
-  return `${label} build\nHash: ${build.gitHash}\nBranch: ${build.gitBranch}\nBuilt: ${build.buildDate}`;
+  return t('build.details', { label, hash: build.gitHash, branch: build.gitBranch, date: build.buildDate });
 }
 
 function fillBadge(badge: HTMLElement, label: string, build: BuildInfo): void {
@@ -25,16 +26,16 @@ export function buildBadges(loadBackend: () => Promise<{ build: BuildInfo }>, fr
   fillBadge(frontendBadge, 'Frontend', frontend);
   const backendBadge = h(
     'span',
-    { class: 'badge', 'data-badge': 'backend', 'data-state': 'loading', title: 'Asking the backend for its version…' },
+    { class: 'badge', 'data-badge': 'backend', 'data-state': 'loading', title: t('build.asking') },
     'Backend …',
   );
   loadBackend().then(
     (version) => fillBadge(backendBadge, 'Backend', version.build),
     (error: unknown) => {
-      backendBadge.textContent = 'Backend version unavailable';
-      backendBadge.title = `GET /api/system/version failed: ${(error as Error).message}`;
+      backendBadge.textContent = t('build.unavailable');
+      backendBadge.title = t('build.failed', { error: (error as Error).message });
       backendBadge.dataset.state = 'error';
     },
   );
-  return h('div', { class: 'badges', 'aria-label': 'Build versions' }, frontendBadge, backendBadge);
+  return h('div', { class: 'badges', 'aria-label': t('build.versions') }, frontendBadge, backendBadge);
 }

@@ -118,6 +118,11 @@ const EN = {
   'board.notLive': '○ NOT LIVE — reconnecting…',
   'board.loadFailed': 'Could not load the results: {error}. Retrying…',
   'board.lastUpdate': 'Last update {time}',
+  'build.details': '{label} build\nHash: {hash}\nBranch: {branch}\nBuilt: {date}',
+  'build.asking': 'Asking the backend for its version…',
+  'build.unavailable': 'Backend version unavailable',
+  'build.failed': 'GET /api/system/version failed: {error}',
+  'build.versions': 'Build versions',
   'board.page': 'Page {page} of {pages}',
   'board.allCompetitions': 'All competitions',
   'board.loadingPickers': 'Loading events and devices…',
@@ -251,6 +256,11 @@ const DE: Record<MessageKey, string> = {
   'board.notLive': '○ NICHT LIVE — verbinde neu…',
   'board.loadFailed': 'Die Ergebnisse konnten nicht geladen werden: {error}. Neuer Versuch…',
   'board.lastUpdate': 'Letzte Änderung {time}',
+  'build.details': '{label}-Build\nHash: {hash}\nZweig: {branch}\nErstellt: {date}',
+  'build.asking': 'Frage das Backend nach seiner Version…',
+  'build.unavailable': 'Backend-Version nicht verfügbar',
+  'build.failed': 'GET /api/system/version fehlgeschlagen: {error}',
+  'build.versions': 'Build-Versionen',
   'board.page': 'Seite {page} von {pages}',
   'board.allCompetitions': 'Alle Wettkämpfe',
   'board.loadingPickers': 'Veranstaltungen und Geräte werden geladen…',
@@ -303,6 +313,9 @@ export function t(key: MessageKey, params: MessageParams = {}): string {
 export function translator<const E extends Record<string, string>>(en: E, de: { readonly [K in keyof E]: string }) {
   return (key: keyof E & string, params: MessageParams = {}): string => fill((lang === 'de' ? de[key] : en[key]) as string, params);
 }
+
+/** A time of day in the page's language (24-hour clock in German). */
+export const timeOfDay = (date: Date = new Date()): string => date.toLocaleTimeString(lang);
 
 /** The language's one decimal separator. */
 export const decimalSeparator = lang === 'de' ? ',' : '.';
