@@ -1,10 +1,11 @@
 /**
  * Calculation rules 5 and 6 written back, and an E-panel's aggregate and final after a judge value
- * the desktop program wrote directly (issue 21; `panelCorrections` in the model): the corrections
- * that reading a page of scores found (`queries/list-scores.ts` finds them, the route runs this
- * command), so the read path itself never writes. Runs inside `runCommand`, which marks the transaction as the service's own write:
- * the legacy-write triggers must not announce a value that follows from results the clients were
- * already told about.
+ * the desktop program wrote directly, with the deviation that opens or closes (issue 21;
+ * `panelCorrections` and `deviationCorrection` in the model): the corrections that reading a page
+ * of scores found (`queries/list-scores.ts` finds them, the route runs this command), so the read
+ * path itself never writes. Runs inside `runCommand`, which marks the transaction as the service's
+ * own write: the legacy-write triggers must not announce a value that follows from results the
+ * clients were already told about.
  */
 import type { TxClient } from '../src/db/pool.js';
 import type { PendingCorrection, WrittenCorrection } from '../src/model/scoring-context.js';
@@ -43,8 +44,8 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
   const sorted = inLockOrder(corrections);
   const { rows } = await tx.query<WrittenCorrection>(
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[])
-                  WITH ORDINALITY AS i(kind, score_id, discipline_id, field_id, value, expected, ord)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[], $7::int[], $8::text[], $9::float8[])
+                  WITH ORDINALITY AS i(kind, score_id, discipline_id, field_id, value, expected, event_id, panel_values, tolerance, ord)
      ), inserted AS (
        -- Rule 5's missing final and a panel's missing aggregate: whoever got there first wins.
        INSERT INTO ${tx.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
@@ -87,6 +88,26 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
         WHERE i.kind = 'sync' AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
           AND j.int_versuch = 1 AND d.rel_leistung IS NOT NULL AND j.rel_leistung IS DISTINCT FROM d.rel_leistung
        RETURNING j.int_juryresultsid, j.int_wertungenid, j.int_disziplinen_felderid, j.rel_leistung
+     ), deviation_opened AS (
+       INSERT INTO ${tx.tables.svc_panel_deviations} (score_id, discipline_id, attempt, event_id, state, panel_values, spread, tolerance)
+       SELECT score_id, discipline_id, 1, event_id, 'open', panel_values::jsonb, value, tolerance
+         FROM input WHERE kind = 'deviation-open' ORDER BY ord
+       ON CONFLICT (score_id, discipline_id, attempt) DO NOTHING
+       RETURNING score_id, discipline_id, event_id, panel_values, spread, tolerance
+     ), deviation_closed AS (
+       DELETE FROM ${tx.tables.svc_panel_deviations} d USING input i
+        WHERE i.kind = 'deviation-close' AND d.score_id = i.score_id AND d.discipline_id = i.discipline_id AND d.attempt = 1
+       RETURNING d.score_id, d.discipline_id, d.event_id, d.state, i.panel_values::jsonb AS panel_values, i.value AS spread, i.tolerance
+     ), deviation_events AS (
+       -- The panel-deviation event's payload (outbox/events.ts, panelDeviation), for what changed here only.
+       INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload)
+       SELECT 'panel-deviation', e.event_id, 'api',
+              jsonb_build_object('scoreId', e.score_id, 'disciplineId', e.discipline_id, 'attempt', 1, 'values', e.panel_values,
+                                 'spread', e.spread, 'tolerance', e.tolerance, 'resolved', e.resolved)
+         FROM (SELECT score_id, discipline_id, event_id, panel_values, spread, tolerance, false AS resolved FROM deviation_opened
+               UNION ALL
+               SELECT score_id, discipline_id, event_id, panel_values, spread, tolerance, true FROM deviation_closed WHERE state = 'open') e
+       RETURNING id
      )
      SELECT kind, int_juryresultsid AS result_id, int_wertungenid AS score_id,
             int_disziplinen_felderid AS field_id, rel_leistung AS value FROM inserted_kinds
@@ -103,6 +124,9 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
       sorted.map((item) => item.correction.fieldId),
       sorted.map((item) => item.correction.value),
       sorted.map((item) => ('expected' in item.correction ? item.correction.expected : null)),
+      sorted.map((item) => ('eventId' in item.correction ? item.correction.eventId : null)),
+      sorted.map((item) => ('values' in item.correction ? JSON.stringify(item.correction.values) : null)),
+      sorted.map((item) => ('tolerance' in item.correction ? item.correction.tolerance : null)),
     ],
   );
   return rows;

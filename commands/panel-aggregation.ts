@@ -23,35 +23,41 @@ export async function storePanelAggregate(
   if (storeFinal && decision.reading.complete && decision.finalScore !== null) await storeFinalScore(tx, state, decision.finalScore);
 }
 
-/** Opens, keeps (with the current values) or closes the score's deviation and announces a crossing. */
+/**
+ * Opens, keeps (with the current values) or closes the score's deviation and announces a crossing.
+ * The announcement follows what the statement did, not only the decision: a read that recorded the
+ * same crossing meanwhile (after a direct write, `apply-final-corrections.ts`) is not announced twice.
+ */
 export async function recordPanelDeviation(tx: TxClient, state: DisciplineState, decision: PanelDecision): Promise<void> {
   const { deviation, reading } = decision;
-  if (deviation.kind === 'open') {
-    await upsertDeviation(tx, state, reading);
-    await appendOutboxEvent(tx, panelDeviation(state, reading, false));
+  if (deviation.kind === 'open' || (deviation.kind === 'none' && state.deviationState !== null)) {
+    // Still over the tolerance ('none'): the list shows the values as they are now, without a new announcement.
+    const opened = await upsertDeviation(tx, state, reading);
+    if (opened) await appendOutboxEvent(tx, panelDeviation(state, reading, false));
   } else if (deviation.kind === 'close') {
-    await deleteDeviation(tx, state.scoreId, state.disciplineId);
-    if (deviation.announce) await appendOutboxEvent(tx, panelDeviation(state, reading, true));
-  } else if (state.deviationState !== null) {
-    // Still over the tolerance: the list shows the values as they are now, without a new announcement.
-    await upsertDeviation(tx, state, reading);
+    const closed = await deleteDeviation(tx, state.scoreId, state.disciplineId);
+    if (closed === 'open') await appendOutboxEvent(tx, panelDeviation(state, reading, true));
   }
 }
 
-/** A new deviation is 'open'; one that stands keeps its state and gets the current values. */
-export async function upsertDeviation(tx: TxClient, state: DisciplineState, reading: PanelReading): Promise<void> {
-  await tx.query(
+/** A new deviation is 'open'; one that stands keeps its state and gets the current values. True when it was new. */
+export async function upsertDeviation(tx: TxClient, state: DisciplineState, reading: PanelReading): Promise<boolean> {
+  const { rows } = await tx.query<{ inserted: boolean }>(
     `INSERT INTO ${tx.tables.svc_panel_deviations} (score_id, discipline_id, attempt, event_id, state, panel_values, spread, tolerance)
      VALUES ($1, $2, 1, $3, 'open', $4::jsonb, $5, $6)
      ON CONFLICT (score_id, discipline_id, attempt) DO UPDATE
-        SET panel_values = EXCLUDED.panel_values, spread = EXCLUDED.spread, tolerance = EXCLUDED.tolerance`,
+        SET panel_values = EXCLUDED.panel_values, spread = EXCLUDED.spread, tolerance = EXCLUDED.tolerance
+     RETURNING (xmax = 0) AS inserted`,
     [state.scoreId, state.disciplineId, state.eventId, JSON.stringify(reading.values), reading.spread ?? 0, reading.tolerance],
   );
+  return rows[0]!.inserted;
 }
 
-export async function deleteDeviation(tx: TxClient, scoreId: number, disciplineId: number): Promise<void> {
-  await tx.query(`DELETE FROM ${tx.tables.svc_panel_deviations} WHERE score_id = $1 AND discipline_id = $2 AND attempt = 1`, [
-    scoreId,
-    disciplineId,
-  ]);
+/** The state the deleted deviation had; null when there was none. */
+export async function deleteDeviation(tx: TxClient, scoreId: number, disciplineId: number): Promise<'open' | 'confirmed' | null> {
+  const { rows } = await tx.query<{ state: 'open' | 'confirmed' }>(
+    `DELETE FROM ${tx.tables.svc_panel_deviations} WHERE score_id = $1 AND discipline_id = $2 AND attempt = 1 RETURNING state`,
+    [scoreId, disciplineId],
+  );
+  return rows[0]?.state ?? null;
 }

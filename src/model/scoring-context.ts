@@ -15,7 +15,15 @@ import {
   type FieldResult,
   type FinalCorrection,
 } from '../domain/final-score.js';
-import { panelDecimals, readPanel, type PanelReading, type PanelSettings } from '../domain/panel.js';
+import {
+  deviationTransition,
+  isOverTolerance,
+  panelDecimals,
+  readPanel,
+  type PanelReading,
+  type PanelSettings,
+  type PanelValue,
+} from '../domain/panel.js';
 import { sameStoredValue } from '../domain/stored-value.js';
 import { panelSettingsJson } from './panel-settings.js';
 
@@ -316,7 +324,23 @@ export function panelReadingOf(state: ScoringState): PanelReading | null {
  */
 export type PanelCorrection =
   | { readonly kind: 'aggregate' | 'recalculate'; readonly fieldId: number; readonly value: number; readonly expected: number | null }
-  | { readonly kind: 'aggregate-new'; readonly fieldId: number; readonly value: number };
+  | { readonly kind: 'aggregate-new'; readonly fieldId: number; readonly value: number }
+  | DeviationCorrection;
+
+/**
+ * A deviation the judges' values show but the record does not (or the other way round), after a
+ * direct write: `deviation-open` records it and announces `resolved: false`, `deviation-close`
+ * removes it and announces `resolved: true` if it was open. `fieldId` is the aggregate field,
+ * `value` the spread. Only what the statement actually changes is announced.
+ */
+export interface DeviationCorrection {
+  readonly kind: 'deviation-open' | 'deviation-close';
+  readonly fieldId: number;
+  readonly value: number;
+  readonly eventId: number;
+  readonly values: PanelValue[];
+  readonly tolerance: number;
+}
 
 /** A correction (calculation rule 5 or 6, or an E-panel's) that reading a score found, keyed by score and discipline. */
 export interface PendingCorrection {
@@ -363,12 +387,34 @@ export function panelCorrections(state: ScoringState): Array<FinalCorrection | P
   ];
 }
 
-/** What the states need corrected on read: per score and discipline, a panel's corrections or at most one of rules 5 and 6. */
+/** The deviation record a state's panel needs and does not have (only after a direct write or a settings change). */
+export function deviationCorrection(state: ScoringState): DeviationCorrection | null {
+  const reading = panelReadingOf(state);
+  if (reading === null) return null;
+  const transition = deviationTransition(state.deviationState, isOverTolerance(reading));
+  if (transition.kind === 'none') return null;
+  return {
+    kind: transition.kind === 'open' ? 'deviation-open' : 'deviation-close',
+    fieldId: state.panel!.aggregateFieldId,
+    value: reading.spread ?? 0,
+    eventId: state.eventId,
+    values: reading.values,
+    tolerance: reading.tolerance,
+  };
+}
+
+/**
+ * What the states need corrected on read: per score and discipline, a panel's corrections or at
+ * most one of rules 5 and 6, and the panel's deviation record.
+ */
 export function pendingCorrections(states: readonly ScoringState[]): PendingCorrection[] {
   return states.flatMap((state) => {
     if (state.disciplineId === null) return [];
     const disciplineId = state.disciplineId;
-    const corrections = panelCorrections(state) ?? [finalCorrection(state.formula, formulaFieldsOf(state), state.detailValue)];
+    const corrections = [
+      ...(panelCorrections(state) ?? [finalCorrection(state.formula, formulaFieldsOf(state), state.detailValue)]),
+      deviationCorrection(state),
+    ];
     return corrections.flatMap((correction) => (correction === null ? [] : [{ scoreId: state.scoreId, disciplineId, correction }]));
   });
 }

@@ -307,6 +307,24 @@ describe('a judge save recomputes the aggregate and the final in its transaction
   });
 });
 
+/**
+ * A Socket.IO client in the event's room collecting `panel-deviation` messages. `settle()` commits a
+ * marker event and waits for it: delivery is in seq order, so everything committed before has arrived.
+ */
+/** Five judges' values within a tolerance of 0.3: counted 8.5, 8.5, 8.6. */
+const WITHIN_TOLERANCE = [8.5, 8.6, 8.4, 8.7, 8.5];
+
+async function watchDeviations(eventId: number) {
+  const socket = await openSocket(server.url);
+  const deviations: Array<Record<string, any>> = [];
+  socket.on('panel-deviation', (event: Record<string, any>) => deviations.push(event));
+  const scoreEvents = collectEvents(socket);
+  expect((await joinCompetition(socket, eventId)).ok).toBe(true);
+  let marker = 0;
+  const settle = () => commitAndAwait(server.pool, scoreEvents, eventId, `settle-${(marker += 1)}`, 15_000);
+  return { deviations, settle, close: () => socket.close() };
+}
+
 describe('deviation alerts over Socket.IO', () => {
   const save = (scoreId: number, fieldId: number, performance: number) =>
     postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: fieldId, performance });
@@ -316,25 +334,11 @@ describe('deviation alerts over Socket.IO', () => {
     const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Alarm' });
     await putPanel(discipline); // tolerance 0.3
     const { scoreId } = await insertParticipantWithScoreRow(server.pool, localCompetition, { lastName: 'Alarm' });
-    const socket = await openSocket(server.url);
+    const { deviations, settle, close } = await watchDeviations(localCompetition.eventId);
     try {
-      const deviations: Array<Record<string, any>> = [];
-      socket.on('panel-deviation', (event: Record<string, any>) => deviations.push(event));
-      const scoreEvents = collectEvents(socket);
-      expect((await joinCompetition(socket, localCompetition.eventId)).ok).toBe(true);
-      let marker = 0;
-      /** Everything committed before has arrived once a marker committed after it has (delivery in seq order). */
-      const settle = () => commitAndAwait(server.pool, scoreEvents, localCompetition.eventId, `m${(marker += 1)}`, 15_000);
       const [e1, e2, e3, e4, e5] = discipline.judges as [number, number, number, number, number];
 
-      for (const [fieldId, value] of [
-        [e1, 8.5],
-        [e2, 8.6],
-        [e3, 8.4],
-        [e4, 8.7],
-        [e5, 8.5],
-      ] as const)
-        await save(scoreId, fieldId, value);
+      for (const [index, fieldId] of discipline.judges.entries()) await save(scoreId, fieldId, WITHIN_TOLERANCE[index]!);
       await settle();
       expect(deviations).toEqual([]); // within tolerance: counted 8.5, 8.5, 8.6 → spread 0.1
 
@@ -420,7 +424,7 @@ describe('deviation alerts over Socket.IO', () => {
         rowCount: 0,
       });
     } finally {
-      socket.close();
+      close();
     }
   });
 
@@ -517,6 +521,70 @@ describe("the desktop program's direct write of a judge value", () => {
     const before = await stored(scoreId, [discipline.aggregate, discipline.final]);
     await readPage();
     expect(await stored(scoreId, [discipline.aggregate, discipline.final])).toEqual(before);
+  });
+});
+
+describe("a deviation the desktop program's direct write causes", () => {
+  it('is recorded and announced once by the next read, with the same payload keys as a command announces; closed again the same way', async () => {
+    const localCompetition = await createCompetition(server.pool, 'Desktopabweichung');
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Desktop Alarm' });
+    await putPanel(discipline); // tolerance 0.3
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, localCompetition, { lastName: 'Desktopalarm' });
+    const save = (fieldId: number, performance: number) =>
+      postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: fieldId, performance });
+    const [e1, e2, , , e5] = discipline.judges as [number, number, number, number, number];
+    const { deviations, settle, close } = await watchDeviations(localCompetition.eventId);
+    try {
+      const readPage = () => getJson(`${server.url}/api/scores?eventId=${localCompetition.eventId}&limit=1000`);
+      const desktopWrite = (fieldId: number, value: number) =>
+        server.pool.query(`UPDATE ${t.jury_results} SET rel_leistung = $3 WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`, [
+          scoreId,
+          fieldId,
+          value,
+        ]);
+
+      await save(discipline.difficulty, 5.4);
+      for (const [index, fieldId] of discipline.judges.entries()) await save(fieldId, WITHIN_TOLERANCE[index]!);
+      await desktopWrite(e2, 9.4);
+      await desktopWrite(e5, 9.5); // 8.5, 9.4, 8.4, 8.7, 9.5 → counted 8.5, 8.7, 9.4: spread 0.9
+      await settle();
+      expect(deviations).toEqual([]); // no trigger: nothing until a read
+
+      const page = await readPage();
+      expect(page.body.results.find((entry: { id: number }) => entry.id === scoreId).panel).toMatchObject({ deviation: true });
+      await readPage(); // a second read finds the record: nothing new
+      await settle();
+      expect(deviations).toHaveLength(1);
+      expect(deviations[0]).toMatchObject({ scoreId, disciplineId: discipline.id, spread: 0.9, resolved: false });
+      // Built in SQL here, by the builder after a service save: the same keys.
+      await save(e1, 9.9); // 9.9, 9.4, 8.4, 8.7, 9.5 → counted 8.7, 9.4, 9.5: still over, nothing new
+      await settle();
+      expect(deviations).toHaveLength(1);
+      const listed = await sendJson(
+        'GET',
+        `${server.url}/api/panel-deviations?eventId=${localCompetition.eventId}`,
+        undefined,
+        bearer(headToken),
+      );
+      expect(listed.body).toHaveLength(1);
+
+      await desktopWrite(e1, 8.5);
+      await desktopWrite(e2, 8.6);
+      await desktopWrite(e5, 8.5);
+      await readPage();
+      await settle();
+      expect(deviations.map((event) => event.resolved)).toEqual([false, true]);
+      expect(Object.keys(deviations[1]!).sort()).toEqual(Object.keys(deviations[0]!).sort());
+
+      // The same keys as the builder's (a crossing through a service save).
+      await save(e2, 9.4);
+      await save(e5, 9.5);
+      await settle();
+      expect(deviations.map((event) => event.resolved)).toEqual([false, true, false]);
+      expect(Object.keys(deviations[2]!).sort()).toEqual(Object.keys(deviations[0]!).sort());
+    } finally {
+      close();
+    }
   });
 });
 

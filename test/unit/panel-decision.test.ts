@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { decidePanel } from '../../commands/panel-decision.js';
 import { compileFormula } from '../../src/domain/final-score.js';
-import { calculatedScoreOf, panelCorrections, type DisciplineState, type ScoringField } from '../../src/model/scoring-context.js';
+import {
+  calculatedScoreOf,
+  deviationCorrection,
+  panelCorrections,
+  type DisciplineState,
+  type ScoringField,
+} from '../../src/model/scoring-context.js';
 
 const D = 1;
 const JUDGES = [11, 12, 13, 14, 15];
@@ -117,5 +123,26 @@ describe('panelCorrections (the next read after a direct write)', () => {
   it('nothing while incomplete or when the aggregate is right (rules 5 and 6 then apply as usual)', () => {
     expect(panelCorrections(state([8.5, 8.7, null, 9.0, 8.6], { aggregate: 1 }))).toBeNull();
     expect(panelCorrections(state([8.5, 8.7, 8.4, 9.0, 8.6], { aggregate: 8.6, final: 14 }))).toBeNull();
+  });
+});
+
+describe('deviationCorrection (the record a read finds missing or stale)', () => {
+  const over = [8.0, 8.1, 8.6, 8.9, 9.5];
+  it('opens an unrecorded deviation, closes a recorded one within tolerance, leaves a consistent record alone', () => {
+    expect(deviationCorrection(state(over))).toMatchObject({
+      kind: 'deviation-open',
+      fieldId: AGGREGATE,
+      value: 0.8,
+      eventId: 3,
+      tolerance: 0.3,
+    });
+    expect(deviationCorrection(state([8.5, 8.5, 8.5, 8.5, 8.5], { deviation: 'open' }))).toMatchObject({
+      kind: 'deviation-close',
+      value: 0,
+    });
+    expect(deviationCorrection(state(over, { deviation: 'open' }))).toBeNull();
+    expect(deviationCorrection(state(over, { deviation: 'confirmed' }))).toBeNull();
+    expect(deviationCorrection(state([8.5, 8.5, 8.5, 8.5, 8.5]))).toBeNull();
+    expect(deviationCorrection({ ...state(over), panel: null })).toBeNull();
   });
 });
