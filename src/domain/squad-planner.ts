@@ -82,13 +82,8 @@ export interface SquadCriteria {
   breakCount: number;
 }
 
-export interface SquadMember {
-  id: number;
-  firstname: string;
-  lastname: string;
-  club: string;
-  clubId: number;
-  gender: Gender;
+/** A participant as placed in a squad: the age reached in the reference year instead of the birth date. */
+export interface SquadMember extends Omit<PlannerParticipant, 'birthDate'> {
   age: number;
   birthYear: number;
 }

@@ -8,29 +8,14 @@
  * only creating step (save-value without wertungenId) is resolved per participant and competition
  * by the server, and once answered its wertungenId is stored, so a retry never asks again.
  */
-import { HttpError, NetworkError, type JuryResultSaveResponse, type SaveValueResponse } from '../shared/api.js';
+import { HttpError, NetworkError, type api, type JuryResultSaveResponse, type SaveValueResponse } from '../shared/api.js';
 import { localId, type QueueStore } from './queue-store.js';
 import type { NewSave, SaveJob, SaveStep } from './save-job.js';
 
 export type { ExpectedValues, NewSave, SaveJob, SaveStep } from './save-job.js';
 
-export interface SaveTransport {
-  saveValue(body: {
-    competitionId: number;
-    participantId: number;
-    disciplineId: number;
-    score: number;
-    expectedScore?: number | null;
-  }): Promise<SaveValueResponse>;
-  saveJuryResult(body: {
-    participantId: number;
-    disciplineFieldId: number;
-    performance: number;
-    attempt: 1;
-    type: 0 | 1;
-    expectedPerformance?: number | null;
-  }): Promise<JuryResultSaveResponse>;
-}
+/** The two saves a job's steps send, as `web/shared/api.ts` declares them. */
+export type SaveTransport = Pick<typeof api, 'saveValue' | 'saveJuryResult'>;
 
 export interface SaveQueueListener {
   /** The set of jobs or their state changed (enqueued, step done, waiting, finished). */
