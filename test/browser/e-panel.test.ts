@@ -21,7 +21,7 @@ const JUDGES = ['E1', 'E2', 'E3', 'E4', 'E5'] as const;
 
 let server: TestServer;
 let browser: Browser;
-let arena: Competition;
+let competition: Competition;
 let deviceId: number;
 let fields: Record<'D' | 'E' | 'final' | (typeof JUDGES)[number], number>;
 let people: Competitor[];
@@ -32,8 +32,8 @@ let console_: OpenedPage;
 
 const portalUrl = (query: Record<string, number | string> = {}) =>
   `${server.url}/jury/?${new URLSearchParams({
-    eventId: String(arena.eventId),
-    competitionId: String(arena.competitionId),
+    eventId: String(competition.eventId),
+    competitionId: String(competition.competitionId),
     disciplineId: String(deviceId),
     ...Object.fromEntries(Object.entries(query).map(([name, value]) => [name, String(value)])),
   })}`;
@@ -66,7 +66,9 @@ async function judgeSaves(page: Page, person: Competitor, value: string): Promis
 }
 
 async function storedFinal(scoreId: number): Promise<number | null> {
-  const response = await fetch(`${server.url}/api/scores?eventId=${arena.eventId}&competitionId=${arena.competitionId}&limit=1000`);
+  const response = await fetch(
+    `${server.url}/api/scores?eventId=${competition.eventId}&competitionId=${competition.competitionId}&limit=1000`,
+  );
   const body = (await response.json()) as { results: Array<{ id: number; disciplineId: number | null; score: number | null }> };
   return body.results.find((entry) => entry.id === scoreId && entry.disciplineId === deviceId)?.score ?? null;
 }
@@ -74,9 +76,9 @@ async function storedFinal(scoreId: number): Promise<number | null> {
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  arena = await createCompetition(server.pool, 'E-Panel-Cup');
+  competition = await createCompetition(server.pool, 'E-Panel-Cup');
   await seedPanelDevice();
-  people = await seedCompetitors(server.pool, arena, [
+  people = await seedCompetitors(server.pool, competition, [
     ['Anna', 'Adler'],
     ['Berta', 'Bach'],
     ['Clara', 'Cramer'],
@@ -90,7 +92,11 @@ afterAll(async () => {
 
 describe('E-panel: five judge portals, the head judge and the console', () => {
   it('sets up the panel on the office page (admin)', async () => {
-    const office = await openPage(browser, officeUrl(server.url, 'panels', { eventId: arena.eventId, disciplineId: deviceId }), LAPTOP);
+    const office = await openPage(
+      browser,
+      officeUrl(server.url, 'panels', { eventId: competition.eventId, disciplineId: deviceId }),
+      LAPTOP,
+    );
     const page = office.page;
     await page.locator('#panel-editor form').waitFor();
     expect(await page.locator('#panel-save').isDisabled()).toBe(true);
@@ -174,7 +180,7 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
     const berta = people[1]!;
     console_ = await openPage(
       browser,
-      officeUrl(server.url, 'console', { eventId: arena.eventId, competitionId: arena.competitionId }),
+      officeUrl(server.url, 'console', { eventId: competition.eventId, competitionId: competition.competitionId }),
       LAPTOP,
     );
     await signIn(console_.page, headToken);
@@ -207,7 +213,7 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
     await console_.page.locator('#no-deviations').waitFor();
     await waitFor(
       async () => {
-        const response = await fetch(`${server.url}/api/panel-deviations?eventId=${arena.eventId}`, {
+        const response = await fetch(`${server.url}/api/panel-deviations?eventId=${competition.eventId}`, {
           headers: { authorization: `Bearer ${headToken}` },
         });
         return response.ok && ((await response.json()) as unknown[]).length === 0;
