@@ -175,7 +175,11 @@ export function checksOf(results: Results): Check[] {
   return checks;
 }
 
-export function summary(results: Results, machine: Record<string, unknown>): string {
+export function summary(
+  results: Results,
+  machine: Record<string, unknown>,
+  load: Record<string, { before: string; after: string }> = {},
+): string {
   const out: string[] = [];
   out.push(
     `Benchmark ${machine.date} — ${machine.cpus} × ${machine.cpuModel}, ${machine.memory} RAM, Node ${machine.node}, load average ${machine.loadBefore} before / ${machine.loadAfter} after${quick ? ' — QUICK MODE (short phases, not comparable)' : ''}`,
@@ -469,6 +473,15 @@ export function summary(results: Results, machine: Record<string, unknown>): str
   if (rss.length > 0) {
     out.push('', 'Server memory (RSS, MB)');
     out.push(table(['when', 'RSS MB'], rss));
+  }
+  if (Object.keys(load).length > 0) {
+    out.push('', 'Load average (1 / 5 / 15 min) at the start and end of each scenario (the machine is shared)');
+    out.push(
+      table(
+        ['scenario', 'start', 'end'],
+        Object.entries(load).map(([name, { before, after }]) => [name, before, after]),
+      ),
+    );
   }
   out.push('', 'Targets');
   out.push(

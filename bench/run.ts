@@ -41,10 +41,7 @@ async function main(): Promise<void> {
   const { migrateDatabase } = await import('../src/db/database.js');
   installSignalHandlers();
   const started = Date.now();
-  const loadBefore = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
+  const loadBefore = loadAverage();
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'gym-bench-'));
   onStop('temporary directory', async () => rmSync(tempDir, { recursive: true, force: true }));
   const quiet = pino({ level: 'silent' });
@@ -131,6 +128,7 @@ async function main(): Promise<void> {
   };
 
   const results: Results = {};
+  const load: Record<string, { before: string; after: string }> = {};
   const failures: string[] = [];
   try {
     await board(
@@ -146,8 +144,11 @@ async function main(): Promise<void> {
     // the figures of a ten-minute run.
     const scenario = async <K extends keyof Results>(name: string, key: K, run: () => Promise<Results[K]>) => {
       if (!only.has(name)) return;
+      // The machine is shared: every scenario's figures go with the load average they were taken at.
+      const loadAtStart = loadAverage();
       try {
         results[key] = await run();
+        load[name] = { before: loadAtStart, after: loadAverage() };
       } catch (error) {
         progress(`scenario ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
         failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
@@ -174,21 +175,26 @@ async function main(): Promise<void> {
     memory: `${Math.round(os.totalmem() / 1024 ** 3)} GiB`,
     node: process.version,
     loadBefore,
-    loadAfter: os
-      .loadavg()
-      .map((value) => value.toFixed(2))
-      .join(' '),
+    loadAfter: loadAverage(),
     durationSeconds: Math.round((Date.now() - started) / 1000),
   };
-  const report = summary(results, machine);
+  const report = summary(results, machine, load);
   console.log(report);
   if (failures.length > 0) console.log(`\nFAILED SCENARIOS:\n${failures.join('\n')}`);
   console.log(`\n${quick ? 'quick run' : 'run'} took ${machine.durationSeconds} s`);
   writeFileSync(
     path.join(benchDir, 'results.json'),
-    `${JSON.stringify({ machine, settings, checks: checksOf(results), failures, integrity: integrityOf(results), ...results }, (key, value: unknown) => (key === 'samplesMs' ? undefined : value), 2)}\n`,
+    `${JSON.stringify({ machine, settings, checks: checksOf(results), failures, loadByScenario: load, integrity: integrityOf(results), ...results }, (key, value: unknown) => (key === 'samplesMs' ? undefined : value), 2)}\n`,
   );
   progress(`figures written to ${path.join(benchDir, 'results.json')}`);
+}
+
+/** The 1, 5 and 15 minute load averages. */
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 }
 
 try {
