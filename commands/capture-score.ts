@@ -26,14 +26,7 @@ import {
 import { captureFinal, checkDistinctFields, disciplineOfFields } from './individual-score-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { decidePanel } from './panel-decision.js';
-import {
-  appendScoreValueEvent,
-  lockScoreRow,
-  selectFieldDisciplines,
-  storeFinalScore,
-  upsertJuryResults,
-  type FieldValue,
-} from './score-writes.js';
+import { appendScoreValueEvent, lockScoreRowWithFields, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
 
 export interface CaptureScoreInput {
   wertungenId: number;
@@ -52,8 +45,9 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
   const fieldIds = input.fieldValues.map((item) => item.fieldId);
   checkDistinctFields(fieldIds);
   const scoreId = input.wertungenId;
-  if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId}`);
-  const disciplineId = disciplineOfFields(fieldIds, await selectFieldDisciplines(tx, fieldIds));
+  const locked = await lockScoreRowWithFields(tx, scoreId, fieldIds);
+  if (!locked.found) throw notFound(`No score with wertungenId ${scoreId}`);
+  const disciplineId = disciplineOfFields(fieldIds, locked.fieldDisciplines);
 
   await upsertJuryResults(tx, scoreId, input.fieldValues, null);
   let captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;

@@ -19,7 +19,7 @@ import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/
 import { checkExpectedPerformance, checkJuryResultAttempt } from './individual-score-decision.js';
 import { decidePanel } from './panel-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
-import { lockScoreRow, selectFieldDisciplines, upsertJuryResults } from './score-writes.js';
+import { lockScoreRowWithFields, upsertJuryResults } from './score-writes.js';
 
 export interface SaveJuryResultInput {
   /** Carries the wertungenId (spec). */
@@ -47,8 +47,9 @@ export interface SaveJuryResultReply {
 export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, log: WarnLogger): Promise<SaveJuryResultReply> {
   checkJuryResultAttempt(input.attempt);
   const scoreId = input.participantId;
-  if (!(await lockScoreRow(tx, scoreId))) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
-  const disciplineId = (await selectFieldDisciplines(tx, [input.disciplineFieldId])).get(input.disciplineFieldId);
+  const locked = await lockScoreRowWithFields(tx, scoreId, [input.disciplineFieldId]);
+  if (!locked.found) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
+  const disciplineId = locked.fieldDisciplines.get(input.disciplineFieldId);
   if (disciplineId === undefined) throw notFound(`No discipline field ${input.disciplineFieldId}`);
   if (input.expectedPerformance !== undefined) {
     // Under the score row's lock: no other command on this score runs between check and write.

@@ -16,14 +16,25 @@ export async function lockScoreRow(tx: TxClient, scoreId: number): Promise<boole
   return rowCount === 1;
 }
 
-/** fieldId → disciplineId for the fields that exist. */
-export async function selectFieldDisciplines(tx: TxClient, fieldIds: readonly number[]): Promise<Map<number, number>> {
-  const { rows } = await tx.query<{ field_id: number; discipline_id: number }>(
-    `SELECT int_disziplinen_felderid AS field_id, int_disziplinenid AS discipline_id
-       FROM ${tx.tables.disziplinen_felder} WHERE int_disziplinen_felderid = ANY($1::int[])`,
-    [fieldIds],
+/**
+ * The score row's lock (as `lockScoreRow`) and fieldId → disciplineId for those of `fieldIds` that
+ * exist, in one round trip; `found` is false when the score row does not exist.
+ */
+export async function lockScoreRowWithFields(
+  tx: TxClient,
+  scoreId: number,
+  fieldIds: readonly number[],
+): Promise<{ found: boolean; fieldDisciplines: Map<number, number> }> {
+  const { rows } = await tx.query<{ found: boolean; field_id: number | null; discipline_id: number | null }>(
+    `WITH locked AS (SELECT 1 FROM ${tx.tables.wertungen} WHERE int_wertungenid = $1 FOR NO KEY UPDATE)
+     SELECT EXISTS (SELECT 1 FROM locked) AS found, f.int_disziplinen_felderid AS field_id, f.int_disziplinenid AS discipline_id
+       FROM (SELECT 1) AS one
+       LEFT JOIN ${tx.tables.disziplinen_felder} f ON f.int_disziplinen_felderid = ANY($2::int[])`,
+    [scoreId, fieldIds],
   );
-  return new Map(rows.map((row) => [row.field_id, row.discipline_id]));
+  const fieldDisciplines = new Map<number, number>();
+  for (const row of rows) if (row.field_id !== null && row.discipline_id !== null) fieldDisciplines.set(row.field_id, row.discipline_id);
+  return { found: rows[0]?.found === true, fieldDisciplines };
 }
 
 export interface FieldValue {
