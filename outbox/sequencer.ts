@@ -36,16 +36,11 @@ export interface NumberedRow {
 }
 
 /**
- * Numbers up to `limit` committed rows in id order and returns them. The ids are read first, then
- * numbered in the order of the array (as `assignSeq`), returning what the relay delivers. (One
- * statement doing both, a CTE over the unsequenced index, was planned as a scan per row on
- * PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.) The statement-level
- * trigger on the UPDATE notifies only when it numbered rows (migration 0010); an empty batch is
- * not written at all.
+ * `assignSeq` returning the rows it numbered, in seq order: what the relay delivers. (One statement
+ * reading the ids and numbering them, a CTE over the unsequenced index, was planned as a scan per
+ * row on PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.)
  */
-export async function numberUnsequenced(db: Queryable, limit: number): Promise<NumberedRow[]> {
-  const ids = await selectUnsequencedIds(db, limit);
-  if (ids.length === 0) return [];
+export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<NumberedRow[]> {
   const { rows } = await db.query<NumberedRow>(
     `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
      FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
@@ -94,13 +89,18 @@ export class OutboxSequencer {
     let complete = true;
     try {
       for (;;) {
-        const rows = await numberUnsequenced(client, BATCH_SIZE);
-        if (complete && numbered.length + rows.length <= keep) numbered = numbered.concat(rows);
-        else {
+        const ids = await selectUnsequencedIds(client, BATCH_SIZE);
+        // Only a non-empty batch is written (the UPDATE's trigger notifies when it numbered rows,
+        // migration 0010). The rows come back only while the caller keeps them: a burst is read
+        // by the relay in slices instead of travelling twice.
+        if (ids.length > 0 && complete && numbered.length + ids.length <= keep)
+          numbered = numbered.concat(await assignSeqReturning(client, ids));
+        else if (ids.length > 0) {
+          await assignSeq(client, ids);
           complete = false;
           numbered = [];
         }
-        if (rows.length < BATCH_SIZE) return { rows: numbered, complete };
+        if (ids.length < BATCH_SIZE) return { rows: numbered, complete };
       }
     } catch (error) {
       this.drop(error);
