@@ -46,11 +46,16 @@ async function retainedBytes(): Promise<number> {
   return previous;
 }
 
-/** A scoreboard that keeps only the seqs, so what the test process holds is the server's doing. */
+/**
+ * A scoreboard that keeps only the seqs, so what the test process holds is the server's doing. Like
+ * the real board it rejoins with `since` after a reconnect: with server and boards sharing this
+ * process's one thread, a busy machine can leave a reading board behind by more than the limit too.
+ */
 async function openLightBoard(baseUrl: string): Promise<{ socket: Socket; seqs: number[] }> {
-  const socket = await openSocket(baseUrl);
+  const socket = await openSocket(baseUrl, { reconnectionDelayMax: 500 });
   const seqs: number[] = [];
   socket.on('score-updated', (event: { seq: number }) => seqs.push(event.seq));
+  socket.on('connect', () => void joinCompetition(socket, EVENT_ID, seqs.at(-1) ?? 0).catch(() => undefined));
   expect(await joinCompetition(socket, EVENT_ID)).toMatchObject({ ok: true });
   return { socket, seqs };
 }
@@ -88,12 +93,11 @@ async function commitBurst(): Promise<number> {
   );
 }
 
-/** Milliseconds from committing a burst until every board has received its last event. */
 /** Commits a burst and waits until every given board has received it. */
 async function burstReceivedBy(boards: ReadonlyArray<{ seqs: number[] }>): Promise<void> {
   const last = await commitBurst();
   await waitFor(() => boards.every((board) => board.seqs.at(-1) === last), {
-    timeoutMs: 30_000,
+    timeoutMs: 60_000,
     message: 'the healthy scoreboards received the burst',
   });
 }
@@ -104,7 +108,7 @@ it('drops a client that stopped reading once its queue passes the limit, without
   sockets.push(...healthy.map((board) => board.socket), stalled.socket);
   await burstReceivedBy(healthy);
   await waitFor(() => stalled.events.length === BURST_EVENTS, {
-    timeoutMs: 20_000,
+    timeoutMs: 30_000,
     message: 'the reading scoreboard received the first burst',
   });
 
@@ -123,11 +127,11 @@ it('drops a client that stopped reading once its queue passes the limit, without
   expect(grown).toBeLessThan(10 * MAX_QUEUED_BYTES);
   // The others did not wait for it: they received the whole burst while it still was not reading
   // (burstReceivedBy waits for that). How long the burst took with and without it is for the bench.
-  for (const board of healthy) expect(board.seqs).toHaveLength(2 * BURST_EVENTS);
 
   stalledTcp.resume();
-  const committed = await waitUntilBoardsCaughtUp(server.pool, EVENT_ID, [stalled], 30_000);
+  const committed = await waitUntilBoardsCaughtUp(server.pool, EVENT_ID, [stalled], 60_000);
   expect(stalled.joins.length).toBeGreaterThanOrEqual(2);
   expect(stalled.joins.every((ack) => ack.ok)).toBe(true);
   expect(seqsOf(stalled.events)).toEqual(committed.map((event) => event.seq));
-}, 60_000);
+  for (const board of healthy) expect(board.seqs).toEqual(committed.map((event) => event.seq));
+}, 180_000);
