@@ -312,6 +312,8 @@ class UnitSheet {
     this.queue = this.queue.then(async () => {
       try {
         const finalScore = await this.kind.save(this.api, target, decision, finalFieldId);
+        // The saved final shows with "saved", not only after the reload that follows.
+        if (row.finalOutput) row.finalOutput.textContent = finalScore === null ? '—' : this.show(finalScore);
         this.setStatus(row, 'saved', m('sheet.saved', { time: timeOfDay(), score: finalScore === null ? '—' : this.show(finalScore) }));
       } catch (error) {
         this.setError(cell, m('sheet.notSavedError', { error: (error as Error).message }));
