@@ -1,16 +1,23 @@
 /**
- * The scoreboard process of `npm run bench`: M Socket.IO clients in one event room, recording what
- * each receives with a monotonic timestamp. Forked by bench/run.ts so that decoding thousands of
- * events a second competes neither with the server's event loop nor with the portals' timers.
+ * The scoreboard process of `npm run bench`: M clients in one event room, recording what each
+ * receives with a monotonic timestamp. Forked by bench/run.ts so that decoding thousands of events a
+ * second competes neither with the server's event loop nor with the portals' timers.
+ *
+ * Two kinds of client. `socket.io` is the real socket.io-client the scoreboard page runs (the live
+ * phase's 50 boards). `wire` speaks just enough Engine.IO 4 / Socket.IO 5 over a bare `ws` socket for
+ * the fan-out phase's thousands: socket.io-client costs ~21 µs of CPU per received message, so 5,000
+ * boards at 20 saves/s would need two cores of their own on a two-core machine, and the bench would
+ * measure the clients instead of the server. The server cannot tell the two apart.
  *
  * `process.hrtime` reads CLOCK_MONOTONIC, which is one clock for every process on the machine: a
  * reception here and a request sent in the runner are on the same time axis.
  */
-import { io as connect, type Socket } from 'socket.io-client';
+import { io as connect } from 'socket.io-client';
+import WebSocket from 'ws';
 import { analyzeDelivery, type DeliveryReport, type SentRequests } from './delivery.js';
 
 export type ScoreboardCommand =
-  | { type: 'connect'; group: string; url: string; eventId: number; count: number; addressBase?: number }
+  | { type: 'connect'; group: string; url: string; eventId: number; count: number; addressBase?: number; client?: BoardClient }
   | { type: 'reset'; group: string }
   | { type: 'await'; group: string; expectedPerClient: number; quietMs: number; timeoutMs: number }
   | { type: 'analyze'; group: string; base: string; sent: SentRequests; checkSeq: boolean; samples?: boolean }
@@ -25,8 +32,10 @@ export type ScoreboardReply =
   | { type: 'closed' }
   | { type: 'error'; message: string };
 
+export type BoardClient = 'socket.io' | 'wire';
+
 interface Board {
-  socket: Socket;
+  close(): void;
   scoreIds: number[];
   seqs: number[];
   finals: Array<number | null>;
@@ -62,55 +71,127 @@ const CONNECT_BATCH = 100;
  * thousands of scoreboards are thousands of devices, and the server's per-address message limits
  * (src/realtime/limits.ts) would otherwise refuse their joins as one flooding address.
  */
-async function connectBoards(boards: Board[], url: string, eventId: number, count: number, addressBase?: number): Promise<void> {
-  for (let done = 0; done < count; done += CONNECT_BATCH)
-    await connectBatch(boards, url, eventId, Math.min(CONNECT_BATCH, count - done), addressBase, done);
-}
-
-async function connectBatch(
+async function connectBoards(
   boards: Board[],
   url: string,
   eventId: number,
   count: number,
   addressBase: number | undefined,
-  offset: number,
+  client: BoardClient,
 ): Promise<void> {
-  const opened = await Promise.all(
-    Array.from({ length: count }, async (_unused, index) => {
-      const n = offset + index;
-      const localAddress = addressBase === undefined ? undefined : `127.${addressBase}.${Math.floor(n / 250)}.${(n % 250) + 1}`;
-      // Like the real scoreboard: reconnect by itself and rejoin with `since`, so a client the server
-      // drops for not reading fast enough (src/realtime/gateway.ts) still gets every event once.
-      const socket = connect(url, {
-        transports: ['websocket'],
-        forceNew: true,
-        reconnection: true,
-        reconnectionDelay: 100,
-        reconnectionDelayMax: 1_000,
-        ...(localAddress ? { localAddress } : {}),
-      } as Parameters<typeof connect>[1]);
-      const board: Board = { socket, scoreIds: [], seqs: [], finals: [], receivedAt: [], lastSeq: null, reconnects: 0 };
-      socket.on('score-updated', (event: { scoreId: number; seq?: number; finalScore: number | null }) => {
-        board.receivedAt.push(process.hrtime.bigint());
-        board.scoreIds.push(event.scoreId);
-        board.seqs.push(event.seq ?? -1);
-        board.finals.push(event.finalScore);
-        if (event.seq !== undefined) board.lastSeq = event.seq;
+  for (let offset = 0; offset < count; offset += CONNECT_BATCH) {
+    const opened = await Promise.all(
+      Array.from({ length: Math.min(CONNECT_BATCH, count - offset) }, (_unused, index) => {
+        const n = offset + index;
+        const localAddress = addressBase === undefined ? undefined : `127.${addressBase}.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+        return client === 'wire' ? openWireBoard(url, eventId, localAddress) : openSocketIoBoard(url, eventId, localAddress);
+      }),
+    );
+    boards.push(...opened);
+  }
+}
+
+const newBoard = (close: () => void): Board => ({
+  close,
+  scoreIds: [],
+  seqs: [],
+  finals: [],
+  receivedAt: [],
+  lastSeq: null,
+  reconnects: 0,
+});
+
+interface ScoreUpdated {
+  scoreId: number;
+  seq?: number;
+  finalScore: number | null;
+}
+
+function record(board: Board, event: ScoreUpdated): void {
+  board.receivedAt.push(process.hrtime.bigint());
+  board.scoreIds.push(event.scoreId);
+  board.seqs.push(event.seq ?? -1);
+  board.finals.push(event.finalScore);
+  if (event.seq !== undefined) board.lastSeq = event.seq;
+}
+
+async function openSocketIoBoard(url: string, eventId: number, localAddress: string | undefined): Promise<Board> {
+  // Like the real scoreboard: reconnect by itself and rejoin with `since`, so a client the server
+  // drops for not reading fast enough (src/realtime/gateway.ts) still gets every event once.
+  const socket = connect(url, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: true,
+    reconnectionDelay: 100,
+    reconnectionDelayMax: 1_000,
+    ...(localAddress ? { localAddress } : {}),
+  } as Parameters<typeof connect>[1]);
+  const board = newBoard(() => socket.close());
+  socket.on('score-updated', (event: ScoreUpdated) => record(board, event));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  socket.io.on('reconnect', () => {
+    board.reconnects += 1;
+    socket.emit('join-competition', board.lastSeq === null ? { eventId } : { eventId, since: board.lastSeq });
+  });
+  const ack = (await socket.timeout(10_000).emitWithAck('join-competition', { eventId })) as { ok: boolean; error?: string };
+  if (!ack.ok) throw new Error(`join-competition refused: ${ack.error}`);
+  return board;
+}
+
+const SCORE_UPDATED = '42["score-updated",';
+const JOIN_REFUSED = '42["join-refused",';
+
+/**
+ * A scoreboard over a bare websocket: the Engine.IO handshake arrives as "0{…}", the server's ping
+ * "2" is answered with "3", the Socket.IO connect "40" carries the join in its auth (the gateway
+ * joins the handshake's eventId, replaying from `since`), and only `42["score-updated",…]` is
+ * decoded. On close it reconnects and rejoins with the last seq it has, as the real board does.
+ * Resolves once the server has answered the connect, i.e. once the board is in the room.
+ */
+function openWireBoard(url: string, eventId: number, localAddress: string | undefined): Promise<Board> {
+  const address = `${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
+  let socket: WebSocket;
+  let closing = false;
+  const board = newBoard(() => {
+    closing = true;
+    socket.close();
+  });
+  return new Promise<Board>((resolve, reject) => {
+    let opened = false;
+    let retryMs = 100;
+    const open = () => {
+      socket = new WebSocket(address, localAddress ? { localAddress } : {});
+      socket.on('message', (data: Buffer) => {
+        const text = data.toString();
+        if (text.startsWith(SCORE_UPDATED)) return record(board, (JSON.parse(text.slice(2)) as [string, ScoreUpdated])[1]);
+        if (text === '2') return socket.send('3');
+        if (text.startsWith('0')) {
+          return socket.send(`40${JSON.stringify(board.lastSeq === null ? { eventId } : { eventId, since: board.lastSeq })}`);
+        }
+        if (text.startsWith('40')) {
+          retryMs = 100;
+          if (!opened) resolve(board);
+          opened = true;
+          return;
+        }
+        // Refused (too many joins at once, replay queue full): connect again later, as after a drop.
+        if (text.startsWith(JOIN_REFUSED)) socket.close();
       });
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
+      socket.on('error', (error) => {
+        if (!opened) reject(error);
       });
-      socket.io.on('reconnect', () => {
+      socket.on('close', () => {
+        if (closing || !opened) return;
         board.reconnects += 1;
-        socket.emit('join-competition', board.lastSeq === null ? { eventId } : { eventId, since: board.lastSeq });
+        setTimeout(open, retryMs);
+        retryMs = Math.min(retryMs * 2, 1_000);
       });
-      const ack = (await socket.timeout(10_000).emitWithAck('join-competition', { eventId })) as { ok: boolean; error?: string };
-      if (!ack.ok) throw new Error(`join-competition refused: ${ack.error}`);
-      return board;
-    }),
-  );
-  boards.push(...opened);
+    };
+    open();
+  });
 }
 
 function clear(boards: readonly Board[]): void {
@@ -148,7 +229,14 @@ process.on('message', (command: ScoreboardCommand) => {
     try {
       switch (command.type) {
         case 'connect':
-          await connectBoards(boardsOf(command.group), command.url, command.eventId, command.count, command.addressBase);
+          await connectBoards(
+            boardsOf(command.group),
+            command.url,
+            command.eventId,
+            command.count,
+            command.addressBase,
+            command.client ?? 'socket.io',
+          );
           return reply({ type: 'connected', count: boardsOf(command.group).length });
         case 'reset':
           clear(boardsOf(command.group));
@@ -172,11 +260,11 @@ process.on('message', (command: ScoreboardCommand) => {
           });
         }
         case 'close':
-          for (const board of boardsOf(command.group)) board.socket.close();
+          for (const board of boardsOf(command.group)) board.close();
           groups.delete(command.group);
           return reply({ type: 'closed' });
         case 'stop':
-          for (const board of [...groups.values()].flat()) board.socket.close();
+          for (const board of [...groups.values()].flat()) board.close();
           return process.exit(0);
       }
     } catch (error) {

@@ -38,7 +38,7 @@ export const settings = {
   soakPortals: 50,
   /** Fan-out: this many scoreboards in one room, spread over `fanoutProcesses` client processes. */
   fanoutScoreboards: quick ? 1_000 : 5_000,
-  fanoutProcesses: 4,
+  fanoutProcesses: 2,
   /** Saves per second into the fan-out room (portals × 1000 / saveIntervalMs). */
   fanoutPortals: 4,
   fanoutSeconds: quick ? 4 : 10,

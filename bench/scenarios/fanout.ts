@@ -1,9 +1,11 @@
 /**
  * Scenario: fan-out. Thousands of scoreboards in one event room, spread over several client
- * processes (one process could not decode that many messages without becoming the bottleneck), a
- * few portals saving at a fixed rate; save sent → every scoreboard received, for the service and
- * the naive direct emit. Every client must get every event once and in order.
+ * processes, a few portals saving at a fixed rate; save sent → every scoreboard received, for the service and
+ * the naive direct emit. Every client must get every event once and in order. The boards are the
+ * bench's bare-websocket clients (`wire` in bench/scoreboards.ts): socket.io-client's own CPU per
+ * message would make 5,000 of them outweigh the server on this machine.
  */
+import path from 'node:path';
 import type { DeliveryReport } from '../delivery.js';
 import {
   commitsSettled,
@@ -22,7 +24,7 @@ import {
 import { runPortalsAtRate } from '../portals.js';
 import { forkChild, stopChild, type Child } from '../processes.js';
 import type { ScoreboardCommand, ScoreboardReply } from '../scoreboards.js';
-import { progress, settings } from '../settings.js';
+import { benchDir, progress, settings } from '../settings.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
 
 type Boards = Child<ScoreboardReply | { type: 'ready' }>;
@@ -54,12 +56,16 @@ export interface FanoutPhase {
   /** Messages delivered per second of the phase (events × scoreboards / seconds). */
   messagesPerSecond: number;
   cpuPerSaveMs: CpuMark;
+  /** Server CPU per delivered message (server CPU per save / scoreboards). */
+  serverUsPerMessage: number;
+  /** CPU of the scoreboard processes per received message. */
+  clientUsPerMessage: number;
   rssMb: number;
 }
 
 async function fanoutPhase(context: Context, children: Boards[], variant: 'service' | 'naive'): Promise<FanoutPhase> {
   await resetCounters(context);
-  await ask(children, { type: 'reset', group: GROUP }, 'reset');
+  const clientCpuBefore = (await ask(children, { type: 'reset', group: GROUP }, 'reset')).reduce((sum, answer) => sum + answer.cpuMs, 0);
   const outboxBefore = await maxOutboxId(context);
   const before = await cpuMark(context);
   const target = { ...targetOf(context, variant), fieldId: context.fieldA };
@@ -82,13 +88,13 @@ async function fanoutPhase(context: Context, children: Boards[], variant: 'servi
     190_000,
   );
   const cpu = cpuPer(before, await cpuMark(context), committed);
-  const reports = (
-    await ask(
-      children,
-      { type: 'analyze', group: GROUP, base: context.base.toString(), sent, checkSeq: viaOutbox(variant), samples: true },
-      'analyzed',
-    )
-  ).map((answer) => answer.report);
+  const analyzed = await ask(
+    children,
+    { type: 'analyze', group: GROUP, base: context.base.toString(), sent, checkSeq: viaOutbox(variant), samples: true },
+    'analyzed',
+  );
+  const reports = analyzed.map((answer) => answer.report);
+  const clientCpuMs = analyzed.reduce((sum, answer) => sum + answer.cpuMs, 0) - clientCpuBefore;
   const sum = (key: 'clients' | 'receivedTotal' | 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'reconnects') =>
     reports.reduce((total, report) => total + (report[key] ?? 0), 0);
   const samples = reports.flatMap((report) => report.samplesMs ?? []);
@@ -117,6 +123,8 @@ async function fanoutPhase(context: Context, children: Boards[], variant: 'servi
     },
     messagesPerSecond: Math.round((committed * sum('clients')) / wallSeconds),
     cpuPerSaveMs: cpu,
+    serverUsPerMessage: Math.round((cpu.server * 10_000) / Math.max(1, sum('clients'))) / 10,
+    clientUsPerMessage: Math.round((clientCpuMs * 10_000) / Math.max(1, sum('receivedTotal'))) / 10,
     rssMb: mb((await stats(context)).memory.rss),
   };
 }
@@ -127,7 +135,9 @@ export async function fanoutScenario(context: Context) {
   const children: Boards[] = [];
   try {
     for (let index = 0; index < settings.fanoutProcesses; index++) {
-      const child = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts');
+      const child = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts', {
+        execArgv: settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(benchDir, 'profiles')}`] : [],
+      });
       children.push(child);
       await child.next((message): message is { type: 'ready' } => message.type === 'ready');
     }
@@ -141,6 +151,7 @@ export async function fanoutScenario(context: Context) {
           eventId: context.data.fanout.eventId,
           count: perProcess,
           addressBase: 10 + index,
+          client: 'wire',
         } satisfies ScoreboardCommand);
         return child.next((message): message is Extract<ScoreboardReply, { type: 'connected' }> => message.type === 'connected', 300_000);
       }),

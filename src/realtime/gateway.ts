@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
 import type { Queryable } from '../db/pool.js';
 import { BoundedQueue, MAX_REFUSED_IN_A_ROW, MessageAdmission, QueueFullError } from './limits.js';
+import { createRoomBroadcaster, pendingPackets, queuedBytes, unsentBytes } from './room-broadcast.js';
 
 export const roomOf = (eventId: number) => `competition-${eventId}`;
 
@@ -31,8 +32,6 @@ const seqOrNull = (value: unknown) => integerIn(value, 0, Number.MAX_SAFE_INTEGE
  * ordinary events, so a client that reads, however slowly over the LAN, never comes near it.
  */
 export const MAX_QUEUED_BYTES = 1024 * 1024;
-
-const byteLength = (data: unknown) => (typeof data === 'string' || Buffer.isBuffer(data) ? data.length : 0);
 
 /** Events one replay reads and sends at a time. */
 export const REPLAY_BATCH = 500;
@@ -84,36 +83,26 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   const admission = new MessageAdmission();
   const replays = new BoundedQueue(REPLAY_CONNECTIONS, REPLAY_QUEUE);
 
-  // What engine.io holds for each connection that its transport has not taken yet, from its public
-  // events: every packet is created into the write buffer, and a flush hands all of it over.
-  const queuedBytes = new WeakMap<Socket['conn'], number>();
-  io.engine.on('connection', (connection: Socket['conn']) => {
-    connection.on('packetCreate', (packet: { data?: unknown }) =>
-      queuedBytes.set(connection, (queuedBytes.get(connection) ?? 0) + byteLength(packet.data)),
-    );
-    connection.on('flush', () => queuedBytes.set(connection, 0));
-  });
-
   /**
    * Disconnects a client over the output limit. Discarding closes at once: a plain disconnect waits
    * for the queue to drain, which it never does. The client reconnects and rejoins with `since`
    * when it reads again, so it loses nothing.
    */
-  const dropIfStalled = (socket: Socket) => {
-    const queued = queuedBytes.get(socket.conn) ?? 0;
-    if (queued <= MAX_QUEUED_BYTES || socket.conn.readyState !== 'open') return;
+  const disconnectStalled = (socket: Socket, queued: number) => {
     logger.warn({ socketId: socket.id, queuedBytes: queued }, 'realtime client stopped reading; disconnecting it');
     socket.conn.close(true);
   };
+  const dropIfStalled = (socket: Socket) => {
+    const queued = queuedBytes(socket.conn);
+    if (queued > MAX_QUEUED_BYTES && socket.conn.readyState === 'open') disconnectStalled(socket, queued);
+  };
 
-  const unsubscribe = feed.subscribe((delivery) => {
-    const room = roomOf(delivery.eventId);
-    io.to(room).emit(delivery.topic, delivery.message);
-    for (const id of io.sockets.adapter.rooms.get(room) ?? []) {
-      const socket = io.sockets.sockets.get(id);
-      if (socket) dropIfStalled(socket);
-    }
+  const rooms = createRoomBroadcaster(io, {
+    maxQueuedBytes: MAX_QUEUED_BYTES,
+    onStalled: disconnectStalled,
+    onFallback: (reason) => logger.warn({ reason }, 'realtime: broadcasting through io.to(room).emit, the pre-framed path is off'),
   });
+  const unsubscribe = feed.subscribe((delivery) => rooms.send(roomOf(delivery.eventId), delivery.topic, delivery.message));
 
   /**
    * Resolves once the client has taken what was sent to it: nothing left in engine.io's buffer and
@@ -128,7 +117,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       // writeBuffer: engine.io's packets not yet handed to the transport.
       const pending = pendingPackets(connection);
       // ws's bufferedAmount: bytes it holds that the kernel has not taken (polling has no such queue).
-      const unsent = unsentBytes(connection.transport);
+      const unsent = unsentBytes(connection);
       if (pending === 0 && (connection.transport.writable || (unsent !== undefined && unsent < REPLAY_HIGH_WATER_BYTES))) return;
       if (Date.now() > deadline) throw new JoinRefused('the client did not take the replay in time; join again', { retryAfterMs: 1_000 });
       // The transport says "ready" when it can write again, engine.io "drain" when it flushed; the
@@ -165,7 +154,10 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   const join = async (socket: Socket, eventId: number, since: number | null): Promise<number> => {
     const room = roomOf(eventId);
     const follow = () => {
-      // A socket that went away during the replay must not be left behind in the room.
+      // What the relay has delivered is either replayed or still queued for the room: it goes out
+      // before the socket joins, or the socket would get it twice. A socket that went away during
+      // the replay must not be left behind in the room.
+      rooms.flush(room);
       if (socket.connected) void socket.join(room);
     };
     if (since === null) {
@@ -273,21 +265,8 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();
+        rooms.close();
         void io.close(() => resolve());
       }),
   };
-}
-
-/** engine.io's packets not yet handed to the transport (`writeBuffer`, a field its types do not declare). */
-function pendingPackets(connection: object): number {
-  const writeBuffer: unknown = Reflect.get(connection, 'writeBuffer');
-  return Array.isArray(writeBuffer) ? writeBuffer.length : 0;
-}
-
-/** The bytes ws holds that the kernel has not taken (`bufferedAmount` of the websocket transport's socket); none for polling. */
-function unsentBytes(transport: object): number | undefined {
-  const socket: unknown = Reflect.get(transport, 'socket');
-  if (typeof socket !== 'object' || socket === null) return undefined;
-  const bufferedAmount: unknown = Reflect.get(socket, 'bufferedAmount');
-  return typeof bufferedAmount === 'number' ? bufferedAmount : undefined;
 }
