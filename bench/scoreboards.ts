@@ -145,6 +145,23 @@ const SCORE_UPDATED = '42["score-updated",';
 const JOIN_REFUSED = '42["join-refused",';
 
 /**
+ * The three fields a board records, read from the message text without JSON.parse (which alone costs
+ * ~4 µs of the client's ~10 µs per message): top-level number-or-null members of the payload, whose
+ * names no nested member of a score-updated payload uses.
+ */
+function scoreUpdatedFields(text: string): ScoreUpdated {
+  const member = (key: string) => {
+    const at = text.indexOf(key);
+    if (at < 0) return undefined;
+    let end = at + key.length;
+    while (end < text.length && text[end] !== ',' && text[end] !== '}') end++;
+    const raw = text.slice(at + key.length, end);
+    return raw === 'null' ? null : Number(raw);
+  };
+  return { scoreId: member('"scoreId":') ?? -1, seq: member('"seq":') ?? undefined, finalScore: member('"finalScore":') ?? null };
+}
+
+/**
  * A scoreboard over a bare websocket: the Engine.IO handshake arrives as "0{…}", the server's ping
  * "2" is answered with "3", the Socket.IO connect "40" carries the join in its auth (the gateway
  * joins the handshake's eventId, replaying from `since`), and only `42["score-updated",…]` is
@@ -166,7 +183,7 @@ function openWireBoard(url: string, eventId: number, localAddress: string | unde
       socket = new WebSocket(address, localAddress ? { localAddress } : {});
       socket.on('message', (data: Buffer) => {
         const text = data.toString();
-        if (text.startsWith(SCORE_UPDATED)) return record(board, (JSON.parse(text.slice(2)) as [string, ScoreUpdated])[1]);
+        if (text.startsWith(SCORE_UPDATED)) return record(board, scoreUpdatedFields(text));
         if (text === '2') return socket.send('3');
         if (text.startsWith('0')) {
           return socket.send(`40${JSON.stringify(board.lastSeq === null ? { eventId } : { eventId, since: board.lastSeq })}`);

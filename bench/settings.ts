@@ -42,6 +42,7 @@ export const settings = {
   /** Saves per second into the fan-out room (portals × 1000 / saveIntervalMs). */
   fanoutPortals: 4,
   fanoutSeconds: quick ? 4 : 10,
+  fanoutWarmUpSeconds: 2,
   /** Legacy single-row writes (outside the service) per measured series. */
   legacyWrites: quick ? 300 : 2_000,
   logLevel: process.env.BENCH_LOG_LEVEL || 'info',

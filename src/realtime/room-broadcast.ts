@@ -34,6 +34,21 @@ export interface RoomBroadcastOptions {
   onFallback(reason: string): void;
 }
 
+/**
+ * A flush that took d ms is followed by the next one no sooner than FLUSH_SPACING × d after it
+ * started, so writing to a big room takes at most half of the event loop and what arrives meanwhile
+ * goes out together. A room of a few hundred boards (a flush well under a millisecond) is not
+ * delayed measurably; 5,000 boards (a flush of ~80 ms here, one write syscall per board) get the
+ * events of ~160 ms in one write each instead of one write per event, which is what keeps the server
+ * and the boards out of saturation (docs/performance.md, issue 18).
+ */
+const FLUSH_SPACING = 2;
+/**
+ * Queued events that do not wait for the spacing: a relay catching up delivers slices of hundreds
+ * of events, and holding several of them would hand each board more than the stall limit in one write.
+ */
+const PROMPT_FLUSH_EVENTS = 100;
+
 interface Queued {
   topic: string;
   message: unknown;
@@ -44,7 +59,11 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
   if (typeof framer === 'string') options.onFallback(framer);
 
   const pending = new Map<string, Queued[]>();
-  let scheduled: NodeJS.Immediate | null = null;
+  let cancelScheduled: (() => void) | null = null;
+  let timerScheduled = false;
+  let queuedEvents = 0;
+  // performance.now() of the earliest next flush.
+  let nextFlushAt = 0;
 
   const socketsOf = function* (room: string): Generator<Socket> {
     for (const id of io.sockets.adapter.rooms.get(room) ?? []) {
@@ -82,10 +101,13 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
   };
 
   const flushAll = () => {
-    scheduled = null;
+    cancelScheduled = null;
+    queuedEvents = 0;
+    const started = performance.now();
     const rooms = [...pending];
     pending.clear();
     for (const [room, events] of rooms) flushRoom(room, events);
+    nextFlushAt = started + FLUSH_SPACING * (performance.now() - started);
   };
 
   return {
@@ -93,7 +115,18 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
       let events = pending.get(room);
       if (!events) pending.set(room, (events = []));
       events.push({ topic, message });
-      scheduled ??= setImmediate(flushAll);
+      queuedEvents += 1;
+      if (cancelScheduled && !(timerScheduled && queuedEvents >= PROMPT_FLUSH_EVENTS)) return;
+      cancelScheduled?.();
+      const wait = queuedEvents >= PROMPT_FLUSH_EVENTS ? 0 : nextFlushAt - performance.now();
+      timerScheduled = wait > 0;
+      if (wait > 0) {
+        const timer = setTimeout(flushAll, wait);
+        cancelScheduled = () => clearTimeout(timer);
+      } else {
+        const immediate = setImmediate(flushAll);
+        cancelScheduled = () => clearImmediate(immediate);
+      }
     },
     flush(room) {
       const events = pending.get(room);
@@ -102,8 +135,8 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
       flushRoom(room, events);
     },
     close() {
-      if (scheduled) clearImmediate(scheduled);
-      scheduled = null;
+      cancelScheduled?.();
+      cancelScheduled = null;
       pending.clear();
     },
   };

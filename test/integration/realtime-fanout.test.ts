@@ -1,0 +1,95 @@
+/**
+ * Issue 18, fan-out: live events reach a room through src/realtime/room-broadcast.ts (collected per
+ * event-loop turn, framed once, one write per websocket; engine.io's own path for polling clients,
+ * upgrading ones and ones with packets still queued in engine.io). Many boards, a polling-only board
+ * and one that upgrades from polling get a burst of events exactly once in seq order, and a board
+ * that joins with `since` while the burst goes on gets the replay and then the live events without
+ * a gap or a duplicate. A board that stops reading is dropped by the same path: fault-slow-client.
+ */
+import { pino } from 'pino';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCommand } from '../../commands/run-command.js';
+import { appendOutboxEvent } from '../../outbox/append.js';
+import { collectEvents, joinCompetition, markerEvent, seqsOf, sequencedSeqs, type ReceivedEvent } from '../support/realtime.js';
+import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
+
+const EVENT_ID = 41;
+const WEBSOCKET_BOARDS = 200;
+const TRANSACTIONS = 40;
+const EVENTS_PER_TRANSACTION = 10;
+
+let server: TestServer;
+const warnings: string[] = [];
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+  server = await startTestServer({ logger });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server?.stop();
+});
+
+async function board(socket: Socket, since?: number): Promise<ReceivedEvent[]> {
+  sockets.push(socket);
+  const events = collectEvents(socket);
+  expect(await joinCompetition(socket, EVENT_ID, since)).toMatchObject({ ok: true });
+  return events;
+}
+
+function connectOver(transports: Array<'polling' | 'websocket'>): Promise<Socket> {
+  const socket = connectSocket(server.url, { transports, forceNew: true, reconnection: false });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+/** Commits `count` transactions of several events each, a few at a time, so relay passes carry several events. */
+async function commitTransactions(count: number, label: string): Promise<void> {
+  for (let start = 0; start < count; start += 4) {
+    await Promise.all(
+      Array.from({ length: Math.min(4, count - start) }, (_unused, index) =>
+        runCommand(server.pool, async (tx) => {
+          for (let event = 0; event < EVENTS_PER_TRANSACTION; event++)
+            await appendOutboxEvent(tx, markerEvent(EVENT_ID, `${label}-${start + index}-${event}`));
+        }),
+      ),
+    );
+  }
+}
+
+it('delivers a burst exactly once in seq order to websocket, polling and upgrading boards, and to one joining with since mid-burst', async () => {
+  const websocketBoards = await Promise.all(Array.from({ length: WEBSOCKET_BOARDS }, async () => board(await openSocket(server.url))));
+  const polling = await board(await connectOver(['polling']));
+  const upgrading = await board(await connectOver(['polling', 'websocket']));
+  const first = websocketBoards[0]!;
+
+  await commitTransactions(TRANSACTIONS / 2, 'first');
+  const firstHalf = (TRANSACTIONS / 2) * EVENTS_PER_TRANSACTION;
+  await waitFor(() => first.length >= firstHalf, { timeoutMs: 30_000, message: 'the first half delivered' });
+  // Joins behind by a quarter of the burst while the second half is being committed and delivered.
+  const since = first[firstHalf / 2]!.seq;
+  const late = await openSocket(server.url);
+  const [lateEvents] = await Promise.all([board(late, since), commitTransactions(TRANSACTIONS / 2, 'second')]);
+
+  const committed = await waitFor(
+    async () => {
+      const seqs = await sequencedSeqs(server.pool, EVENT_ID);
+      return seqs.length === TRANSACTIONS * EVENTS_PER_TRANSACTION ? seqs : null;
+    },
+    { timeoutMs: 30_000, message: 'the burst numbered' },
+  );
+  const everyBoard = [...websocketBoards, polling, upgrading];
+  await waitFor(() => [...everyBoard, lateEvents].every((events) => events.at(-1)?.seq === committed.at(-1)), {
+    timeoutMs: 60_000,
+    message: 'every board received the whole burst',
+  });
+
+  for (const events of everyBoard) expect(seqsOf(events)).toEqual(committed);
+  expect(seqsOf(lateEvents)).toEqual(committed.filter((seq) => seq > since));
+  // The boards above went through the pre-framed path, not the fallback to io.to(room).emit.
+  expect(warnings.filter((line) => line.includes('pre-framed path is off'))).toEqual([]);
+}, 120_000);
