@@ -19,7 +19,7 @@ import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/
 import { checkExpectedPerformance, checkJuryResultAttempt } from './individual-score-decision.js';
 import { decidePanel } from './panel-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
-import { lockScoreRowWithFields, upsertJuryResults } from './score-writes.js';
+import { lockScoreRowAndUpsertJuryResult, selectJuryResultValue, upsertJuryResults, type FieldValue } from './score-writes.js';
 
 export interface SaveJuryResultInput {
   /** Carries the wertungenId (spec). */
@@ -47,26 +47,22 @@ export interface SaveJuryResultReply {
 export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, log: WarnLogger): Promise<SaveJuryResultReply> {
   checkJuryResultAttempt(input.attempt);
   const scoreId = input.participantId;
-  const locked = await lockScoreRowWithFields(tx, scoreId, [input.disciplineFieldId]);
-  if (!locked.found) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
-  const disciplineId = locked.fieldDisciplines.get(input.disciplineFieldId);
-  if (disciplineId === undefined) throw notFound(`No discipline field ${input.disciplineFieldId}`);
-  if (input.expectedPerformance !== undefined) {
-    // Under the score row's lock: no other command on this score runs between check and write.
-    const before = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
-    const current = before.fields.find((field) => field.fieldId === input.disciplineFieldId)?.value ?? null;
-    checkExpectedPerformance(input.disciplineFieldId, input.expectedPerformance, current);
-  }
+  const fieldValue = { fieldId: input.disciplineFieldId, value: input.performance };
+  const written = await lockScoreRowAndUpsertJuryResult(tx, scoreId, fieldValue, input.type, input.expectedPerformance);
+  if (!written.found) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
+  const disciplineId = written.disciplineId;
+  if (disciplineId === null) throw notFound(`No discipline field ${input.disciplineFieldId}`);
+  const stored = written.stored ?? (await writeAfterCheck(tx, scoreId, fieldValue, input));
+  if (written.stored?.inserted) checkExpectedPerformance(input.disciplineFieldId, input.expectedPerformance, null);
 
-  const [stored] = await upsertJuryResults(tx, scoreId, [{ fieldId: input.disciplineFieldId, value: input.performance }], input.type);
   const state = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   const panel = state.panel?.judgeFieldIds.includes(input.disciplineFieldId) ? decidePanel(state) : null;
   const reply = {
     success: true as const,
-    id: stored!.id,
+    id: stored.id,
     wertungenId: scoreId,
     disciplineFieldId: input.disciplineFieldId,
-    performance: stored!.value,
+    performance: stored.value,
   };
   if (panel === null) {
     const finalScore = calculatedScoreOf(state);
@@ -77,4 +73,19 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   await appendOutboxEvent(tx, juryResultScoreUpdated(state, panel.finalScore, panel.reading));
   await recordPanelDeviation(tx, state, panel);
   return { ...reply, finalScore: panel.finalScore, panel: { aggregate: panel.reading.aggregate, complete: panel.reading.complete } };
+}
+
+/**
+ * The stored value was not the expected one as a float4, so the statement left it alone: the check's
+ * own rule decides on the value as it stands under the score's lock. It throws unless the two differ
+ * by rounding only; then the value is written after all.
+ */
+async function writeAfterCheck(tx: TxClient, scoreId: number, fieldValue: FieldValue, input: SaveJuryResultInput) {
+  checkExpectedPerformance(
+    input.disciplineFieldId,
+    input.expectedPerformance,
+    await selectJuryResultValue(tx, scoreId, input.disciplineFieldId),
+  );
+  const [stored] = await upsertJuryResults(tx, scoreId, [fieldValue], input.type);
+  return stored!;
 }

@@ -37,6 +37,75 @@ export async function lockScoreRowWithFields(
   return { found: rows[0]?.found === true, fieldDisciplines };
 }
 
+/** What `lockScoreRowAndUpsertJuryResult` found and wrote. */
+export interface LockedJuryResultWrite {
+  /** False when the score row does not exist (nothing written). */
+  found: boolean;
+  /** The field's discipline; null when the field does not exist (nothing written). */
+  disciplineId: number | null;
+  /**
+   * The row as stored, `inserted` when it did not exist before; null when the score or field is
+   * missing or the stored value was not the one `expected` named (the row is then left as it was).
+   */
+  stored: { id: number; value: number; inserted: boolean } | null;
+}
+
+/**
+ * jury-results in one round trip: the score row's lock (as `lockScoreRow`), the field's discipline
+ * and the insert-or-update of the attempt-1 result (as `upsertJuryResults`). With `expected` (the
+ * optimistic check) an existing row is only updated while it still holds that value as a float4;
+ * ON CONFLICT compares against the latest committed version of the row, also when this statement
+ * waited for the score's lock, so a value committed meanwhile is never overwritten unseen. The
+ * caller applies the check's rule (`checkExpectedPerformance`) to whatever was not updated.
+ */
+export async function lockScoreRowAndUpsertJuryResult(
+  tx: TxClient,
+  scoreId: number,
+  value: FieldValue,
+  kind: 0 | 1 | null,
+  expected: number | null | undefined,
+): Promise<LockedJuryResultWrite> {
+  const { rows } = await tx.query<{
+    found: boolean;
+    discipline_id: number | null;
+    id: number | null;
+    value: number | null;
+    inserted: boolean | null;
+  }>(
+    `WITH locked AS (
+       SELECT int_wertungenid FROM ${tx.tables.wertungen} WHERE int_wertungenid = $1 FOR NO KEY UPDATE
+     ), field AS (
+       SELECT int_disziplinenid AS discipline_id FROM ${tx.tables.disziplinen_felder} WHERE int_disziplinen_felderid = $2
+     ), stored AS (
+       INSERT INTO ${tx.tables.jury_results} AS j (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+       SELECT locked.int_wertungenid, $2, $3, 1, COALESCE($4::int, 0) FROM locked, field
+       ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch)
+       DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, j.int_kp)
+          WHERE NOT $5::boolean OR j.rel_leistung IS NOT DISTINCT FROM $6::float8::real
+       RETURNING j.int_juryresultsid AS id, j.rel_leistung AS value, j.xmax = 0 AS inserted
+     )
+     SELECT EXISTS (SELECT 1 FROM locked) AS found, (SELECT discipline_id FROM field) AS discipline_id, stored.id, stored.value, stored.inserted
+       FROM (SELECT 1) AS one LEFT JOIN stored ON true`,
+    [scoreId, value.fieldId, value.value, kind, expected !== undefined, expected ?? null],
+  );
+  const row = rows[0]!;
+  return {
+    found: row.found,
+    disciplineId: row.discipline_id,
+    stored: row.id === null ? null : { id: row.id, value: row.value!, inserted: row.inserted === true },
+  };
+}
+
+/** The stored attempt-1 value of one field of a score (null: none). */
+export async function selectJuryResultValue(tx: TxClient, scoreId: number, fieldId: number): Promise<number | null> {
+  const { rows } = await tx.query<{ value: number | null }>(
+    `SELECT rel_leistung AS value FROM ${tx.tables.jury_results}
+      WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2 AND int_versuch = 1`,
+    [scoreId, fieldId],
+  );
+  return rows[0]?.value ?? null;
+}
+
 export interface FieldValue {
   fieldId: number;
   value: number;

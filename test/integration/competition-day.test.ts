@@ -154,6 +154,52 @@ describe('optimistic checks', () => {
       200,
     );
   });
+
+  it('jury-results: a value expected where none is stored is a conflict, a value read back as float4 is not', async () => {
+    const { scoreId, disciplineId } = demo.scores.pendingExample;
+    const stored = await call('GET', `/api/jury-results?participantId=${scoreId}&disciplineId=${disciplineId}`);
+    const fields = discipline(demo.scores.pendingExample.discipline).fields.filter((field) => !field.isFinal);
+    const empty = fields.find(
+      (field) => !stored.body.results.some((result: any) => result.fieldId === field.id && result.performance !== null),
+    );
+    expect(empty).toBeDefined();
+    const eventsBefore = await outboxCount();
+    const stale = await call('POST', '/api/jury-results', {
+      participantId: scoreId,
+      disciplineFieldId: empty!.id,
+      performance: 7.2,
+      expectedPerformance: 6.9,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'CONFLICT', current: null });
+    const after = await call('GET', `/api/jury-results?participantId=${scoreId}&disciplineId=${disciplineId}`);
+    expect(after.body.results.some((result: any) => result.fieldId === empty!.id && result.performance !== null)).toBe(false);
+    expect(await outboxCount()).toBe(eventsBefore);
+
+    // 8.155 is stored as the float4 8.15499973…; a portal sending back what it read must not conflict.
+    const body = { participantId: scoreId, disciplineFieldId: empty!.id };
+    expect((await call('POST', '/api/jury-results', { ...body, performance: 8.155, expectedPerformance: null })).status).toBe(200);
+    expect((await call('POST', '/api/jury-results', { ...body, performance: 8.3, expectedPerformance: 8.155 })).status).toBe(200);
+  });
+
+  it('jury-results: of two judges saving over the same value at once, one wins and the other gets 409 with the winner', async () => {
+    const { scoreId } = demo.scores.pendingExample;
+    const fieldId = discipline(demo.scores.pendingExample.discipline).fields.find((field) => !field.isFinal)!.id;
+    const body = { participantId: scoreId, disciplineFieldId: fieldId };
+    expect((await call('POST', '/api/jury-results', { ...body, performance: 3.5 })).status).toBe(200);
+    for (let round = 0; round < 5; round++) {
+      const base = 3.5 + round;
+      const [first, second] = await Promise.all([
+        call('POST', '/api/jury-results', { ...body, performance: base + 0.25, expectedPerformance: base }),
+        call('POST', '/api/jury-results', { ...body, performance: base + 0.75, expectedPerformance: base }),
+      ]);
+      const statuses = [first.status, second.status].sort();
+      expect(statuses).toEqual([200, 409]);
+      const winner = first.status === 200 ? base + 0.25 : base + 0.75;
+      expect((first.status === 409 ? first : second).body).toMatchObject({ code: 'CONFLICT', current: winner });
+      expect((await call('POST', '/api/jury-results', { ...body, performance: base + 1, expectedPerformance: winner })).status).toBe(200);
+    }
+  });
 });
 
 describe('GET /api/live-results: kind and time order', () => {
