@@ -46,6 +46,9 @@ type ConnectCallback<C> = (error: Error | undefined, client: C | undefined, done
  * so `connect()` returns a `TxClient` by construction.
  */
 class TablesPool extends pg.Pool implements WithTables {
+  /** When each checkout still waiting for a connection asked for it, oldest first (a Map keeps insertion order). */
+  private readonly checkoutsWaiting = new Map<object, number>();
+
   constructor(
     config: pg.PoolConfig,
     readonly tables: Tables,
@@ -56,11 +59,32 @@ class TablesPool extends pg.Pool implements WithTables {
   override connect(): Promise<TxClient>;
   override connect(callback: ConnectCallback<TxClient>): void;
   override connect(callback?: ConnectCallback<TxClient>): Promise<TxClient> | void {
+    const checkout = {};
+    this.checkoutsWaiting.set(checkout, Date.now());
+    const settled = () => this.checkoutsWaiting.delete(checkout);
     if (callback) {
-      super.connect((error, client, done) => callback(error, client && withTables(client, this.tables), done));
+      super.connect((error, client, done) => {
+        settled();
+        callback(error, client && withTables(client, this.tables), done);
+      });
       return;
     }
-    return super.connect().then((client) => withTables(client, this.tables));
+    return super.connect().then(
+      (client) => {
+        settled();
+        return withTables(client, this.tables);
+      },
+      (error: unknown) => {
+        settled();
+        throw error;
+      },
+    );
+  }
+
+  /** Since when the longest-waiting checkout has waited (undefined: none waits). */
+  oldestCheckoutWaitingSince(): number | undefined {
+    for (const since of this.checkoutsWaiting.values()) return since;
+    return undefined;
   }
 }
 
@@ -109,9 +133,21 @@ export async function endPool(pool: Pool): Promise<void> {
   await Promise.all(closing);
 }
 
-/** Whether every connection of the pool is in use and requests are queueing for one. */
-export function isPoolExhausted(pool: Pool): boolean {
-  return pool.waitingCount > 0 && pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10);
+/**
+ * How long a request may have waited for a connection before health calls the pool exhausted. At an
+ * ordinary peak (20 portals saving at once, the retries after a restart) requests queue for
+ * milliseconds, and a health check that said `degraded` then would page the office for nothing.
+ */
+export const POOL_WAIT_DEGRADED_MS = 1_000;
+
+/**
+ * `saturated`: every connection is in use and requests queue for one, which a peak does for
+ * milliseconds; `exhausted`: one of them has waited POOL_WAIT_DEGRADED_MS already.
+ */
+export function poolPressure(pool: Pool, now: number = Date.now()): 'ok' | 'saturated' | 'exhausted' {
+  if (pool.waitingCount === 0 || pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10)) return 'ok';
+  const waitingSince = pool instanceof TablesPool ? pool.oldestCheckoutWaitingSince() : undefined;
+  return waitingSince !== undefined && now - waitingSince >= POOL_WAIT_DEGRADED_MS ? 'exhausted' : 'saturated';
 }
 
 /** Thrown when the request's client went away: nobody is left to answer. */

@@ -4,11 +4,12 @@
  * few seconds (before: 500 INTERNAL after the 15 s statement timeout); with 25 of them waiting,
  * saves and reads on other scores answer as fast as before the lock (compared with the same run's
  * baseline); a request whose client went away stops its database work; health says `degraded`
- * while the pool is exhausted.
+ * once a request has waited a second for a pool connection (not at a momentary peak).
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
+import { POOL_WAIT_DEGRADED_MS, poolPressure } from '../../src/db/pool.js';
 import { toErrorBody } from '../../src/http/errors.js';
 import { createPortalTargets, sendSave, type PortalTargets, type SaveOutcome } from '../support/portal-load.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -130,20 +131,33 @@ it('stops the database work of a request whose client went away', async () => {
   }
 }, 60_000);
 
-it('reports degraded health while every pool connection is taken, and ok again after', async () => {
+it('reports degraded health once a request has waited a second for a connection, not at a momentary peak, and ok again after', async () => {
   const max = server.pool.options.max!;
   const held = await Promise.all(Array.from({ length: max }, () => server.pool.connect()));
   const queued = server.pool.connect();
   try {
-    const response = await fetch(`${server.url}/api/system/health`, { signal: AbortSignal.timeout(20_000) });
-    expect(response.status).toBe(503);
-    expect(await response.json()).toMatchObject({ status: 'degraded', pool: 'exhausted' });
+    // The request has only just started to wait: a peak, not a degradation.
+    expect(poolPressure(server.pool)).toBe('saturated');
+    const peak = await fetch(`${server.url}/api/system/health`, { signal: AbortSignal.timeout(20_000) });
+    const peakBody = (await peak.json()) as { status: string; database: string; pool: string };
+    // The probe is skipped while the pool is saturated, so the answer never says the database is down.
+    expect(peakBody.database).toBe('up');
+    expect(poolPressure(server.pool, Date.now() + POOL_WAIT_DEGRADED_MS)).toBe('exhausted');
+    await waitFor(
+      async () => {
+        const response = await fetch(`${server.url}/api/system/health`, { signal: AbortSignal.timeout(20_000) });
+        const body = (await response.json()) as { status: string; pool: string };
+        return response.status === 503 && body.status === 'degraded' && body.pool === 'exhausted';
+      },
+      { timeoutMs: 20_000, message: 'health says degraded with the pool exhausted' },
+    );
   } finally {
     for (const client of held) client.release();
     (await queued).release();
   }
   const healthy = await fetch(`${server.url}/api/system/health`);
   expect(await healthy.json()).toMatchObject({ status: 'ok', pool: 'ok' });
+  expect(poolPressure(server.pool)).toBe('ok');
 });
 
 it('maps a lock timeout and a statement timeout to 503 UNAVAILABLE, never 500', () => {

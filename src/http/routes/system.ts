@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { withErrors } from '../schemas/common.js';
-import { isPoolExhausted } from '../../db/pool.js';
+import { poolPressure } from '../../db/pool.js';
 import { readBuildInfo } from '../../system/build-info.js';
 import { readPackageInfo } from '../../system/package-info.js';
 
@@ -64,11 +64,13 @@ export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (_request, reply) => {
-      // An exhausted pool is itself the answer: a probe would only queue behind the requests
-      // that exhausted it, and the database is reachable (something holds every connection).
-      const exhausted = isPoolExhausted(deps.pool);
+      // A saturated pool is itself the answer: a probe would only queue behind the requests that
+      // hold every connection, and the database is reachable (something holds them). It is degraded
+      // only once a request has waited for a connection for a second (src/db/pool.ts).
+      const pressure = poolPressure(deps.pool);
+      const exhausted = pressure === 'exhausted';
       const databaseUp =
-        exhausted ||
+        pressure !== 'ok' ||
         (await deps.pool
           .query('SELECT 1')
           .then(() => true)
