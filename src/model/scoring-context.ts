@@ -5,6 +5,7 @@
  */
 import type { BaseLogger } from 'pino';
 import type { Queryable } from '../db/pool.js';
+import type { Tables } from '../db/tables.js';
 import {
   calculateFinalScore,
   compareFields,
@@ -118,26 +119,38 @@ interface StateRow {
 }
 
 /**
- * One row per key that names an existing score row, in key order. Only attempt 1 counts (spec
- * limit); a legacy row with a NULL attempt or kp is not addressed, exactly like the upsert keys.
+ * Where the state query's keys come from. Commands read one score at a time, and a generic plan
+ * (commands plan once per connection) of the list form assumes a list of ten and joins the score
+ * table by a full scan, whose cost grows with the competition; with scalar parameters every join is
+ * an index lookup.
  */
-export async function selectScoringStates(db: Queryable, keys: readonly ScoringKey[]): Promise<StateRow[]> {
+const LIST_OF_KEYS = {
+  source: 'unnest($1::int[], $2::int[]) WITH ORDINALITY',
+  scoreFilter: '= ANY($1::int[])',
+  disciplineFilter: '= ANY($2::int[])',
+};
+const ONE_KEY = {
+  source: '(SELECT $1::int AS score_id, $2::int AS discipline_id, 1::bigint AS ord)',
+  scoreFilter: '= $1::int',
+  disciplineFilter: '= $2::int',
+};
+
+function scoringStatesSql(tables: Tables, keys: typeof LIST_OF_KEYS): string {
   // Field definitions are built once per discipline and the jury results are aggregated set-wise:
   // a subquery per key that built every field's JSON anew was most of a 1,000-row page's read time
   // (`npm run bench`, read path).
-  const { rows } = await db.query<StateRow>(
-    `WITH field_defs AS (
+  return `WITH field_defs AS (
        SELECT f.int_disziplinenid AS discipline_id,
               json_agg(json_build_object(${fieldJsonPairs('f')}, 'resultId', NULL, 'value', NULL) ORDER BY ${fieldOrdering('f')})::text AS fields
-         FROM ${db.tables.disziplinen_felder} f
-        WHERE f.int_disziplinenid = ANY($2::int[])
+         FROM ${tables.disziplinen_felder} f
+        WHERE f.int_disziplinenid ${keys.disciplineFilter}
         GROUP BY f.int_disziplinenid
      ), results AS (
        SELECT j.int_wertungenid AS score_id, f.int_disziplinenid AS discipline_id,
               array_agg(j.int_disziplinen_felderid) AS field_ids, array_agg(j.int_juryresultsid) AS ids, array_agg(j.rel_leistung) AS vals
-         FROM ${db.tables.jury_results} j
-         JOIN ${db.tables.disziplinen_felder} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
-        WHERE j.int_wertungenid = ANY($1::int[]) AND j.int_versuch = 1
+         FROM ${tables.jury_results} j
+         JOIN ${tables.disziplinen_felder} f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
+        WHERE j.int_wertungenid ${keys.scoreFilter} AND j.int_versuch = 1
         GROUP BY j.int_wertungenid, f.int_disziplinenid
      )
      SELECT w.int_wertungenid AS score_id, w.int_wettkaempfeid AS competition_id, c.int_veranstaltungenid AS event_id,
@@ -152,24 +165,37 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
                  THEN ${panelSettingsJson('ps')}::text END AS panel,
             dz.var_eingabemaske AS input_mask, dz.int_berechnung AS decimals, pd.state AS deviation_state,
             r.field_ids AS result_field_ids, r.ids AS result_ids, r.vals AS result_values
-       FROM unnest($1::int[], $2::int[]) WITH ORDINALITY AS k(score_id, discipline_id, ord)
-       JOIN ${db.tables.wertungen} w ON w.int_wertungenid = k.score_id
-       JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
-       LEFT JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = w.int_teilnehmerid
-       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
-       LEFT JOIN ${db.tables.disziplinen} dz ON dz.int_disziplinenid = k.discipline_id
-       LEFT JOIN ${db.tables.formeln} fo ON fo.int_formelid = dz.int_formelid
-       LEFT JOIN ${db.tables.wertungen_details} det
+       FROM ${keys.source} AS k(score_id, discipline_id, ord)
+       JOIN ${tables.wertungen} w ON w.int_wertungenid = k.score_id
+       JOIN ${tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+       LEFT JOIN ${tables.teilnehmer} p ON p.int_teilnehmerid = w.int_teilnehmerid
+       LEFT JOIN ${tables.vereine} v ON v.int_vereineid = p.int_vereineid
+       LEFT JOIN ${tables.disziplinen} dz ON dz.int_disziplinenid = k.discipline_id
+       LEFT JOIN ${tables.formeln} fo ON fo.int_formelid = dz.int_formelid
+       LEFT JOIN ${tables.wertungen_details} det
               ON det.int_wertungenid = w.int_wertungenid AND det.int_disziplinenid = dz.int_disziplinenid
              AND det.int_versuch = 1 AND det.int_kp = 0
        LEFT JOIN field_defs fd ON fd.discipline_id = dz.int_disziplinenid
        LEFT JOIN results r ON r.score_id = w.int_wertungenid AND r.discipline_id = dz.int_disziplinenid
-       LEFT JOIN ${db.tables.svc_panel_settings} ps ON ps.discipline_id = dz.int_disziplinenid
-       LEFT JOIN ${db.tables.svc_panel_deviations} pd
+       LEFT JOIN ${tables.svc_panel_settings} ps ON ps.discipline_id = dz.int_disziplinenid
+       LEFT JOIN ${tables.svc_panel_deviations} pd
               ON pd.score_id = w.int_wertungenid AND pd.discipline_id = dz.int_disziplinenid AND pd.attempt = 1
-      ORDER BY k.ord`,
-    [keys.map((key) => key.scoreId), keys.map((key) => key.disciplineId)],
-  );
+      ORDER BY k.ord`;
+}
+
+/**
+ * One row per key that names an existing score row, in key order. Only attempt 1 counts (spec
+ * limit); a legacy row with a NULL attempt or kp is not addressed, exactly like the upsert keys.
+ */
+export async function selectScoringStates(db: Queryable, keys: readonly ScoringKey[]): Promise<StateRow[]> {
+  const [only] = keys;
+  const { rows } =
+    keys.length === 1
+      ? await db.query<StateRow>(scoringStatesSql(db.tables, ONE_KEY), [only!.scoreId, only!.disciplineId])
+      : await db.query<StateRow>(scoringStatesSql(db.tables, LIST_OF_KEYS), [
+          keys.map((key) => key.scoreId),
+          keys.map((key) => key.disciplineId),
+        ]);
   return rows;
 }
 
