@@ -7,7 +7,9 @@
  *
  * BENCH_QUICK=1 shortens every phase (development); BENCH_ONLY=live,throughput,read,squad,results,memory,
  * fanout,legacy picks scenarios; BENCH_CPU_PROF=1 writes a CPU profile of the server process to
- * bench/profiles/; BENCH_LOG_LEVEL (default info, as `npm start`) is the service's log level.
+ * bench/profiles/; BENCH_PG_STATS=1 loads pg_stat_statements and prints, after each throughput phase,
+ * the statements (nested ones in triggers included) by PostgreSQL time per command; BENCH_LOG_LEVEL
+ * (default info, as `npm start`) is the service's log level.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,8 +49,20 @@ async function main(): Promise<void> {
   const quiet = pino({ level: 'silent' });
 
   progress(`embedded PostgreSQL in ${tempDir}`);
-  const database = await startEmbeddedDatabase(tempDir, quiet, { host: '127.0.0.1', port: await freePort() });
-  onStop('embedded PostgreSQL', () => database.stop());
+  const port = await freePort();
+  let database = await startEmbeddedDatabase(tempDir, quiet, { host: '127.0.0.1', port });
+  if (settings.pgStats) {
+    // The library must be loaded at server start: set it, then restart the server on the same data.
+    const setup = new pg.Client({ connectionString: database.url });
+    await setup.connect();
+    for (const setting of ["shared_preload_libraries = 'pg_stat_statements'", "pg_stat_statements.track = 'all'"])
+      await setup.query(`ALTER SYSTEM SET ${setting}`);
+    await setup.end();
+    await database.stop();
+    database = await startEmbeddedDatabase(tempDir, quiet, { host: '127.0.0.1', port });
+  }
+  const embedded = database;
+  onStop('embedded PostgreSQL', () => embedded.stop());
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   await admin.query('CREATE DATABASE bench');
@@ -63,6 +77,7 @@ async function main(): Promise<void> {
   const db = withTables(new pg.Client({ connectionString: databaseUrl, application_name: 'bench-runner' }), tables);
   db.on('error', (error) => progress(`runner database connection: ${error.message}`));
   await db.connect();
+  if (settings.pgStats) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   onStop('runner database connection', () => db.end());
   progress('seeding');
   const data = await seedBenchData(db, {

@@ -47,6 +47,7 @@ export const settings = {
   legacyWrites: quick ? 300 : 2_000,
   logLevel: process.env.BENCH_LOG_LEVEL || 'info',
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  pgStats: process.env.BENCH_PG_STATS === '1',
 };
 
 export const progress = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);

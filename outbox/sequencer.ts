@@ -136,6 +136,11 @@ export class OutboxSequencer {
     // If this process vanishes without closing the socket, the server ends the session (and frees the
     // lock) once it has been idle this long; a live sequencer runs a statement every second.
     await client.query(`SET idle_session_timeout = '30s'`).catch(() => undefined);
+    // The unnumbered rows are read through the partial index in id order. The planner prefers a
+    // bitmap scan there, which returns every entry of a row numbered since the last vacuum and never
+    // marks them dead: the scan grew by 0.2 ms per 4,000 events (0.85 ms after 16,000). A plain
+    // index scan marks them as it passes and stays at 0.02 ms.
+    await client.query('SET enable_bitmapscan = off');
     return withTables(client, this.tables);
   }
 

@@ -68,6 +68,7 @@ export function throughputBody(scoreIds: readonly number[], fieldId: number, n: 
 
 async function throughputPhase(context: Context, variant: Variant, connections: number): Promise<ThroughputPhase> {
   await resetCounters(context);
+  if (settings.pgStats) await context.db.query('SELECT pg_stat_statements_reset()');
   const outboxBefore = await maxOutboxId(context);
   const meter = await startPhase(context, 'throughput');
   const scoreIds = context.data.throughput.scoreIds;
@@ -100,6 +101,7 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
     delivery = { ...rest, committed };
   }
   const cpu = cpuPer(meter.cpu, await cpuMark(context), committed);
+  if (settings.pgStats) await printStatementCosts(context, `${variant}, ${connections} connections`, committed);
   const used = await utilization(context, meter, boardsCpuMs);
   const after = await stats(context);
   const counts = classify(after.statements);
@@ -118,6 +120,21 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
     utilization: used,
     rssMb: mb(after.memory.rss),
   };
+}
+
+/** BENCH_PG_STATS=1: where PostgreSQL's time went in the phase, per command, nested statements included. */
+async function printStatementCosts(context: Context, phase: string, commands: number): Promise<void> {
+  const { rows } = await context.db.query<{ calls: number; exec_ms: number; toplevel: boolean; query: string }>(
+    `SELECT calls::int, total_exec_time AS exec_ms, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY total_exec_time DESC LIMIT 15`,
+  );
+  progress(`statements of ${phase} per command (calls, exec µs; nested statements are inside their caller's time):`);
+  const per = (value: number) => value / Math.max(1, commands);
+  for (const row of rows)
+    progress(
+      `  ${per(row.calls).toFixed(2).padStart(6)} × ${((per(row.exec_ms) * 1000) / Math.max(per(row.calls), 1e-9)).toFixed(0).padStart(5)} µs  ${row.toplevel ? '' : '(nested) '}${row.query}`,
+    );
 }
 
 export interface ThroughputComparison {
