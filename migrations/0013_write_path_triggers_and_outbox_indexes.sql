@@ -118,3 +118,47 @@ CREATE INDEX IF NOT EXISTS {{prefix}}svc_outbox_event_seq_idx ON {{prefix}}svc_o
 
 DROP INDEX IF EXISTS {{prefix}}svc_outbox_sequenced_idx;
 CREATE INDEX IF NOT EXISTS {{prefix}}svc_outbox_sequenced_idx ON {{prefix}}svc_outbox (sequenced_at) WHERE sequenced_at IS NOT NULL;
+
+-- 3. A legacy write's event carries `released` from its own INSERT (the scores' rows are joined there
+-- already), so the outbox's BEFORE INSERT trigger, which looked the score row up again and rebuilt the
+-- payload, runs only for events that do not say it yet. The payload is 0010's with `released` added,
+-- the value the trigger would have added.
+CREATE OR REPLACE FUNCTION {{prefix}}svc_append_legacy_score_events(score_ids integer[], discipline_ids integer[], detail_ids integer[])
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO {{prefix}}svc_outbox (topic, event_id, source, payload)
+  SELECT 'score-updated', c.int_veranstaltungenid, 'legacy', jsonb_build_object(
+    'scoreId', w.int_wertungenid,
+    'eventId', c.int_veranstaltungenid,
+    'competitionId', w.int_wettkaempfeid,
+    'participantId', w.int_teilnehmerid,
+    'disciplineId', d.int_disziplinenid,
+    'disciplineName', d.var_name,
+    'firstname', p.var_vorname,
+    'lastname', COALESCE(p.var_nachname, g.var_name, m.var_name),
+    'score', det.rel_leistung,
+    'finalScore', det.rel_leistung,
+    'storedScore', det.rel_leistung,
+    'hasFormula', COALESCE(NULLIF(btrim(f.var_formel), ''), NULLIF(btrim(d.var_formel), '')) IS NOT NULL,
+    'timestamp', to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'released', COALESCE({{prefix}}svc_scope_released(w.int_wettkaempfeid, d.int_disziplinenid, w.var_riege), false))
+  FROM unnest(score_ids, discipline_ids, detail_ids) WITH ORDINALITY AS x (score_id, discipline_id, detail_id, n)
+  JOIN {{prefix}}wertungen w ON w.int_wertungenid = x.score_id
+  JOIN {{prefix}}wettkaempfe c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+  JOIN {{prefix}}disziplinen d ON d.int_disziplinenid = x.discipline_id
+  LEFT JOIN {{prefix}}formeln f ON f.int_formelid = d.int_formelid
+  LEFT JOIN {{prefix}}teilnehmer p ON p.int_teilnehmerid = w.int_teilnehmerid
+  LEFT JOIN {{prefix}}gruppen g ON g.int_gruppenid = w.int_gruppenid
+  LEFT JOIN {{prefix}}mannschaften m ON m.int_mannschaftenid = w.int_mannschaftenid
+  LEFT JOIN {{prefix}}wertungen_details det ON det.int_wertungen_detailsid = x.detail_id
+  ORDER BY x.n;
+  IF FOUND THEN
+    PERFORM pg_notify('{{outbox_channel}}', '');
+  END IF;
+END;
+$$;
+ALTER FUNCTION {{prefix}}svc_append_legacy_score_events(integer[], integer[], integer[]) SET plan_cache_mode = force_generic_plan;
+
+DROP TRIGGER IF EXISTS {{prefix}}svc_outbox_mark_released ON {{prefix}}svc_outbox;
+CREATE TRIGGER {{prefix}}svc_outbox_mark_released BEFORE INSERT ON {{prefix}}svc_outbox
+  FOR EACH ROW WHEN (NEW.topic = 'score-updated' AND NOT NEW.payload ? 'released') EXECUTE FUNCTION {{prefix}}svc_outbox_mark_released();
