@@ -101,6 +101,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     maxQueuedBytes: MAX_QUEUED_BYTES,
     onStalled: disconnectStalled,
     onFallback: (reason) => logger.warn({ reason }, 'realtime: broadcasting through io.to(room).emit, the pre-framed path is off'),
+    onError: (error, room) => logger.error({ err: error, room }, 'realtime broadcast failed'),
   });
   const unsubscribe = feed.subscribe((delivery) => rooms.send(roomOf(delivery.eventId), delivery.topic, delivery.message));
 

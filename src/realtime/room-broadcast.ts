@@ -32,6 +32,8 @@ export interface RoomBroadcastOptions {
   onStalled(socket: Socket, queuedBytes: number): void;
   /** Told once at start when the internals below are not what this module was written against. */
   onFallback(reason: string): void;
+  /** A room whose flush threw (the relay's own call to the subscriber is no longer on the stack to catch it). */
+  onError(error: unknown, room: string): void;
 }
 
 /**
@@ -106,7 +108,13 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
     const started = performance.now();
     const rooms = [...pending];
     pending.clear();
-    for (const [room, events] of rooms) flushRoom(room, events);
+    for (const [room, events] of rooms) {
+      try {
+        flushRoom(room, events);
+      } catch (error) {
+        options.onError(error, room);
+      }
+    }
     nextFlushAt = started + FLUSH_SPACING * (performance.now() - started);
   };
 
