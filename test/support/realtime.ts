@@ -63,6 +63,7 @@ export interface JoinAck {
   room?: string;
   replayed?: number;
   error?: string;
+  retryAfterMs?: number;
 }
 
 /** Everything `socket` receives as `score-updated`, in arrival order. */
