@@ -155,6 +155,8 @@ export function cpuPer(before: CpuMark, after: CpuMark, operations: number): Cpu
 export interface Context {
   db: pg.Client & WithTables;
   databaseUrl: string;
+  /** The same database over loopback TCP: how the desktop program connects. */
+  desktopDatabaseUrl: string;
   pgDataDir: string;
   data: BenchData;
   fieldA: number;

