@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, runScript, startService, type ServiceProcess } from '../support/process.js';
 import { waitFor } from '../support/server.js';
-import { isAlive } from '../../src/db/embedded.js';
+import { embeddedSocketDir, isAlive } from '../../src/db/embedded.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-embedded-start-'));
 const clusterDir = path.join(dataDir, 'pg');
@@ -41,6 +41,19 @@ afterAll(async () => {
   );
   rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);
+
+describe('the Unix socket of the embedded server', () => {
+  it('lies in DATA_DIR/pg-socket, and there is none where a socket cannot be or PostgreSQL would misread the path', () => {
+    expect(embeddedSocketDir('/srv/gym/.data', 5432)).toBe('/srv/gym/.data/pg-socket');
+    // sun_path holds 107 bytes and a zero: `<dir>/pg-socket/.s.PGSQL.5432` must fit.
+    const fits = `/${'d'.repeat(107 - '/pg-socket/.s.PGSQL.5432'.length - 1)}`;
+    expect(embeddedSocketDir(fits, 5432)).toBe(`${fits}/pg-socket`);
+    expect(embeddedSocketDir(`${fits}x`, 5432)).toBeNull();
+    expect(embeddedSocketDir('/srv/gym data', 5432)).toBeNull();
+    expect(embeddedSocketDir('/srv/gym,2026', 5432)).toBeNull();
+    expect(embeddedSocketDir("/srv/o'brien", 5432)).toBeNull();
+  });
+});
 
 describe('npm start without DATABASE_URL', () => {
   it('serves health 200 on an embedded PostgreSQL that seed:demo shares, and stops it on SIGTERM with exit 0', async () => {
