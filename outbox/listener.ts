@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pgListen, { type Subscriber } from 'pg-listen';
 import type { Logger } from 'pino';
 
@@ -20,6 +21,12 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
 }
 
 /**
+ * Every instance's LISTEN connection is named this plus `:` and an id of its own, so the sequencer
+ * can tell whether another instance listens (`OutboxSequencer`).
+ */
+export const LISTEN_APPLICATION_NAME = 'gym-competition-service:listen';
+
+/**
  * The LISTEN connection. It retries forever (pg-listen's default gives up after 3 s), checks the
  * connection every few seconds so a silently dead socket is noticed, and wakes the relay after
  * every reconnect because notifications sent while it was away are gone for good.
@@ -27,6 +34,8 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
 export class OutboxListener {
   private subscriber: Subscriber | null = null;
   private currentState: ListenerState = 'starting';
+  /** This connection's application_name (unique per listener, several instances may share a process). */
+  readonly applicationName = `${LISTEN_APPLICATION_NAME}:${randomUUID().slice(0, 8)}`;
 
   constructor(private readonly options: OutboxListenerOptions) {}
 
@@ -44,7 +53,7 @@ export class OutboxListener {
   async start(): Promise<void> {
     // pg-listen is CommonJS with a default export, which ESM sees as `.default`.
     const subscriber = pgListen.default(
-      { connectionString: this.options.connectionString, application_name: 'gym-competition-service:listen' },
+      { connectionString: this.options.connectionString, application_name: this.applicationName },
       { retryTimeout: Number.POSITIVE_INFINITY, retryInterval: (attempt) => reconnectDelay(attempt), paranoidChecking: 2_000 },
     );
     this.subscriber = subscriber;

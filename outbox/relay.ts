@@ -122,7 +122,6 @@ export class OutboxRelay {
   private notifyAgain = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
-    this.sequencer = new OutboxSequencer(options.connectionString, options.pool.tables, options.logger, options.clientClass);
     this.listener = new OutboxListener({
       connectionString: options.connectionString,
       channel: options.pool.tables.outboxChannel,
@@ -138,6 +137,13 @@ export class OutboxRelay {
         this.wake();
       },
     });
+    this.sequencer = new OutboxSequencer(
+      options.connectionString,
+      options.pool.tables,
+      options.logger,
+      this.listener.applicationName,
+      options.clientClass,
+    );
     this.unsubscribeCommits = onOutboxCommitted(options.pool, () => this.commandCommitted());
   }
 

@@ -1,7 +1,9 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
+import { NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
 import type { Tables } from '../src/db/tables.js';
+import { LISTEN_APPLICATION_NAME } from './listener.js';
 
 // Same for every instance on a database; only the holder of this session lock numbers rows.
 export const SEQUENCER_LOCK_KEY = 7_310_482_612;
@@ -10,6 +12,8 @@ const BATCH_SIZE = 1_000;
 const ACQUIRE_INTERVAL_MS = 900;
 
 export const SEQUENCER_APPLICATION_NAME = 'gym-competition-service:sequencer';
+/** How often the sequencer looks for other instances' LISTEN connections. */
+const PEERS_CHECK_INTERVAL_MS = 1_000;
 
 export async function selectUnsequencedIds(db: Queryable, limit: number): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${db.tables.svc_outbox} WHERE seq IS NULL ORDER BY id LIMIT $1`, [limit]);
@@ -52,6 +56,20 @@ export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<
 }
 
 /**
+ * Sets the session's numbered-notify setting (migration 0014): `quiet` when no LISTEN connection
+ * but `ownListener` is open on this database, so the numbering notifies nobody; else `notify`.
+ */
+export async function setNumberedNotify(db: Queryable, ownListener: string): Promise<void> {
+  await db.query(
+    `SELECT set_config($1, CASE WHEN EXISTS (
+              SELECT 1 FROM pg_stat_activity
+               WHERE datname = current_database() AND starts_with(application_name, $2) AND application_name <> $3)
+            THEN 'notify' ELSE 'quiet' END, false)`,
+    [NUMBERED_NOTIFY_SETTING, `${LISTEN_APPLICATION_NAME}:`, ownListener],
+  );
+}
+
+/**
  * Numbers committed outbox rows. Exactly one instance per database does it — whoever holds a session
  * advisory lock on its own connection — and each batch is a short autocommit statement on that same
  * connection, so batches commit in the order their numbers were drawn: a reader that has seen `seq`
@@ -63,11 +81,14 @@ export class OutboxSequencer {
   private client: (pg.Client & WithTables) | null = null;
   private holding = false;
   private lastAttempt = 0;
+  private peersCheckedAt = 0;
 
   constructor(
     private readonly connectionString: string,
     private readonly tables: Tables,
     private readonly logger: Logger,
+    /** The application_name of this instance's LISTEN connection: other instances' are peers to notify. */
+    private readonly ownListener: string,
     /** The class of its connection (pg's own by default; the bench counts statements with a subclass). */
     private readonly clientClass: typeof pg.Client = pg.Client,
   ) {}
@@ -88,6 +109,11 @@ export class OutboxSequencer {
     let numbered: NumberedRow[] = [];
     let complete = true;
     try {
+      // Whether another instance listens decides whether the numbering notifies (migration 0014).
+      if (Date.now() - this.peersCheckedAt >= PEERS_CHECK_INTERVAL_MS) {
+        await setNumberedNotify(client, this.ownListener);
+        this.peersCheckedAt = Date.now();
+      }
       for (;;) {
         const ids = await selectUnsequencedIds(client, BATCH_SIZE);
         // Only a non-empty batch is written (the UPDATE's trigger notifies when it numbered rows,
@@ -145,6 +171,7 @@ export class OutboxSequencer {
   }
 
   private drop(error: unknown): void {
+    this.peersCheckedAt = 0;
     if (this.holding) this.logger.warn({ err: error }, 'outbox sequencer lost its connection; another instance or a reconnect takes over');
     else this.logger.debug({ err: error }, 'outbox sequencer connection failed');
     this.holding = false;

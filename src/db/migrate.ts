@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../system/project-root.js';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
+import { ACTOR_SETTING, API_ORIGIN, NUMBERED_NOTIFY_SETTING, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
 import type { Tables } from './tables.js';
 
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
@@ -30,7 +30,7 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 
 /**
  * The names a migration's SQL shares with the TypeScript code, as `{{name}}` placeholders: the
- * table prefix, and the outbox channel, origin marker and actor/role settings, which have their
+ * table prefix, and the outbox channel, origin marker, actor/role and numbered-notify settings, which have their
  * single spelling in `tables.ts` and `origin.ts`.
  */
 export function migrationPlaceholders(tables: Tables): Record<string, string> {
@@ -41,6 +41,7 @@ export function migrationPlaceholders(tables: Tables): Record<string, string> {
     api_origin: API_ORIGIN,
     actor_setting: ACTOR_SETTING,
     role_setting: ROLE_SETTING,
+    numbered_notify_setting: NUMBERED_NOTIFY_SETTING,
   };
 }
 

@@ -13,3 +13,10 @@ export const API_ORIGIN = 'api';
  */
 export const ACTOR_SETTING = 'gym.actor';
 export const ROLE_SETTING = 'gym.role';
+
+/**
+ * Set by the outbox sequencer on its own session to `quiet` while no other instance listens: its
+ * numbering then sends no NOTIFY (migration 0014). The migrations receive it as
+ * `{{numbered_notify_setting}}`.
+ */
+export const NUMBERED_NOTIFY_SETTING = 'gym.numbered_notify';

@@ -6,12 +6,12 @@
  * makes the test take longer, never fail.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { LISTEN_APPLICATION_NAME } from '../../outbox/listener.js';
 import { createFaultRig, type FaultRig } from '../support/fault-rig.js';
 import { saveViolations } from '../support/portal-load.js';
 import { isStrictlyIncreasing, receivedScoreEvents, seqsOf, waitUntilBoardsCaughtUp } from '../support/realtime.js';
 import { waitFor } from '../support/server.js';
 
-const LISTEN_APPLICATION_NAME = 'gym-competition-service:listen';
 const CUT_EVERY_MS = 500;
 const CUTS = 10;
 
@@ -33,9 +33,9 @@ it('loses no event and keeps the order while the LISTEN connection is cut again 
 
   const listening = async () =>
     (
-      await rig.pool.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [
+      await rig.pool.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND starts_with(application_name, $2)', [
         rig.database.name,
-        LISTEN_APPLICATION_NAME,
+        `${LISTEN_APPLICATION_NAME}:`,
       ])
     ).rows.map((row: { pid: number }) => row.pid);
   const cuts: Array<{ terminated: number; answered: number }> = [];

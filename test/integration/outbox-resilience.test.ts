@@ -10,13 +10,12 @@ import pino from 'pino';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appendOutboxEvent } from '../../outbox/append.js';
+import { LISTEN_APPLICATION_NAME } from '../../outbox/listener.js';
 import { withTables, type TxClient } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { startOwnedPostgres, type OwnedPostgres } from '../support/owned-postgres.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { collectEvents, commitAndAwait, joinCompetition, markerEvent, waitForMarker, type ReceivedEvent } from '../support/realtime.js';
-
-const LISTEN_APPLICATION_NAME = 'gym-competition-service:listen';
 
 /** A pino logger whose JSON lines the test can read. */
 function capturingLogger(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
@@ -78,8 +77,8 @@ describe('5. the relay survives connection loss', () => {
       // few milliseconds an immediate reconnect takes.
       await admin.query(`ALTER DATABASE ${server.database.name} ALLOW_CONNECTIONS false`);
       const { rowCount } = await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
-        [server.database.name, LISTEN_APPLICATION_NAME],
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND starts_with(application_name, $2)',
+        [server.database.name, `${LISTEN_APPLICATION_NAME}:`],
       );
       expect(rowCount).toBe(1);
       await waitFor(async () => (await health(server)).relay === 'reconnecting', { message: 'health reports reconnecting' });
