@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { appendedThrough, outboxCommitted } from '../outbox/append.js';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
-import { RequestAbortedError, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
+import { RequestAbortedError, withQuery, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
 import { currentRequestSignal } from '../src/db/request-signal.js';
 
 /**
@@ -37,26 +37,27 @@ export const ANONYMOUS: CommandContext = { actor: null, role: null };
  */
 export const AUTO_CALCULATION: CommandContext = { actor: 'auto-calculation', role: 'system' };
 
-/** SET LOCAL takes no parameters; the values are quoted as literals (pg's escaping). */
-function beginStatement(context: CommandContext): string {
-  return [
-    'BEGIN',
-    `SET LOCAL ${ORIGIN_SETTING} = '${API_ORIGIN}'`,
-    `SET LOCAL ${ACTOR_SETTING} = ${pg.escapeLiteral(context.actor ?? 'anonymous')}`,
-    `SET LOCAL ${ROLE_SETTING} = ${pg.escapeLiteral(context.role ?? '')}`,
-    `SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`,
-    // Named statements (below) with a generic plan: parsed and planned once per connection.
-    'SET LOCAL plan_cache_mode = force_generic_plan',
-  ].join('; ');
+/**
+ * The command's settings for its transaction: the origin marker, the caller, the lock timeout, and
+ * generic plans for the named statements below (parsed and planned once per connection). Values
+ * travel as parameters: a caller's name is never part of the statement's text.
+ */
+function transactionSettings(context: CommandContext): pg.QueryConfig {
+  return {
+    name: 'command-settings',
+    text: `SELECT set_config('${ORIGIN_SETTING}', $1, true), set_config('${ACTOR_SETTING}', $2, true), set_config('${ROLE_SETTING}', $3, true),
+                  set_config('lock_timeout', $4, true), set_config('plan_cache_mode', 'force_generic_plan', true)`,
+    values: [API_ORIGIN, context.actor ?? 'anonymous', context.role ?? '', `${LOCK_TIMEOUT_MS}ms`],
+  };
 }
 
 /**
- * One command = one transaction. BEGIN, the origin marker, the caller and the lock timeout travel
- * in one round trip; the handler receives the transaction client, never the pool. A command that
+ * One command = one transaction. BEGIN and its settings travel with the handler's first statements
+ * (withTransaction); the handler receives the transaction client, never the pool. A command that
  * could not get its locks in time rolled back completely, so running it again is safe.
  */
 export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promise<T>, context: CommandContext = ANONYMOUS): Promise<T> {
-  const begin = beginStatement(context);
+  const settings = transactionSettings(context);
   const deadline = Date.now() + LOCK_WAIT_BUDGET_MS;
   for (;;) {
     try {
@@ -69,7 +70,7 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
           appended = appendedThrough(named);
           return value;
         },
-        begin,
+        settings,
       );
       // The commit notified nobody (migration 0010): wake this instance's relay.
       if (appended) outboxCommitted(pool);
@@ -100,18 +101,11 @@ function statementName(text: string): string | undefined {
 
 /** The transaction client, with `query(text, values)` sent as a named statement. */
 function namedStatements(tx: TxClient): TxClient {
-  const query = ((text: unknown, values?: unknown, callback?: unknown) => {
+  return withQuery(tx, ((text: unknown, values?: unknown, callback?: unknown) => {
     if (typeof text === 'string' && Array.isArray(values) && callback === undefined) {
       const name = statementName(text);
       if (name !== undefined) return tx.query({ name, text, values });
     }
     return (tx.query as (...args: unknown[]) => unknown)(text, values, callback);
-  }) as TxClient['query'];
-  return new Proxy(tx, {
-    get(target, property) {
-      if (property === 'query') return query;
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  }) as TxClient['query']);
 }

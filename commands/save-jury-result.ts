@@ -15,7 +15,7 @@ import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { juryResultScoreUpdated } from '../outbox/events.js';
-import { calculatedScoreOf, loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
+import { calculatedScoreOf, loadDisciplineState, loadFieldDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { checkExpectedPerformance, checkJuryResultAttempt } from './individual-score-decision.js';
 import { decidePanel } from './panel-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
@@ -48,14 +48,17 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   checkJuryResultAttempt(input.attempt);
   const scoreId = input.participantId;
   const fieldValue = { fieldId: input.disciplineFieldId, value: input.performance };
-  const written = await lockScoreRowAndUpsertJuryResult(tx, scoreId, fieldValue, input.type, input.expectedPerformance);
+  const writing = lockScoreRowAndUpsertJuryResult(tx, scoreId, fieldValue, input.type, input.expectedPerformance);
+  // Sent behind the write, in its round trip; used when the write stored the value (else read anew).
+  const stateAfterWrite = loadFieldDisciplineState(tx, scoreId, input.disciplineFieldId, log);
+  const written = await writing;
   if (!written.found) throw notFound(`No score with wertungenId ${scoreId} (participantId carries the wertungenId)`);
   const disciplineId = written.disciplineId;
   if (disciplineId === null) throw notFound(`No discipline field ${input.disciplineFieldId}`);
   const stored = written.stored ?? (await writeAfterCheck(tx, scoreId, fieldValue, input));
   if (written.stored?.inserted) checkExpectedPerformance(input.disciplineFieldId, input.expectedPerformance, null);
 
-  const state = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  const state = (written.stored ? await stateAfterWrite : await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   const panel = state.panel?.judgeFieldIds.includes(input.disciplineFieldId) ? decidePanel(state) : null;
   const reply = {
     success: true as const,
@@ -66,7 +69,8 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   };
   if (panel === null) {
     const finalScore = calculatedScoreOf(state);
-    await appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
+    // The last statement: it travels with the COMMIT.
+    void appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
     return { ...reply, finalScore };
   }
   await storePanelAggregate(tx, state, panel, true);

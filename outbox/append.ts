@@ -1,17 +1,19 @@
-import type { TxClient } from '../src/db/pool.js';
+import { inFlight, type TxClient } from '../src/db/pool.js';
 import type { OutboxEvent } from './events.js';
 
 /**
  * Appends an event inside the command's transaction: it exists if and only if the command commits.
- * Build `event` with the builders of `outbox/events.ts`.
+ * Build `event` with the builders of `outbox/events.ts`. The insert is sent at once and its promise
+ * is in flight (`inFlight`): a handler whose last statement it is need not await it, and it travels
+ * with the COMMIT, which withTransaction lets count only if the insert succeeded.
  */
-export async function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
-  const { rows } = await tx.query<{ id: number }>(
+export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
+  const inserting = tx.query<{ id: number }>(
     `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload) VALUES ($1, $2, 'api', $3) RETURNING id`,
     [event.topic, event.eventId, JSON.stringify(event.payload)],
   );
   appendedIn.add(tx);
-  return rows[0]!.id;
+  return inFlight(inserting.then(({ rows }) => rows[0]!.id));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -99,6 +99,9 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
       idleTimeoutMillis: 30_000,
       statement_timeout: 15_000,
       query_timeout: 20_000,
+      // A command's statements that do not wait on each other's answers share a round trip
+      // (withTransaction): BEGIN and the first statements, the last statement and COMMIT.
+      pipeline: true,
       ...(options.clientClass === undefined ? {} : { Client: options.clientClass }),
     },
     options.tables,
@@ -176,12 +179,51 @@ function cancelRunningQuery(pool: Pool, client: TxClient): void {
 }
 
 /**
- * Runs `work` in one transaction: commit when it resolves, roll back when it throws. `begin` may
- * carry `SET LOCAL` statements after BEGIN, so they cost no extra round trip. When the HTTP client
- * of the request went away (src/db/request-signal.ts), the running statement is cancelled and the
- * connection goes back to the pool at once.
+ * The client with its `query` replaced: the same connection, the same session, another way to send.
+ * Whatever else a caller reaches through it is the client's own.
  */
-export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Promise<T>, begin: string = 'BEGIN'): Promise<T> {
+export function withQuery(client: TxClient, query: TxClient['query']): TxClient {
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'query') return query;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Marks a statement's promise as one its caller awaits later (or never): sent now, pipelined behind
+ * what was sent before it. A rejection is then not unhandled; whoever awaits it still gets it, and
+ * `withTransaction` does not commit past it.
+ */
+export function inFlight<T>(sent: Promise<T>): Promise<T> {
+  sent.catch(() => undefined);
+  return sent;
+}
+
+/** Resolves when every statement has succeeded; else throws the first failure in the order they were sent. */
+async function allSucceeded(statements: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(statements)).find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * Runs `work` in one transaction: commit when it resolves, roll back when it throws.
+ *
+ * The pool's connections pipeline (pg's `pipeline` mode): a statement goes on the wire when it is
+ * issued, not when the one before it has answered. BEGIN and `settings` (one statement of
+ * `set_config(..., true)`, local to the transaction) travel with the first statements of `work`,
+ * and a statement `work` issues without awaiting it (`inFlight`) travels with the COMMIT. The server
+ * runs them in the order sent. Once one fails, every later one of the transaction fails and the
+ * COMMIT becomes a rollback; the commit counts only when BEGIN, the settings and every statement
+ * issued through `tx` succeeded, else the first failure is thrown. (No statement's failure may be
+ * caught and carried on from: there are no savepoints.)
+ *
+ * When the HTTP client of the request went away (src/db/request-signal.ts), the running statement is
+ * cancelled and the connection goes back to the pool at once.
+ */
+export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Promise<T>, settings?: pg.QueryConfig): Promise<T> {
   const signal = currentRequestSignal();
   if (signal?.aborted) throw new RequestAbortedError();
   const client = await pool.connect();
@@ -189,9 +231,20 @@ export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Pro
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     if (signal?.aborted) throw new RequestAbortedError();
-    await client.query(begin);
-    const result = await work(client);
-    await client.query('COMMIT');
+    // BEGIN is a statement of its own: a BEGIN that failed to parse would leave the statements sent
+    // behind it to commit one by one.
+    const sent: Promise<unknown>[] = [inFlight(client.query('BEGIN'))];
+    if (settings) sent.push(inFlight(client.query(settings)));
+    const recording = ((...args: Parameters<TxClient['query']>) => {
+      const statement = (client.query as (...args: unknown[]) => unknown)(...args);
+      if (statement instanceof Promise) sent.push(inFlight(statement));
+      return statement;
+    }) as TxClient['query'];
+    const result = await work(withQuery(client, recording));
+    const commit = inFlight(client.query('COMMIT'));
+    await allSucceeded(sent);
+    const { command } = await commit;
+    if (command !== 'COMMIT') throw new Error(`the transaction ended in ${command}, not COMMIT`);
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -4,7 +4,7 @@
  * set-wise in one statement.
  */
 import type { BaseLogger } from 'pino';
-import type { Queryable } from '../db/pool.js';
+import { inFlight, type Queryable } from '../db/pool.js';
 import type { Tables } from '../db/tables.js';
 import {
   calculateFinalScore,
@@ -135,6 +135,19 @@ const ONE_KEY = {
   disciplineFilter: '= $2::int',
 };
 
+/**
+ * One score and the discipline of one of the fields: known to the statement itself, so a command
+ * need not wait for an answer before it sends the read (loadFieldDisciplineState).
+ */
+function oneFieldKey(tables: Tables): typeof ONE_KEY {
+  const disciplineOfField = `(SELECT int_disziplinenid FROM ${tables.disziplinen_felder} WHERE int_disziplinen_felderid = $2::int)`;
+  return {
+    source: `(SELECT $1::int AS score_id, ${disciplineOfField} AS discipline_id, 1::bigint AS ord)`,
+    scoreFilter: '= $1::int',
+    disciplineFilter: `= ${disciplineOfField}`,
+  };
+}
+
 function scoringStatesSql(tables: Tables, keys: typeof LIST_OF_KEYS): string {
   // Field definitions are built once per discipline and the jury results are aggregated set-wise:
   // a subquery per key that built every field's JSON anew was most of a 1,000-row page's read time
@@ -225,7 +238,10 @@ function fieldsOf(row: StateRow, definitions: Map<number, ScoringField[]>): Scor
  * formula is logged once per call and treated as none.
  */
 export async function loadScoringStates(db: Queryable, keys: readonly ScoringKey[], log: WarnLogger): Promise<ScoringState[]> {
-  const rows = await selectScoringStates(db, keys);
+  return scoringStatesOf(await selectScoringStates(db, keys), log);
+}
+
+function scoringStatesOf(rows: readonly StateRow[], log: WarnLogger): ScoringState[] {
   const formulas = new Map<number | null, DisciplineFormula>();
   const definitions = new Map<number, ScoringField[]>();
   const panels = new Map<number, PanelSettings>();
@@ -281,7 +297,26 @@ export async function loadDisciplineState(
   disciplineId: number,
   log: WarnLogger,
 ): Promise<DisciplineState | null> {
-  const [state] = await loadScoringStates(db, [{ scoreId, disciplineId }], log);
+  return disciplineStateOf(await selectScoringStates(db, [{ scoreId, disciplineId }]), log);
+}
+
+/**
+ * `loadDisciplineState` of the discipline `fieldId` belongs to, sent at once and in flight
+ * (`inFlight`): behind a write of that field in the same transaction it shares the write's round
+ * trip and sees the write, since each statement reads a snapshot taken when it starts.
+ */
+export function loadFieldDisciplineState(
+  db: Queryable,
+  scoreId: number,
+  fieldId: number,
+  log: WarnLogger,
+): Promise<DisciplineState | null> {
+  const reading = db.query<StateRow>(scoringStatesSql(db.tables, oneFieldKey(db.tables)), [scoreId, fieldId]);
+  return inFlight(reading.then(({ rows }) => disciplineStateOf(rows, log)));
+}
+
+function disciplineStateOf(rows: readonly StateRow[], log: WarnLogger): DisciplineState | null {
+  const [state] = scoringStatesOf(rows, log);
   return state !== undefined && state.disciplineId !== null ? (state as DisciplineState) : null;
 }
 

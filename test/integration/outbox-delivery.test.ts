@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import { assignSeq, SEQUENCER_LOCK_KEY } from '../../outbox/sequencer.js';
-import { withTables } from '../../src/db/pool.js';
+import { inFlight, withTables } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { createTestDatabase } from '../support/database.js';
 import { createCompetition, insertDiscipline, insertParticipant, insertScoreRow } from '../support/fixtures.js';
@@ -64,6 +64,34 @@ describe('1. atomic: an event exists if and only if its command committed', () =
     expect(await outboxRowCount(server.pool, 'rolled-back')).toBe(0);
     expect(withMarker(events, 'committed')).toHaveLength(1);
     expect(withMarker(events, 'committed')[0]).toMatchObject({ eventId: 1, source: 'api', seq: expect.any(Number) });
+  });
+});
+
+describe('1. atomic, with statements pipelined behind BEGIN and in front of COMMIT', () => {
+  // The pool pipelines (src/db/pool.ts): a handler's last statements travel with the COMMIT
+  // unawaited. Its failure must fail the command and take the writes before it along.
+  it('commits nothing, and fails the command, when a statement left in flight fails', async () => {
+    const events = await clientIn(4);
+    await expect(
+      runCommand(server.pool, async (tx) => {
+        await appendOutboxEvent(tx, markerEvent(4, 'before-failed-append'));
+        // event_id is an integer column: this insert fails on the server, after the handler returned.
+        void appendOutboxEvent(tx, markerEvent(2 ** 31, 'failed-append'));
+      }),
+    ).rejects.toThrow(/out of range for type integer/);
+    await expect(
+      runCommand(server.pool, async (tx) => {
+        void appendOutboxEvent(tx, markerEvent(4, 'before-failed-statement'));
+        void inFlight(tx.query('SELECT 1 / 0'));
+      }),
+    ).rejects.toThrow(/division by zero/);
+    await commitEvent(server.pool, 4, 'committed-after');
+
+    await waitForMarker(events, 'committed-after');
+    for (const marker of ['before-failed-append', 'failed-append', 'before-failed-statement']) {
+      expect(await outboxRowCount(server.pool, marker)).toBe(0);
+      expect(withMarker(events, marker)).toEqual([]);
+    }
   });
 });
 
