@@ -213,12 +213,13 @@ export async function sequencedSince(context: Context, afterId: number): Promise
 
 /**
  * The write paths a phase can drive: the service's route, the naive direct emit (no outbox), and
- * the two ceilings on the service's stack: one named upsert, and the minimal outbox command
- * (BEGIN, lock, upsert, outbox insert, COMMIT; named statements).
+ * the ceilings on the service's stack: one named upsert, and the minimal outbox command (BEGIN, lock,
+ * upsert, outbox insert, COMMIT; named statements), one statement after the other as the issue
+ * defines it, and pipelined as the service's commands are.
  */
-export type Variant = 'service' | 'naive' | 'outbox-ceiling' | 'upsert-ceiling';
+export type Variant = 'service' | 'naive' | 'outbox-ceiling' | 'pipelined-ceiling' | 'upsert-ceiling';
 /** Variants whose events go through the outbox and the relay (checked by seq). */
-export const viaOutbox = (variant: Variant) => variant === 'service' || variant === 'outbox-ceiling';
+export const viaOutbox = (variant: Variant) => variant === 'service' || variant === 'outbox-ceiling' || variant === 'pipelined-ceiling';
 
 /**
  * autocannon stops with requests in flight whose commits land after it returned: the phase's
@@ -325,6 +326,7 @@ const PATHS: Record<Variant, { url: keyof Pick<Context, 'serviceUrl' | 'bareUrl'
   service: { url: 'serviceUrl', path: '/api/jury-results' },
   naive: { url: 'bareUrl', path: '/naive/jury-results' },
   'outbox-ceiling': { url: 'ceilingUrl', path: '/ceiling/outbox-command' },
+  'pipelined-ceiling': { url: 'ceilingUrl', path: '/ceiling/outbox-command-pipelined' },
   'upsert-ceiling': { url: 'ceilingUrl', path: '/ceiling/upsert' },
 };
 

@@ -1,7 +1,7 @@
 /**
  * Scenario: command throughput with autocannon against POST /api/jury-results, the naive direct
- * emit, and the two ceilings on the service's own fastify stack (one named upsert; the minimal
- * outbox command). One verifying scoreboard in the throughput room checks every outbox event.
+ * emit, and the ceilings on the service's own fastify stack (one named upsert; the minimal outbox
+ * command, one statement after the other and pipelined). One verifying scoreboard in the throughput room checks every outbox event.
  *
  * Requests spread over the 1,000 throughput score rows with changing values: a counter shared by
  * all connections picks row `n mod 1000` and a value from `n`. (autocannon resets the request
@@ -144,12 +144,17 @@ export interface ThroughputComparison {
   /** service / naive req/s. */
   ratio: number | null;
   outboxCeiling: number | null;
+  pipelinedCeiling: number | null;
   upsertCeiling: number | null;
   /** service / minimal outbox command req/s (target ≥ 0.70). */
   ratioToOutboxCeiling: number | null;
+  /** service / minimal outbox command pipelined (no target: the ceiling of a pipelining command). */
+  ratioToPipelinedCeiling: number | null;
   /** PostgreSQL CPU ms per command: service, minimal outbox command, bare upsert. */
   postgresCpuMs: { service: number; outboxCeiling: number | null; upsertCeiling: number | null };
 }
+
+const CEILING_VARIANTS = ['service', 'naive', 'outbox-ceiling', 'pipelined-ceiling', 'upsert-ceiling'] as const;
 
 /**
  * Every variant runs unmeasured for a moment first: the first phase must not pay for the
@@ -158,7 +163,7 @@ export interface ThroughputComparison {
  */
 async function warmUp(context: Context): Promise<void> {
   const scoreIds = context.data.throughput.scoreIds;
-  for (const variant of ['service', 'naive', 'outbox-ceiling', 'upsert-ceiling'] as const) {
+  for (const variant of CEILING_VARIANTS) {
     const outboxBefore = await maxOutboxId(context);
     const target = targetOf(context, variant);
     let n = 0;
@@ -184,9 +189,7 @@ export async function throughputScenario(context: Context) {
   );
   const phases: ThroughputPhase[] = [];
   for (const [index, connections] of settings.throughputConnections.entries()) {
-    const variants: Variant[] = settings.ceilingConnections.includes(connections)
-      ? ['service', 'naive', 'outbox-ceiling', 'upsert-ceiling']
-      : ['service', 'naive'];
+    const variants: Variant[] = settings.ceilingConnections.includes(connections) ? [...CEILING_VARIANTS] : ['service', 'naive'];
     // Alternating the order spreads a drift in machine load over every variant.
     const order = index % 2 === 0 ? variants : [...variants].reverse();
     for (const variant of order) {
@@ -200,6 +203,7 @@ export async function throughputScenario(context: Context) {
     const service = find('service')!;
     const naive = find('naive')!;
     const outboxCeiling = find('outbox-ceiling');
+    const pipelinedCeiling = find('pipelined-ceiling');
     const upsertCeiling = find('upsert-ceiling');
     return {
       connections,
@@ -207,8 +211,10 @@ export async function throughputScenario(context: Context) {
       naive: naive.requestsPerSecond,
       ratio: ratio(service.requestsPerSecond, naive.requestsPerSecond),
       outboxCeiling: outboxCeiling?.requestsPerSecond ?? null,
+      pipelinedCeiling: pipelinedCeiling?.requestsPerSecond ?? null,
       upsertCeiling: upsertCeiling?.requestsPerSecond ?? null,
       ratioToOutboxCeiling: outboxCeiling ? ratio(service.requestsPerSecond, outboxCeiling.requestsPerSecond) : null,
+      ratioToPipelinedCeiling: pipelinedCeiling ? ratio(service.requestsPerSecond, pipelinedCeiling.requestsPerSecond) : null,
       postgresCpuMs: {
         service: service.cpuPerCommandMs.postgres,
         outboxCeiling: outboxCeiling?.cpuPerCommandMs.postgres ?? null,
