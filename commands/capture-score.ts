@@ -62,7 +62,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
   if (final.value !== null) await storeFinalScore(tx, captured, final.value);
 
   const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
-  await appendScoreValueEvent(tx, stored);
+  void appendScoreValueEvent(tx, stored);
   if (panel !== null) await recordPanelDeviation(tx, captured, panel);
   return {
     success: true,

@@ -106,6 +106,6 @@ export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, l
   // rolls back the transaction, also a score row created just above.
   checkExpectedScore(input.expectedScore, state.detailValue);
   const stored = await storeFinalScore(tx, state, input.score);
-  await appendScoreValueEvent(tx, { ...state, detailValue: stored });
+  void appendScoreValueEvent(tx, { ...state, detailValue: stored });
   return { success: true, wertungenId: scoreId, score: stored };
 }

@@ -157,7 +157,10 @@ export async function storeFinalScore(tx: TxClient, state: DisciplineState, valu
   return upsertDetailValue(tx, state.scoreId, state.disciplineId, value);
 }
 
-/** Event 2 of `score-updated` (save-value and capture), from the state as stored. */
-export async function appendScoreValueEvent(tx: TxClient, state: DisciplineState): Promise<void> {
-  await appendOutboxEvent(tx, scoreValueUpdated(state, calculatedScoreOf(state)));
+/**
+ * Event 2 of `score-updated` (save-value and capture), from the state as stored. In flight like
+ * every outbox append: as a command's last statement it travels with the COMMIT.
+ */
+export function appendScoreValueEvent(tx: TxClient, state: DisciplineState): Promise<number> {
+  return appendOutboxEvent(tx, scoreValueUpdated(state, calculatedScoreOf(state)));
 }

@@ -202,11 +202,13 @@ export function inFlight<T>(sent: Promise<T>): Promise<T> {
   return sent;
 }
 
-/** Resolves when every statement has succeeded; else throws the first failure in the order they were sent. */
-async function allSucceeded(statements: readonly Promise<unknown>[]): Promise<void> {
-  const failed = (await Promise.allSettled(statements)).find((outcome) => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
+/** The first failure of `statements` in the order they were sent; undefined when all succeeded. */
+async function firstFailure(statements: readonly Promise<unknown>[]): Promise<{ reason: unknown } | undefined> {
+  return (await Promise.allSettled(statements)).find((outcome) => outcome.status === 'rejected');
 }
+
+/** PostgreSQL's answer to every statement after one that failed in the transaction. */
+const isAfterFailure = (error: unknown) => (error as { code?: unknown } | null)?.code === '25P02';
 
 /**
  * Runs `work` in one transaction: commit when it resolves, roll back when it throws.
@@ -229,11 +231,12 @@ export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Pro
   const client = await pool.connect();
   const onAbort = () => cancelRunningQuery(pool, client);
   signal?.addEventListener('abort', onAbort, { once: true });
+  const sent: Promise<unknown>[] = [];
   try {
     if (signal?.aborted) throw new RequestAbortedError();
     // BEGIN is a statement of its own: a BEGIN that failed to parse would leave the statements sent
     // behind it to commit one by one.
-    const sent: Promise<unknown>[] = [inFlight(client.query('BEGIN'))];
+    sent.push(inFlight(client.query('BEGIN')));
     if (settings) sent.push(inFlight(client.query(settings)));
     const recording = ((...args: Parameters<TxClient['query']>) => {
       const statement = (client.query as (...args: unknown[]) => unknown)(...args);
@@ -242,13 +245,15 @@ export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Pro
     }) as TxClient['query'];
     const result = await work(withQuery(client, recording));
     const commit = inFlight(client.query('COMMIT'));
-    await allSucceeded(sent);
+    const failed = await firstFailure(sent);
+    if (failed) throw failed.reason;
     const { command } = await commit;
     if (command !== 'COMMIT') throw new Error(`the transaction ended in ${command}, not COMMIT`);
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
+    // A statement awaited after one left in flight failed only because that one did: report the cause.
+    throw (isAfterFailure(error) ? (await firstFailure(sent))?.reason : undefined) ?? error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     client.release();

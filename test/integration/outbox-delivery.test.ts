@@ -85,10 +85,17 @@ describe('1. atomic, with statements pipelined behind BEGIN and in front of COMM
         void inFlight(tx.query('SELECT 1 / 0'));
       }),
     ).rejects.toThrow(/division by zero/);
+    // A statement awaited behind the failed one fails only because of it: the caller hears the cause.
+    await expect(
+      runCommand(server.pool, async (tx) => {
+        void appendOutboxEvent(tx, markerEvent(2 ** 31, 'failed-append'));
+        await appendOutboxEvent(tx, markerEvent(4, 'after-failed-append'));
+      }),
+    ).rejects.toThrow(/out of range for type integer/);
     await commitEvent(server.pool, 4, 'committed-after');
 
     await waitForMarker(events, 'committed-after');
-    for (const marker of ['before-failed-append', 'failed-append', 'before-failed-statement']) {
+    for (const marker of ['before-failed-append', 'failed-append', 'before-failed-statement', 'after-failed-append']) {
       expect(await outboxRowCount(server.pool, marker)).toBe(0);
       expect(withMarker(events, marker)).toEqual([]);
     }
