@@ -221,11 +221,23 @@ ceiling.post('/ceiling/upsert', { schema: { body: SaveJuryResultBody } }, async 
   return ceilingReply(body, rows[0]!, null);
 });
 
+/** Runs a ceiling command on a connection of `pool`, rolled back when it throws. */
+async function onCeilingConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    return await work(client);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT. */
 ceiling.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
   const body = request.body as CeilingBody;
-  const client = await ceilingPool.connect();
-  try {
+  return onCeilingConnection(ceilingPool, async (client) => {
     await client.query('BEGIN');
     const locked = await client.query<{ event_id: number }>(ceilingLock(body));
     if (locked.rowCount !== 1) {
@@ -237,19 +249,13 @@ ceiling.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }
     await client.query(ceilingOutbox(body, locked.rows[0]!.event_id, stored.value));
     await client.query('COMMIT');
     return ceilingReply(body, stored, stored.value);
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 });
 
 /** Ceiling 3: ceiling 2 in two round trips — BEGIN, lock and upsert; then the outbox insert and COMMIT. */
 ceiling.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
   const body = request.body as CeilingBody;
-  const client = await pipelinedCeilingPool.connect();
-  try {
+  return onCeilingConnection(pipelinedCeilingPool, async (client) => {
     const [, locked, upserted] = await Promise.all([
       client.query('BEGIN'),
       client.query<{ event_id: number }>(ceilingLock(body)),
@@ -266,12 +272,7 @@ ceiling.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJuryResu
     ]);
     if (committed.command !== 'COMMIT') throw new Error(`the transaction ended in ${committed.command}`);
     return ceilingReply(body, stored, stored.value);
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 });
 
 await ceiling.listen({ port: 0, host: '127.0.0.1' });

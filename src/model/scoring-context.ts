@@ -196,6 +196,23 @@ function scoringStatesSql(tables: Tables, keys: typeof LIST_OF_KEYS): string {
       ORDER BY k.ord`;
 }
 
+// The texts per installation, built once: each is 3 KB, and a command sends one at every save (a new
+// string each time was built, and hashed again to find its prepared statement).
+const statesSqlByTables = new WeakMap<Tables, Record<'list' | 'one' | 'field', string>>();
+
+function statesSql(tables: Tables, form: 'list' | 'one' | 'field'): string {
+  let texts = statesSqlByTables.get(tables);
+  if (texts === undefined) {
+    texts = {
+      list: scoringStatesSql(tables, LIST_OF_KEYS),
+      one: scoringStatesSql(tables, ONE_KEY),
+      field: scoringStatesSql(tables, oneFieldKey(tables)),
+    };
+    statesSqlByTables.set(tables, texts);
+  }
+  return texts[form];
+}
+
 /**
  * One row per key that names an existing score row, in key order. Only attempt 1 counts (spec
  * limit); a legacy row with a NULL attempt or kp is not addressed, exactly like the upsert keys.
@@ -204,11 +221,8 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
   const [only] = keys;
   const { rows } =
     keys.length === 1
-      ? await db.query<StateRow>(scoringStatesSql(db.tables, ONE_KEY), [only!.scoreId, only!.disciplineId])
-      : await db.query<StateRow>(scoringStatesSql(db.tables, LIST_OF_KEYS), [
-          keys.map((key) => key.scoreId),
-          keys.map((key) => key.disciplineId),
-        ]);
+      ? await db.query<StateRow>(statesSql(db.tables, 'one'), [only!.scoreId, only!.disciplineId])
+      : await db.query<StateRow>(statesSql(db.tables, 'list'), [keys.map((key) => key.scoreId), keys.map((key) => key.disciplineId)]);
   return rows;
 }
 
@@ -311,7 +325,7 @@ export function loadFieldDisciplineState(
   fieldId: number,
   log: WarnLogger,
 ): Promise<DisciplineState | null> {
-  const reading = db.query<StateRow>(scoringStatesSql(db.tables, oneFieldKey(db.tables)), [scoreId, fieldId]);
+  const reading = db.query<StateRow>(statesSql(db.tables, 'field'), [scoreId, fieldId]);
   return inFlight(reading.then(({ rows }) => disciplineStateOf(rows, log)));
 }
 
