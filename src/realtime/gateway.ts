@@ -155,11 +155,10 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   const join = async (socket: Socket, eventId: number, since: number | null): Promise<number> => {
     const room = roomOf(eventId);
     const follow = () => {
-      // What the relay has delivered is either replayed or still queued for the room: it goes out
-      // before the socket joins, or the socket would get it twice. A socket that went away during
-      // the replay must not be left behind in the room.
-      rooms.flush(room);
-      if (socket.connected) void socket.join(room);
+      // What the relay has delivered so far is in the replay, or was not asked for (no `since`): the
+      // room hands the socket only what is sent after this. A socket that went away during the
+      // replay must not be left behind in the room.
+      if (socket.connected) rooms.join(room, socket);
     };
     if (since === null) {
       follow();

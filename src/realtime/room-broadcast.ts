@@ -7,10 +7,15 @@ import WebSocket from 'ws';
  * `io.to(room).emit` encodes a broadcast once, but then runs the whole per-socket engine.io path for
  * every socket and event (packet objects, packetCreate/flush/drain events, transport.send, a corked
  * write). With thousands of scoreboards that path is the server's cost (~18 µs per delivered message).
- * Here the relay's deliveries are collected per room and sent once per event-loop turn: each event is
- * encoded and framed once, the frames of the turn are joined into one buffer, and that buffer is
- * handed to each socket's websocket in one write. A relay pass that delivers k events is one write
- * per socket instead of k trips through engine.io.
+ * Here each event is encoded and framed once, when the relay hands it over, and kept in its room's
+ * log. A pass walks the room's sockets and hands each one, in one write to its websocket, every
+ * event of the log it has not had yet. k events since a socket's last visit are one write instead
+ * of k trips through engine.io.
+ *
+ * The pass is cut into slices of SLICE_MS, and a slice that took d ms is followed by the next no
+ * sooner than FLUSH_SPACING × d after it began: writing to a big room takes at most half of the
+ * event loop, commands and the relay run between slices, and a board waits at most one pass for an
+ * event (~160 ms at 5,000 boards here) instead of a whole spacing plus its place in a flush.
  *
  * Socket.IO features a broadcast could use and this app does not: ack ids (live events are never
  * acknowledged), `socket.onAnyOutgoing` listeners (`notifyOutgoingListeners`; nothing registers
@@ -18,11 +23,14 @@ import WebSocket from 'ws';
  * one string goes the ordinary way).
  */
 export interface RoomBroadcaster {
-  /** Queues one event for the room; it goes out with the others of this event-loop turn. */
+  /** Logs one event for the room; every socket in the room gets it at its next visit. */
   send(room: string, topic: string, message: unknown): void;
-  /** Sends what is queued for the room now: before a socket that has replayed joins it. */
-  flush(room: string): void;
-  /** Drops what is queued (the server is closing). */
+  /**
+   * Puts the socket into the room: it gets every event sent from now on and none sent before (a
+   * replay has given it those, or it asked only for what comes next).
+   */
+  join(room: string, socket: Socket): void;
+  /** Drops what is logged (the server is closing). */
   close(): void;
 }
 
@@ -32,133 +40,225 @@ export interface RoomBroadcastOptions {
   onStalled(socket: Socket, queuedBytes: number): void;
   /** Told once at start when the internals below are not what this module was written against. */
   onFallback(reason: string): void;
-  /** A room whose flush threw (the relay's own call to the subscriber is no longer on the stack to catch it). */
+  /** A room whose delivery threw (the relay's own call to the subscriber is no longer on the stack to catch it). */
   onError(error: unknown, room: string): void;
 }
 
 /**
- * A flush that took d ms is followed by the next one no sooner than FLUSH_SPACING × d after it
- * started, so writing to a big room takes at most half of the event loop and what arrives meanwhile
- * goes out together. A room of a few hundred boards (a flush well under a millisecond) is not
- * delayed measurably; 5,000 boards (a flush of ~80 ms here, one write syscall per board) get the
- * events of ~160 ms in one write each instead of one write per event, which is what keeps the server
+ * A slice of a pass that took d ms is followed by the next no sooner than FLUSH_SPACING × d after
+ * it began. A room of a few hundred boards (a pass well under a millisecond) is not delayed
+ * measurably; at 5,000 boards (~80 ms of writes, one write syscall per board) a board gets the
+ * events of ~160 ms in one write instead of one write per event, which is what keeps the server
  * and the boards out of saturation (docs/performance.md, issue 18).
  */
 const FLUSH_SPACING = 2;
+/** How long one slice writes before the event loop gets its turn back. */
+const SLICE_MS = 10;
 /**
- * Queued events that do not wait for the spacing: a relay catching up delivers slices of hundreds
- * of events, and holding several of them would hand each board more than the stall limit in one write.
+ * Events one write carries at most: a relay catching up delivers slices of hundreds of events, and
+ * handing a board all of them at once could put more than the stall limit into one write. A board
+ * with more to get is visited again by the next pass.
  */
-const PROMPT_FLUSH_EVENTS = 100;
+export const MAX_EVENTS_PER_WRITE = 500;
 
-interface Queued {
+interface LoggedEvent {
   topic: string;
   message: unknown;
+  /** The event's websocket frame, or null when it cannot be pre-framed (binary, or the framer is off). */
+  frame: Buffer | null;
+}
+
+/** One walk over a room's sockets. */
+interface Pass {
+  members: Iterator<string>;
+  /** The log's end when the pass began: events after it reached only the sockets visited after they came. */
+  endAtStart: number;
+  /** The lowest position a socket has after its visit or its join during this pass: what the log must keep. */
+  lowest: number;
+  /** A socket got MAX_EVENTS_PER_WRITE and has more to get. */
+  behind: boolean;
+}
+
+/** The events of a room not yet handed to every socket in it. Exists while a pass runs. */
+interface RoomLog {
+  room: string;
+  events: LoggedEvent[];
+  /** Number of the event in events[0]; a room's events are numbered from 0 in the order sent. */
+  base: number;
+  pass: Pass;
+  /** Joined frames by the position they start at, for the log's current end. */
+  joined: Map<number, Buffer | null>;
 }
 
 export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions): RoomBroadcaster {
   const framer = checkedFramer(io);
   if (typeof framer === 'string') options.onFallback(framer);
 
-  const pending = new Map<string, Queued[]>();
+  /** Events ever sent per room: the position a joining socket starts at. Only rooms the relay sent to. */
+  const sent = new Map<string, number>();
+  /** Per socket and room, the number of the first event it has not been handed. */
+  const positions = new WeakMap<Socket, Map<string, number>>();
+  /** Rooms with a pass under way, in the order their slices take turns. */
+  const logs = new Map<string, RoomLog>();
   let cancelScheduled: (() => void) | null = null;
-  let timerScheduled = false;
-  let queuedEvents = 0;
-  // performance.now() of the earliest next flush.
-  let nextFlushAt = 0;
+  // performance.now() of the earliest next slice.
+  let nextSliceAt = 0;
 
-  const socketsOf = function* (room: string): Generator<Socket> {
-    for (const id of io.sockets.adapter.rooms.get(room) ?? []) {
-      const socket = io.sockets.sockets.get(id);
-      if (socket) yield socket;
-    }
-  };
+  const endOf = (log: RoomLog) => log.base + log.events.length;
+
+  /**
+   * A socket that joins while the pass runs starts at the log's end, which is at least `endAtStart`:
+   * whether the pass visits it or not, the log keeps what it lacks.
+   */
+  const passFrom = (room: string, end: number): Pass => ({
+    members: (io.sockets.adapter.rooms.get(room) ?? new Set<string>()).values(),
+    endAtStart: end,
+    lowest: end,
+    behind: false,
+  });
 
   const checkStalled = (socket: Socket) => {
     const queued = queuedBytes(socket.conn);
     if (queued > options.maxQueuedBytes && socket.conn.readyState === 'open') options.onStalled(socket, queued);
   };
 
-  /** Socket.IO's own way, event by event, for a room whose events cannot be pre-framed. */
-  const emitEach = (room: string, events: readonly Queued[]) => {
-    for (const event of events) io.to(room).emit(event.topic, event.message);
-    for (const socket of socketsOf(room)) checkStalled(socket);
+  /** The frames of events [from, end) in one buffer (ws writes one buffer in one call), or null if one has none. */
+  const framesFrom = (log: RoomLog, from: number, upTo: number): Buffer | null => {
+    let joined = log.joined.get(from);
+    if (joined === undefined) {
+      const frames = log.events.slice(from - log.base, upTo - log.base).map((event) => event.frame);
+      joined = frames.every((frame) => frame !== null) ? Buffer.concat(frames as Buffer[]) : null;
+      log.joined.set(from, joined);
+    }
+    return joined;
   };
 
-  const flushRoom = (room: string, events: readonly Queued[]) => {
-    const frames = typeof framer === 'string' ? null : frameAll(framer, events);
-    if (frames === null) return emitEach(room, events);
-    for (const socket of socketsOf(room)) {
-      const websocket = directWebsocket(socket.conn);
-      if (websocket) {
-        websocket._sender.sendFrame([frames]);
-        if (websocket.bufferedAmount > options.maxQueuedBytes && socket.conn.readyState === 'open')
-          options.onStalled(socket, websocket.bufferedAmount);
-      } else {
-        // Polling, upgrading, or engine.io still holding packets: it keeps the order.
-        for (const event of events) socket.emit(event.topic, event.message);
-        checkStalled(socket);
+  const deliver = (socket: Socket, log: RoomLog, from: number, upTo: number) => {
+    const websocket = directWebsocket(socket.conn);
+    const frames = websocket ? framesFrom(log, from, upTo) : null;
+    if (websocket && frames) {
+      websocket._sender.sendFrame([frames]);
+      if (websocket.bufferedAmount > options.maxQueuedBytes && socket.conn.readyState === 'open')
+        options.onStalled(socket, websocket.bufferedAmount);
+      return;
+    }
+    // Polling, upgrading, engine.io still holding packets, or events that cannot be pre-framed:
+    // engine.io's own path, which keeps the order.
+    for (let position = from; position < upTo; position++) {
+      const event = log.events[position - log.base]!;
+      socket.emit(event.topic, event.message);
+    }
+    checkStalled(socket);
+  };
+
+  const visit = (log: RoomLog, socket: Socket) => {
+    const known = positions.get(socket);
+    const from = known?.get(log.room);
+    // Every socket enters a room through join(), which records where it starts.
+    if (known === undefined || from === undefined) return;
+    const end = endOf(log);
+    const upTo = Math.min(end, from + MAX_EVENTS_PER_WRITE);
+    const pass = log.pass;
+    pass.lowest = Math.min(pass.lowest, upTo);
+    if (upTo < end) pass.behind = true;
+    if (from === upTo) return;
+    // Recorded before the write: a write that throws must not hold the log back for everyone.
+    known.set(log.room, upTo);
+    deliver(socket, log, from, upTo);
+  };
+
+  /** Drops what every socket has had; starts the next pass if a socket may lack something. False when the room is done. */
+  const endPass = (log: RoomLog): boolean => {
+    const { lowest, endAtStart, behind } = log.pass;
+    log.events.splice(0, lowest - log.base);
+    log.base = lowest;
+    log.joined.clear();
+    if (endOf(log) === endAtStart && !behind) {
+      logs.delete(log.room);
+      return false;
+    }
+    log.pass = passFrom(log.room, endOf(log));
+    return true;
+  };
+
+  /** Walks the room's sockets until the deadline or the room is done. */
+  const advance = (log: RoomLog, deadline: number) => {
+    for (;;) {
+      const next = log.pass.members.next();
+      if (next.done) {
+        if (!endPass(log)) return;
+        continue;
       }
+      const socket = io.sockets.sockets.get(next.value);
+      if (socket) visit(log, socket);
+      if (performance.now() >= deadline) return;
     }
   };
 
-  const flushAll = () => {
+  const runSlice = () => {
     cancelScheduled = null;
-    queuedEvents = 0;
     const started = performance.now();
-    const rooms = [...pending];
-    pending.clear();
-    for (const [room, events] of rooms) {
+    const deadline = started + SLICE_MS;
+    for (const log of [...logs.values()]) {
       try {
-        flushRoom(room, events);
+        advance(log, deadline);
       } catch (error) {
-        options.onError(error, room);
+        options.onError(error, log.room);
       }
+      // The rooms take turns: one still under way goes behind the others.
+      if (logs.get(log.room) === log) {
+        logs.delete(log.room);
+        logs.set(log.room, log);
+      }
+      if (performance.now() >= deadline) break;
     }
-    nextFlushAt = started + FLUSH_SPACING * (performance.now() - started);
+    nextSliceAt = started + FLUSH_SPACING * (performance.now() - started);
+    schedule();
+  };
+
+  const schedule = () => {
+    if (cancelScheduled || logs.size === 0) return;
+    const wait = nextSliceAt - performance.now();
+    if (wait > 0) {
+      const timer = setTimeout(runSlice, wait);
+      cancelScheduled = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(runSlice);
+      cancelScheduled = () => clearImmediate(immediate);
+    }
+  };
+
+  const frameOf = (topic: string, message: unknown): Buffer | null => {
+    if (typeof framer === 'string') return null;
+    const frame = framer(topic, message);
+    return frame && Buffer.concat(frame);
   };
 
   return {
     send(room, topic, message) {
-      let events = pending.get(room);
-      if (!events) pending.set(room, (events = []));
-      events.push({ topic, message });
-      queuedEvents += 1;
-      if (cancelScheduled && !(timerScheduled && queuedEvents >= PROMPT_FLUSH_EVENTS)) return;
-      cancelScheduled?.();
-      const wait = queuedEvents >= PROMPT_FLUSH_EVENTS ? 0 : nextFlushAt - performance.now();
-      timerScheduled = wait > 0;
-      if (wait > 0) {
-        const timer = setTimeout(flushAll, wait);
-        cancelScheduled = () => clearTimeout(timer);
-      } else {
-        const immediate = setImmediate(flushAll);
-        cancelScheduled = () => clearImmediate(immediate);
+      let log = logs.get(room);
+      if (!log) {
+        const base = sent.get(room) ?? 0;
+        log = { room, events: [], base, pass: passFrom(room, base), joined: new Map() };
+        logs.set(room, log);
       }
+      log.events.push({ topic, message, frame: frameOf(topic, message) });
+      log.joined.clear();
+      sent.set(room, endOf(log));
+      schedule();
     },
-    flush(room) {
-      const events = pending.get(room);
-      if (!events) return;
-      pending.delete(room);
-      flushRoom(room, events);
+    join(room, socket) {
+      let known = positions.get(socket);
+      if (!known) positions.set(socket, (known = new Map()));
+      known.set(room, sent.get(room) ?? 0);
+      void socket.join(room);
     },
     close() {
       cancelScheduled?.();
       cancelScheduled = null;
-      pending.clear();
+      logs.clear();
     },
   };
-}
-
-/** Everything to send, framed: the frames of all events one after another in one buffer. */
-function frameAll(framer: Framer, events: readonly Queued[]): Buffer | null {
-  const parts: Buffer[] = [];
-  for (const event of events) {
-    const frame = framer(event.topic, event.message);
-    if (frame === null) return null;
-    parts.push(...frame);
-  }
-  return Buffer.concat(parts);
 }
 
 /** One event as the websocket frame Socket.IO would send for it: [header, payload], or null (binary). */

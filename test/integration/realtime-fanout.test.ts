@@ -1,7 +1,8 @@
 /**
- * Issue 18, fan-out: live events reach a room through src/realtime/room-broadcast.ts (collected per
- * event-loop turn, framed once, one write per websocket; engine.io's own path for polling clients,
- * upgrading ones and ones with packets still queued in engine.io). Many boards, a polling-only board
+ * Issue 18, fan-out: live events reach a room through src/realtime/room-broadcast.ts (framed once,
+ * logged per room, handed out by passes over the room's sockets in one write per websocket;
+ * engine.io's own path for polling clients, upgrading ones and ones with packets still queued in
+ * engine.io). Many boards, a polling-only board
  * and one that upgrades from polling get a burst of events exactly once in seq order, and a board
  * that joins with `since` while the burst goes on gets the replay and then the live events without
  * a gap or a duplicate. A board that stops reading is dropped by the same path: fault-slow-client.
@@ -104,8 +105,8 @@ it('delivers a burst exactly once in seq order to websocket, polling and upgradi
 }, 120_000);
 
 it('gives boards that join with since while a big room is being written to every later event exactly once', async () => {
-  // A room large enough that its flushes take a while, so the next flush waits (FLUSH_SPACING) with
-  // events queued; a replay that ends then has read those events already and must not get them again.
+  // A room large enough that a pass over it takes a while, so events are logged and not yet handed
+  // out when a replay ends; that replay has read them already and must not get them again.
   const reference = await board(await openSocket(server.url));
   await Promise.all(Array.from({ length: WEBSOCKET_BOARDS }, async () => board(await openSocket(server.url))));
   const joiners: Array<{ since: number; events: ReceivedEvent[] }> = [];
