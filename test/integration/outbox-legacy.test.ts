@@ -144,6 +144,14 @@ describe('8. legacy writes', () => {
       scoreId,
     );
     expect(updated.received.map((event) => [event.source, event.score])).toEqual([['legacy', 6.5]]);
+
+    const bulkUpdated = await legacyWrite(
+      `UPDATE ${t.jury_results} SET rel_leistung = rel_leistung + 1 WHERE int_wertungenid = $1`,
+      [scoreId],
+      scoreId,
+    );
+    // An UPDATE of both fields is one change of the discipline too.
+    expect(bulkUpdated.received.map((event) => [event.source, event.score])).toEqual([['legacy', 6.5]]);
   });
 
   it('sends a jury result with no detail row yet as an event with score null', async () => {
