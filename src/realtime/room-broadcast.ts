@@ -85,7 +85,8 @@ interface RoomLog {
   events: LoggedEvent[];
   /** Number of the event in events[0]; a room's events are numbered from 0 in the order sent. */
   base: number;
-  pass: Pass;
+  /** Null until the room's next slice: a pass begins there, with every event logged until then. */
+  pass: Pass | null;
   /** Joined frames by the position they start at, for the log's current end. */
   joined: Map<number, Buffer | null>;
 }
@@ -151,14 +152,13 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
     checkStalled(socket);
   };
 
-  const visit = (log: RoomLog, socket: Socket) => {
+  const visit = (log: RoomLog, pass: Pass, socket: Socket) => {
     const known = positions.get(socket);
     const from = known?.get(log.room);
     // Every socket enters a room through join(), which records where it starts.
     if (known === undefined || from === undefined) return;
     const end = endOf(log);
     const upTo = Math.min(end, from + MAX_EVENTS_PER_WRITE);
-    const pass = log.pass;
     pass.lowest = Math.min(pass.lowest, upTo);
     if (upTo < end) pass.behind = true;
     if (from === upTo) return;
@@ -168,8 +168,8 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
   };
 
   /** Drops what every socket has had; starts the next pass if a socket may lack something. False when the room is done. */
-  const endPass = (log: RoomLog): boolean => {
-    const { lowest, endAtStart, behind } = log.pass;
+  const endPass = (log: RoomLog, pass: Pass): boolean => {
+    const { lowest, endAtStart, behind } = pass;
     log.events.splice(0, lowest - log.base);
     log.base = lowest;
     log.joined.clear();
@@ -177,20 +177,21 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
       logs.delete(log.room);
       return false;
     }
-    log.pass = passFrom(log.room, endOf(log));
+    log.pass = null;
     return true;
   };
 
   /** Walks the room's sockets until the deadline or the room is done. */
   const advance = (log: RoomLog, deadline: number) => {
     for (;;) {
-      const next = log.pass.members.next();
+      const pass = (log.pass ??= passFrom(log.room, endOf(log)));
+      const next = pass.members.next();
       if (next.done) {
-        if (!endPass(log)) return;
+        if (!endPass(log, pass)) return;
         continue;
       }
       const socket = io.sockets.sockets.get(next.value);
-      if (socket) visit(log, socket);
+      if (socket) visit(log, pass, socket);
       if (performance.now() >= deadline) return;
     }
   };
@@ -238,8 +239,7 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
     send(room, topic, message) {
       let log = logs.get(room);
       if (!log) {
-        const base = sent.get(room) ?? 0;
-        log = { room, events: [], base, pass: passFrom(room, base), joined: new Map() };
+        log = { room, events: [], base: sent.get(room) ?? 0, pass: null, joined: new Map() };
         logs.set(room, log);
       }
       log.events.push({ topic, message, frame: frameOf(topic, message) });
