@@ -228,4 +228,29 @@ describe('8. legacy writes', () => {
       score: 17.5,
     });
   });
+
+  // Last in the file: it changes the tables' shape for good.
+  it("leaves the legacy columns its events read free to change type, as the desktop program's schema updates do", async () => {
+    // PostgreSQL refuses ALTER COLUMN ... TYPE on a column a view (or a BEGIN ATOMIC function) reads.
+    await server.pool.query(
+      `ALTER TABLE ${t.teilnehmer} ALTER COLUMN var_vorname TYPE varchar(150), ALTER COLUMN var_nachname TYPE varchar(150);
+       ALTER TABLE ${t.gruppen} ALTER COLUMN var_name TYPE varchar(150);
+       ALTER TABLE ${t.mannschaften} ALTER COLUMN var_name TYPE varchar(150);
+       ALTER TABLE ${t.disziplinen} ALTER COLUMN var_name TYPE varchar(150);
+       ALTER TABLE ${t.wertungen} ALTER COLUMN var_riege TYPE varchar(10)`,
+    );
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Breit' });
+    const detail = await legacyWrite(
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.5)`,
+      [scoreId, discipline.id],
+      scoreId,
+    );
+    expect(detail.received).toEqual([expect.objectContaining({ source: 'legacy', lastname: 'Breit', score: 8.5 })]);
+    const jury = await legacyWrite(
+      `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 4, 1, 0)`,
+      [scoreId, discipline.fields.A],
+      scoreId,
+    );
+    expect(jury.received).toEqual([expect.objectContaining({ source: 'legacy', lastname: 'Breit', score: 8.5 })]);
+  });
 });
