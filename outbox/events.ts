@@ -2,7 +2,7 @@
  * The event contract: every outbox topic and the payload it carries, typed once and built only
  * here. Commands build their payloads with these builders and append them with
  * `appendOutboxEvent`; the web client imports the message types instead of declaring its own.
- * The legacy-write triggers (`migrations/0003…`) build the score-value shape in SQL;
+ * Legacy writes' captures are turned into the score-value shape in SQL when numbered (`migrations/0016…`);
  * `test/integration/event-contract.test.ts` checks that both produce the same keys and JSON types.
  */
 import { genderFromCode } from '../src/domain/final-score.js';

@@ -14,10 +14,27 @@ const ACQUIRE_INTERVAL_MS = 900;
 export const SEQUENCER_APPLICATION_NAME = 'gym-competition-service:sequencer';
 /** How often the sequencer looks for other instances' LISTEN connections. */
 const PEERS_CHECK_INTERVAL_MS = 1_000;
+/** The internal topic of a legacy write's capture: never numbered as such, never delivered. */
+const LEGACY_CAPTURE_TOPIC = 'legacy-score';
 
-export async function selectUnsequencedIds(db: Queryable, limit: number): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${db.tables.svc_outbox} WHERE seq IS NULL ORDER BY id LIMIT $1`, [limit]);
-  return rows.map((row) => row.id);
+/** The next unnumbered rows in id order, and which of them are legacy writes' captures (migration 0016). */
+export async function selectUnsequenced(db: Queryable, limit: number): Promise<{ ids: number[]; captures: number[] }> {
+  const { rows } = await db.query<{ id: number; capture: boolean }>(
+    `SELECT id, topic = '${LEGACY_CAPTURE_TOPIC}' AS capture FROM ${db.tables.svc_outbox} WHERE seq IS NULL ORDER BY id LIMIT $1`,
+    [limit],
+  );
+  return { ids: rows.map((row) => row.id), captures: rows.filter((row) => row.capture).map((row) => row.id) };
+}
+
+/**
+ * Applies legacy writes' captures (migration 0016): their audit records, their events in place,
+ * the rest deleted. Returns the deleted ids, which the caller leaves out of the numbering.
+ */
+export async function applyLegacyCaptures(db: Queryable, captureIds: number[]): Promise<Set<number>> {
+  const { rows } = await db.query<{ dropped: number[] }>(`SELECT ${db.tables.prefix}svc_apply_legacy_captures($1::bigint[]) AS dropped`, [
+    captureIds,
+  ]);
+  return new Set(rows[0]!.dropped.map(Number));
 }
 
 /** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
@@ -115,7 +132,9 @@ export class OutboxSequencer {
         this.peersCheckedAt = Date.now();
       }
       for (;;) {
-        const ids = await selectUnsequencedIds(client, BATCH_SIZE);
+        const batch = await selectUnsequenced(client, BATCH_SIZE);
+        const dropped = batch.captures.length > 0 ? await applyLegacyCaptures(client, batch.captures) : new Set<number>();
+        const ids = dropped.size > 0 ? batch.ids.filter((id) => !dropped.has(id)) : batch.ids;
         // Only a non-empty batch is written (the UPDATE's trigger notifies when it numbered rows,
         // migration 0010). The rows come back only while the caller keeps them: a burst is read
         // by the relay in slices instead of travelling twice.
@@ -126,7 +145,7 @@ export class OutboxSequencer {
           complete = false;
           numbered = [];
         }
-        if (ids.length < BATCH_SIZE) return { rows: numbered, complete };
+        if (batch.ids.length < BATCH_SIZE) return { rows: numbered, complete };
       }
     } catch (error) {
       this.drop(error);

@@ -15,7 +15,7 @@ import {
   insertParticipantWithScoreRow,
   type Competition,
 } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, waitForNumbered, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let competition: Competition;
@@ -36,6 +36,7 @@ const shapeOf = (payload: object) =>
   Object.fromEntries(Object.entries(JSON.parse(JSON.stringify(payload)) as object).map(([key, value]) => [key, jsonTypeOf(value)]));
 
 async function legacyPayloads(scoreId: number): Promise<Array<Record<string, unknown>>> {
+  await waitForNumbered(server.pool);
   const { rows } = await server.pool.query<{ payload: Record<string, unknown> }>(
     `SELECT payload FROM ${t.svc_outbox} WHERE source = 'legacy' AND (payload->>'scoreId')::int = $1 ORDER BY id`,
     [scoreId],

@@ -18,7 +18,7 @@ import {
   type Competition,
   type Discipline,
 } from '../support/fixtures.js';
-import { startTestServer, waitFor, type TestServer } from '../support/server.js';
+import { startTestServer, waitForNumbered, type TestServer } from '../support/server.js';
 import { bearer, headToken, juryToken } from '../support/tokens.js';
 
 let server: TestServer;
@@ -64,8 +64,12 @@ interface AuditRow {
   afterRelease: boolean;
 }
 
-/** Audit rows of the given scores recorded after `afterId`, oldest first. */
+/**
+ * Audit rows of the given scores recorded after `afterId`, oldest first. A desktop write's are
+ * recorded when the sequencer numbers its captures (migration 0016).
+ */
 async function auditRows(scoreIds: readonly number[], afterId = 0): Promise<AuditRow[]> {
+  await waitForNumbered(server.pool);
   const { rows } = await server.pool.query<AuditRow>(
     `SELECT score_id AS "scoreId", discipline_id AS "disciplineId", field_id AS "fieldId", attempt, old_value AS "from", new_value AS "to",
             source, actor, after_release AS "afterRelease"
@@ -76,6 +80,7 @@ async function auditRows(scoreIds: readonly number[], afterId = 0): Promise<Audi
 }
 
 async function lastAuditId(): Promise<number> {
+  await waitForNumbered(server.pool);
   const { rows } = await server.pool.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM ${t.svc_score_audit}`);
   return rows[0]!.id;
 }
@@ -309,6 +314,83 @@ describe('audit record: exactly one row per changed value, by every path', () =>
       { fieldId: discipline.fields.B, from: 6, to: null, source: 'legacy' },
     ]);
   });
+  it('legacy transaction: two changes of one value are one row, a change and its undo none, a moved detail row a removal and an entry', async () => {
+    const { scoreId } = await newScore();
+    const { scoreId: undone } = await newScore();
+    await desktop(async (client) => {
+      await client.query(
+        `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $3, 1, 0, 8), ($2, $3, 1, 0, 5)`,
+        [scoreId, undone, discipline.id],
+      );
+    });
+    const mark = await lastAuditId();
+    await desktop(async (client) => {
+      await client.query('BEGIN');
+      for (const value of [8.5, 9]) {
+        await client.query(`UPDATE ${t.wertungen_details} SET rel_leistung = $2 WHERE int_wertungenid = $1 AND int_disziplinenid = $3`, [
+          scoreId,
+          value,
+          discipline.id,
+        ]);
+      }
+      for (const value of [5.5, 5]) {
+        await client.query(`UPDATE ${t.wertungen_details} SET rel_leistung = $2 WHERE int_wertungenid = $1 AND int_disziplinenid = $3`, [
+          undone,
+          value,
+          discipline.id,
+        ]);
+      }
+      await client.query('COMMIT');
+    });
+    expect((await auditRows([scoreId, undone], mark)).map(({ scoreId: id, attempt, from, to }) => ({ id, attempt, from, to }))).toEqual([
+      { id: scoreId, attempt: 1, from: 8, to: 9 },
+    ]);
+    const moved = await lastAuditId();
+    await desktop((client) =>
+      client.query(`UPDATE ${t.wertungen_details} SET int_versuch = 2 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`, [
+        scoreId,
+        discipline.id,
+      ]),
+    );
+    expect((await auditRows([scoreId], moved)).map(({ attempt, from, to }) => ({ attempt, from, to }))).toEqual([
+      { attempt: 1, from: 9, to: null },
+      { attempt: 2, from: null, to: 9 },
+    ]);
+  });
+
+  it('legacy events: each carries the value its statement wrote, also when numbered together; a score deleted before numbering gets none', async () => {
+    const { scoreId } = await newScore();
+    const { scoreId: gone } = await newScore();
+    await waitForNumbered(server.pool);
+    const { rows: before } = await server.pool.query<{ seq: number }>(`SELECT COALESCE(max(seq), 0)::int AS seq FROM ${t.svc_outbox}`);
+    await desktop(async (client) => {
+      await client.query('BEGIN');
+      for (const value of [7.1, 7.2]) {
+        await client.query(
+          `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, $3, 0, $4)`,
+          [scoreId, discipline.id, value === 7.1 ? 1 : 2, value],
+        );
+      }
+      await client.query(
+        `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 4)`,
+        [gone, discipline.id],
+      );
+      await client.query(`DELETE FROM ${t.wertungen} WHERE int_wertungenid = $1`, [gone]);
+      await client.query('COMMIT');
+    });
+    await waitForNumbered(server.pool);
+    const { rows } = await server.pool.query<{ seq: number; scoreId: number; score: number; lastname: string }>(
+      `SELECT seq, (payload->>'scoreId')::int AS "scoreId", (payload->>'score')::float AS score, payload->>'lastname' AS lastname
+         FROM ${t.svc_outbox} WHERE seq > $1 ORDER BY seq`,
+      [before[0]!.seq],
+    );
+    expect(rows.map(({ scoreId: id, score, lastname }) => ({ id, score, lastname }))).toEqual([
+      { id: scoreId, score: 7.1, lastname: 'Muster' },
+      { id: scoreId, score: 7.2, lastname: 'Muster' },
+    ]);
+    // Numbers stay gapless: the dropped capture drew none.
+    expect(rows.map((row) => row.seq)).toEqual([before[0]!.seq + 1, before[0]!.seq + 2]);
+  });
 });
 
 describe('history and the corrections log', () => {
@@ -325,9 +407,7 @@ describe('history and the corrections log', () => {
         ).status,
       ).toBe(200);
     }
-    await waitFor(async () => (await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL`)).rowCount === 0, {
-      message: 'events numbered',
-    });
+    await waitForNumbered(server.pool);
     await server.pool.query(`UPDATE ${t.svc_outbox} SET sequenced_at = now() - interval '100 hours' WHERE seq IS NOT NULL`);
     expect(await deleteExpiredOutboxRows(server.pool, 48)).toBeGreaterThan(0);
     const { rows } = await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE (payload->>'scoreId')::int = $1`, [scoreId]);
@@ -458,6 +538,7 @@ describe('releases', () => {
         device.fields.A,
       ]),
     );
+    await waitForNumbered(server.pool);
     const history = await get(`/api/scores/${scoreId}/history`);
     expect(
       history.body.changes.map(({ source, actor, from, to, afterRelease }: any) => ({ source, actor, from, to, afterRelease })),
@@ -515,7 +596,7 @@ describe('releases', () => {
         device.id,
       ]),
     );
-
+    await waitForNumbered(server.pool);
     const { rows } = await server.pool.query<{ scoreId: number; source: string; released: boolean }>(
       `SELECT (payload->>'scoreId')::int AS "scoreId", source, (payload->'released')::boolean AS released
          FROM ${t.svc_outbox} WHERE topic = 'score-updated' AND (payload->>'scoreId')::int = ANY($1::int[]) ORDER BY id`,

@@ -5,6 +5,7 @@
  * (the "within a second" of the promise) depends on the machine and is not asserted here: every
  * wait has a generous deadline, and each count is taken after a later barrier event has arrived.
  */
+import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../commands/run-command.js';
@@ -18,6 +19,7 @@ import {
   type Competition,
   type Discipline,
 } from '../support/fixtures.js';
+import { createTestDatabase } from '../support/database.js';
 import { openSocket, startTestServer, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -27,6 +29,7 @@ import {
   joinCompetition,
   withMarker,
   markerEvent,
+  waitForEvent,
   type ReceivedEvent,
 } from '../support/realtime.js';
 
@@ -252,5 +255,49 @@ describe('8. legacy writes', () => {
       scoreId,
     );
     expect(jury.received).toEqual([expect.objectContaining({ source: 'legacy', lastname: 'Breit', score: 8.5 })]);
+  });
+});
+
+describe('8b. legacy writes while no service runs', () => {
+  it('waits in the outbox as a capture, then becomes one event and one audit record at the next start', async () => {
+    const database = await createTestDatabase();
+    let restarted: TestServer | undefined;
+    const desktop = new pg.Client({ connectionString: database.url, application_name: 'TurnerDesk 4.2' });
+    try {
+      const first = await startTestServer({ database });
+      const offline = await createCompetition(first.pool, 'Offline-Pokal');
+      const device = await insertDiscipline(first.pool, { name: 'Boden' });
+      const { scoreId } = await insertParticipantWithScoreRow(first.pool, offline, { lastName: 'Nachtrag', squadName: 'R1' });
+      await first.stop();
+
+      await desktop.connect();
+      await desktop.query(
+        `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`,
+        [scoreId, device.id],
+      );
+      const pending = await desktop.query(`SELECT topic, seq FROM ${t.svc_outbox} WHERE payload->>'score' = $1`, [String(scoreId)]);
+      expect(pending.rows).toEqual([{ topic: 'legacy-score', seq: null }]);
+      expect((await desktop.query(`SELECT 1 FROM ${t.svc_score_audit} WHERE score_id = $1`, [scoreId])).rowCount).toBe(0);
+
+      restarted = await startTestServer({ database });
+      const board = await openSocket(restarted.url);
+      try {
+        const replayed = collectEvents(board);
+        await joinCompetition(board, offline.eventId, 0);
+        const event = await waitForEvent(replayed, (received) => received.scoreId === scoreId, 15_000);
+        expect(event).toMatchObject({ source: 'legacy', lastname: 'Nachtrag', score: 8.25, disciplineName: 'Boden' });
+      } finally {
+        board.disconnect();
+      }
+      const audit = await restarted.pool.query(
+        `SELECT old_value AS "from", new_value AS "to", source, actor FROM ${t.svc_score_audit} WHERE score_id = $1`,
+        [scoreId],
+      );
+      expect(audit.rows).toEqual([{ from: null, to: 8.25, source: 'legacy', actor: 'TurnerDesk 4.2' }]);
+    } finally {
+      await desktop.end().catch(() => undefined);
+      await restarted?.stop();
+      await database.drop();
+    }
   });
 });

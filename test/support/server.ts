@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
+import type pg from 'pg';
+import { t } from './tables.js';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Firewall } from '../../src/firewall/index.js';
@@ -68,6 +70,16 @@ export async function openSocket(
     socket.once('connect_error', reject);
   });
   return socket;
+}
+
+/**
+ * Waits until the sequencer has numbered every outbox row: a legacy write's capture becomes its
+ * `score-updated` event then (migration 0016), and what readers see is numbered rows.
+ */
+export async function waitForNumbered(pool: pg.Pool): Promise<void> {
+  await waitFor(async () => (await pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE seq IS NULL LIMIT 1`)).rowCount === 0, {
+    message: 'outbox rows numbered',
+  });
 }
 
 /** Waits for `condition` to hold, polling; fails with `message` after the deadline. No fixed sleeps. */
