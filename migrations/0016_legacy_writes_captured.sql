@@ -50,14 +50,14 @@ BEGIN
   v_actor := COALESCE(NULLIF(current_setting('application_name', true), ''), session_user::text);
   IF TG_OP = 'INSERT' THEN
     INSERT INTO {{prefix}}svc_outbox (topic, source, payload)
-    SELECT 'legacy-score', 'legacy', {{prefix}}svc_legacy_capture('jury', n.int_juryresultsid, n.int_wertungenid, n.int_disziplinen_felderid,
+    SELECT '{{legacy_capture_topic}}', 'legacy', {{prefix}}svc_legacy_capture('jury', n.int_juryresultsid, n.int_wertungenid, n.int_disziplinen_felderid,
              NULL, n.int_versuch, NULL, n.rel_leistung, true, true, v_xact, v_actor)
       FROM new_rows n
      WHERE n.rel_leistung IS NOT NULL
      ORDER BY n.int_juryresultsid;
   ELSIF TG_OP = 'UPDATE' THEN
     INSERT INTO {{prefix}}svc_outbox (topic, source, payload)
-    SELECT 'legacy-score', 'legacy', {{prefix}}svc_legacy_capture('jury', side.row_id, side.score_id, side.field_id,
+    SELECT '{{legacy_capture_topic}}', 'legacy', {{prefix}}svc_legacy_capture('jury', side.row_id, side.score_id, side.field_id,
              NULL, side.attempt, side.old_value, side.new_value, side.audited, side.makes_event, v_xact, v_actor)
       FROM new_rows n
       FULL JOIN old_rows o ON o.int_juryresultsid = n.int_juryresultsid
@@ -79,7 +79,7 @@ BEGIN
      ORDER BY side.row_id, side.side_order;
   ELSE
     INSERT INTO {{prefix}}svc_outbox (topic, source, payload)
-    SELECT 'legacy-score', 'legacy', {{prefix}}svc_legacy_capture('jury', o.int_juryresultsid, o.int_wertungenid, o.int_disziplinen_felderid,
+    SELECT '{{legacy_capture_topic}}', 'legacy', {{prefix}}svc_legacy_capture('jury', o.int_juryresultsid, o.int_wertungenid, o.int_disziplinen_felderid,
              NULL, o.int_versuch, o.rel_leistung, NULL, true, false, v_xact, v_actor)
       FROM old_rows o
      WHERE o.rel_leistung IS NOT NULL
@@ -105,14 +105,14 @@ BEGIN
   v_actor := COALESCE(NULLIF(current_setting('application_name', true), ''), session_user::text);
   IF TG_OP = 'INSERT' THEN
     INSERT INTO {{prefix}}svc_outbox (topic, source, payload)
-    SELECT 'legacy-score', 'legacy', {{prefix}}svc_legacy_capture('detail', n.int_wertungen_detailsid, n.int_wertungenid, n.int_disziplinenid,
+    SELECT '{{legacy_capture_topic}}', 'legacy', {{prefix}}svc_legacy_capture('detail', n.int_wertungen_detailsid, n.int_wertungenid, n.int_disziplinenid,
              n.int_kp, n.int_versuch, NULL, n.rel_leistung, true, true, v_xact, v_actor)
       FROM new_rows n
      WHERE n.rel_leistung IS NOT NULL
      ORDER BY n.int_wertungen_detailsid;
   ELSIF TG_OP = 'UPDATE' THEN
     INSERT INTO {{prefix}}svc_outbox (topic, source, payload)
-    SELECT 'legacy-score', 'legacy', {{prefix}}svc_legacy_capture('detail', side.row_id, side.score_id, side.discipline_id,
+    SELECT '{{legacy_capture_topic}}', 'legacy', {{prefix}}svc_legacy_capture('detail', side.row_id, side.score_id, side.discipline_id,
              side.kp, side.attempt, side.old_value, side.new_value, side.audited, side.makes_event, v_xact, v_actor)
       FROM new_rows n
       FULL JOIN old_rows o ON o.int_wertungen_detailsid = n.int_wertungen_detailsid
@@ -134,7 +134,7 @@ BEGIN
      ORDER BY side.row_id, side.side_order;
   ELSE
     INSERT INTO {{prefix}}svc_outbox (topic, source, payload)
-    SELECT 'legacy-score', 'legacy', {{prefix}}svc_legacy_capture('detail', o.int_wertungen_detailsid, o.int_wertungenid, o.int_disziplinenid,
+    SELECT '{{legacy_capture_topic}}', 'legacy', {{prefix}}svc_legacy_capture('detail', o.int_wertungen_detailsid, o.int_wertungenid, o.int_disziplinenid,
              o.int_kp, o.int_versuch, o.rel_leistung, NULL, true, false, v_xact, v_actor)
       FROM old_rows o
      WHERE o.rel_leistung IS NOT NULL
@@ -170,7 +170,7 @@ BEGIN
      CROSS JOIN LATERAL jsonb_to_record(c.payload) AS x (
        "table" text, "row" integer, score integer, field integer, discipline integer, kp integer, attempt integer,
        old real, new real, audit boolean, event boolean, xact text, actor text)
-     WHERE c.id = ANY (p_ids) AND c.topic = 'legacy-score' AND c.seq IS NULL
+     WHERE c.id = ANY (p_ids) AND c.topic = '{{legacy_capture_topic}}' AND c.seq IS NULL
   ), resolved AS (
     -- Against the fields as they are now: a jury result's field names its discipline, and a final
     -- field's result is a copy of the final (no field, via_copy); a detail row's component is no
@@ -246,7 +246,7 @@ BEGIN
     RETURNING o.id
   ), dropped AS (
     DELETE FROM {{prefix}}svc_outbox d
-     WHERE d.id = ANY (p_ids) AND d.topic = 'legacy-score' AND d.seq IS NULL AND d.id NOT IN (SELECT id FROM built)
+     WHERE d.id = ANY (p_ids) AND d.topic = '{{legacy_capture_topic}}' AND d.seq IS NULL AND d.id NOT IN (SELECT id FROM built)
     RETURNING d.id
   )
   SELECT (SELECT array_agg(recorded.id) FROM recorded WHERE recorded.unchanged), (SELECT array_agg(dropped.id) FROM dropped)

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
-import { NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
+import { LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
 import type { Tables } from '../src/db/tables.js';
 import { LISTEN_APPLICATION_NAME } from './listener.js';
 
@@ -14,8 +14,6 @@ const ACQUIRE_INTERVAL_MS = 900;
 export const SEQUENCER_APPLICATION_NAME = 'gym-competition-service:sequencer';
 /** How often the sequencer looks for other instances' LISTEN connections. */
 const PEERS_CHECK_INTERVAL_MS = 1_000;
-/** The internal topic of a legacy write's capture: never numbered as such, never delivered. */
-const LEGACY_CAPTURE_TOPIC = 'legacy-score';
 
 /** The next unnumbered rows in id order, and which of them are legacy writes' captures (migration 0016). */
 export async function selectUnsequenced(db: Queryable, limit: number): Promise<{ ids: number[]; captures: number[] }> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../system/project-root.js';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { ACTOR_SETTING, API_ORIGIN, NUMBERED_NOTIFY_SETTING, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
+import { ACTOR_SETTING, API_ORIGIN, LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
 import type { Tables } from './tables.js';
 
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
@@ -42,6 +42,7 @@ export function migrationPlaceholders(tables: Tables): Record<string, string> {
     actor_setting: ACTOR_SETTING,
     role_setting: ROLE_SETTING,
     numbered_notify_setting: NUMBERED_NOTIFY_SETTING,
+    legacy_capture_topic: LEGACY_CAPTURE_TOPIC,
   };
 }
 

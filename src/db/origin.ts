@@ -20,3 +20,9 @@ export const ROLE_SETTING = 'gym.role';
  * `{{numbered_notify_setting}}`.
  */
 export const NUMBERED_NOTIFY_SETTING = 'gym.numbered_notify';
+
+/**
+ * The outbox topic of a legacy write's capture (migration 0016): the sequencer applies captures and
+ * never numbers one as such. The migrations receive it as `{{legacy_capture_topic}}`.
+ */
+export const LEGACY_CAPTURE_TOPIC = 'legacy-score';
