@@ -30,8 +30,8 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 
 /**
  * The names a migration's SQL shares with the TypeScript code, as `{{name}}` placeholders: the
- * table prefix, and the outbox channel, origin marker, actor/role and numbered-notify settings, which have their
- * single spelling in `tables.ts` and `origin.ts`.
+ * table prefix, and the outbox channel, origin marker, actor/role and numbered-notify settings and
+ * the legacy capture topic, which have their single spelling in `tables.ts` and `origin.ts`.
  */
 export function migrationPlaceholders(tables: Tables): Record<string, string> {
   return {
