@@ -17,10 +17,11 @@ const PEERS_CHECK_INTERVAL_MS = 1_000;
 
 /** The next unnumbered rows in id order, and which of them are legacy writes' captures (migration 0016). */
 export async function selectUnsequenced(db: Queryable, limit: number): Promise<{ ids: number[]; captures: number[] }> {
-  const { rows } = await db.query<{ id: number; capture: boolean }>(
-    `SELECT id, topic = '${LEGACY_CAPTURE_TOPIC}' AS capture FROM ${db.tables.svc_outbox} WHERE seq IS NULL ORDER BY id LIMIT $1`,
-    [limit],
-  );
+  const { rows } = await db.query<{ id: number; capture: boolean }>({
+    name: `${db.tables.prefix}svc-unsequenced`,
+    text: `SELECT id, topic = '${LEGACY_CAPTURE_TOPIC}' AS capture FROM ${db.tables.svc_outbox} WHERE seq IS NULL ORDER BY id LIMIT $1`,
+    values: [limit],
+  });
   return { ids: rows.map((row) => row.id), captures: rows.filter((row) => row.capture).map((row) => row.id) };
 }
 
@@ -60,13 +61,14 @@ export interface NumberedRow {
  * row on PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.)
  */
 export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<NumberedRow[]> {
-  const { rows } = await db.query<NumberedRow>(
-    `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
+  const { rows } = await db.query<NumberedRow>({
+    name: `${db.tables.prefix}svc-number-returning`,
+    text: `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
      FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
      WHERE o.id = n.id AND o.seq IS NULL
      RETURNING o.seq, o.topic, o.event_id, o.source, o.payload`,
-    [ids],
-  );
+    values: [ids],
+  });
   return rows.sort((a, b) => a.seq - b.seq);
 }
 
