@@ -124,31 +124,44 @@ interface StateRow {
  * table by a full scan, whose cost grows with the competition; with scalar parameters every join is
  * an index lookup.
  */
-const LIST_OF_KEYS = {
+interface KeySource {
+  source: string;
+  scoreFilter: string;
+  disciplineFilter: string;
+  /** At most one row: it is its discipline's first, and there is nothing to order. */
+  single: boolean;
+}
+const LIST_OF_KEYS: KeySource = {
   source: 'unnest($1::int[], $2::int[]) WITH ORDINALITY',
   scoreFilter: '= ANY($1::int[])',
   disciplineFilter: '= ANY($2::int[])',
+  single: false,
 };
-const ONE_KEY = {
+const ONE_KEY: KeySource = {
   source: '(SELECT $1::int AS score_id, $2::int AS discipline_id, 1::bigint AS ord)',
   scoreFilter: '= $1::int',
   disciplineFilter: '= $2::int',
+  single: true,
 };
 
 /**
  * One score and the discipline of one of the fields: known to the statement itself, so a command
  * need not wait for an answer before it sends the read (loadFieldDisciplineState).
  */
-function oneFieldKey(tables: Tables): typeof ONE_KEY {
+function oneFieldKey(tables: Tables): KeySource {
   const disciplineOfField = `(SELECT int_disziplinenid FROM ${tables.disziplinen_felder} WHERE int_disziplinen_felderid = $2::int)`;
   return {
     source: `(SELECT $1::int AS score_id, ${disciplineOfField} AS discipline_id, 1::bigint AS ord)`,
     scoreFilter: '= $1::int',
     disciplineFilter: `= ${disciplineOfField}`,
+    single: true,
   };
 }
 
-function scoringStatesSql(tables: Tables, keys: typeof LIST_OF_KEYS): string {
+function scoringStatesSql(tables: Tables, keys: KeySource): string {
+  // A command reads one key: the window that keeps the definitions to a discipline's first row, and
+  // the sort, cost it a third of the statement's plan nodes for nothing.
+  const firstOfDiscipline = keys.single ? 'true' : 'row_number() OVER (PARTITION BY dz.int_disziplinenid ORDER BY k.ord) = 1';
   // Field definitions are built once per discipline and the jury results are aggregated set-wise:
   // a subquery per key that built every field's JSON anew was most of a 1,000-row page's read time
   // (`npm run bench`, read path).
@@ -173,9 +186,8 @@ function scoringStatesSql(tables: Tables, keys: typeof LIST_OF_KEYS): string {
             dz.int_disziplinenid AS discipline_id, dz.var_name AS discipline_name,
             fo.var_formel AS record_formula, dz.var_formel AS discipline_formula,
             det.int_wertungen_detailsid AS detail_id, det.rel_leistung AS detail_value,
-            CASE WHEN row_number() OVER (PARTITION BY dz.int_disziplinenid ORDER BY k.ord) = 1 THEN fd.fields END AS field_defs,
-            CASE WHEN ps.discipline_id IS NOT NULL AND row_number() OVER (PARTITION BY dz.int_disziplinenid ORDER BY k.ord) = 1
-                 THEN ${panelSettingsJson('ps')}::text END AS panel,
+            CASE WHEN ${firstOfDiscipline} THEN fd.fields END AS field_defs,
+            CASE WHEN ps.discipline_id IS NOT NULL AND ${firstOfDiscipline} THEN ${panelSettingsJson('ps')}::text END AS panel,
             dz.var_eingabemaske AS input_mask, dz.int_berechnung AS decimals, pd.state AS deviation_state,
             r.field_ids AS result_field_ids, r.ids AS result_ids, r.vals AS result_values
        FROM ${keys.source} AS k(score_id, discipline_id, ord)
@@ -193,7 +205,7 @@ function scoringStatesSql(tables: Tables, keys: typeof LIST_OF_KEYS): string {
        LEFT JOIN ${tables.svc_panel_settings} ps ON ps.discipline_id = dz.int_disziplinenid
        LEFT JOIN ${tables.svc_panel_deviations} pd
               ON pd.score_id = w.int_wertungenid AND pd.discipline_id = dz.int_disziplinenid AND pd.attempt = 1
-      ORDER BY k.ord`;
+      ${keys.single ? '' : 'ORDER BY k.ord'}`;
 }
 
 // The texts per installation, built once: each is 3 KB, and a command sends one at every save (a new
