@@ -23,6 +23,8 @@ interface ScoreUpdatedCommon {
   finalScore: number | null;
   /** ISO 8601, UTC. */
   timestamp: string;
+  /** Set by a command that read it with the score's state; else the outbox's insert trigger adds it (see ScoreUpdatedMessage). */
+  released?: boolean;
 }
 
 /** Event 1: a jury result was saved; the score is what the formula gives now (POST /api/jury-results). */
@@ -124,8 +126,9 @@ export type Delivered<P> = P & { seq: number; source: EventSource };
 
 /**
  * `released`: whether the head judge had released the score's device (for its squad or all) when
- * the row was written. The outbox's insert trigger (migration 0008) adds it to every score-updated
- * row, the commands' and the legacy triggers' alike, so no builder sets it.
+ * the row was written, within the transaction that wrote it. A command that read the score's state
+ * with one key sets it from there (the state read is sent behind the write); for every other
+ * score-updated row the outbox's insert trigger (migrations 0008, 0013) adds it.
  */
 export type ScoreUpdatedMessage = Delivered<ScoreUpdatedPayload & { released: boolean }>;
 export type SquadsAppliedMessage = Delivered<SquadsAppliedPayload>;
@@ -158,6 +161,7 @@ function individualScore(state: DisciplineState, score: number | null) {
     score,
     finalScore: score,
     timestamp: now(),
+    ...(state.released === null ? {} : { released: state.released }),
   };
 }
 

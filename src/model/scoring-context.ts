@@ -83,6 +83,12 @@ export interface ScoringState {
   panelDecimals: number;
   /** The standing deviation of this score's panel (attempt 1), if any. */
   deviationState: 'open' | 'confirmed' | null;
+  /**
+   * Whether the head judge has released the score's device (for its squad or all). Read with one
+   * key only (a command's read); null from the list form, whose events get it from the outbox's
+   * insert trigger instead.
+   */
+  released: boolean | null;
 }
 
 interface StateRow {
@@ -112,6 +118,7 @@ interface StateRow {
   input_mask: string | null;
   decimals: number | null;
   deviation_state: 'open' | 'confirmed' | null;
+  released: boolean | null;
   /** This score's attempt-1 jury results in the discipline, as parallel arrays (null: none). */
   result_field_ids: number[] | null;
   result_ids: number[] | null;
@@ -162,6 +169,12 @@ function scoringStatesSql(tables: Tables, keys: KeySource): string {
   // A command reads one key: the window that keeps the definitions to a discipline's first row, and
   // the sort, cost it a third of the statement's plan nodes for nothing.
   const firstOfDiscipline = keys.single ? 'true' : 'row_number() OVER (PARTITION BY dz.int_disziplinenid ORDER BY k.ord) = 1';
+  // What the outbox's insert trigger would add to the command's event, read here where the score's
+  // scope is joined already (the trigger looked the score row up again and rebuilt the payload). Not
+  // for the list form: a 1,000-row page would call the function 1,000 times for nothing.
+  const released = keys.single
+    ? `${tables.prefix}svc_scope_released(w.int_wettkaempfeid, dz.int_disziplinenid, w.var_riege)`
+    : 'NULL::boolean';
   // Field definitions are built once per discipline and the jury results are aggregated set-wise:
   // a subquery per key that built every field's JSON anew was most of a 1,000-row page's read time
   // (`npm run bench`, read path).
@@ -188,7 +201,7 @@ function scoringStatesSql(tables: Tables, keys: KeySource): string {
             det.int_wertungen_detailsid AS detail_id, det.rel_leistung AS detail_value,
             CASE WHEN ${firstOfDiscipline} THEN fd.fields END AS field_defs,
             CASE WHEN ps.discipline_id IS NOT NULL AND ${firstOfDiscipline} THEN ${panelSettingsJson('ps')}::text END AS panel,
-            dz.var_eingabemaske AS input_mask, dz.int_berechnung AS decimals, pd.state AS deviation_state,
+            dz.var_eingabemaske AS input_mask, dz.int_berechnung AS decimals, pd.state AS deviation_state, ${released} AS released,
             r.field_ids AS result_field_ids, r.ids AS result_ids, r.vals AS result_values
        FROM ${keys.source} AS k(score_id, discipline_id, ord)
        JOIN ${tables.wertungen} w ON w.int_wertungenid = k.score_id
@@ -303,6 +316,7 @@ function scoringStatesOf(rows: readonly StateRow[], log: WarnLogger): ScoringSta
       panel: panelOf(row, panels),
       panelDecimals: panelDecimals(row.input_mask, row.decimals),
       deviationState: row.deviation_state,
+      released: row.released,
     };
   });
 }

@@ -59,6 +59,7 @@ function state(
     panel: { judgeFieldIds: JUDGES, aggregation: 'trimmed-mean', aggregateFieldId: AGGREGATE, tolerance: 0.3, size: 5 },
     panelDecimals: 3,
     deviationState: options.deviation ?? null,
+    released: false,
   };
 }
 
