@@ -209,9 +209,9 @@ const corkedUntilNextTick = new WeakSet<Corkable>();
  * Holds the connection's socket writes until the current turn of the event loop has run its
  * microtasks, so that statements sent together leave in one system call. pg writes every statement
  * on its own (one `writev` for a statement's Parse/Bind/Execute/Sync, one `write` for BEGIN and
- * COMMIT), and on this machine's loopback each call cost the server 40-60 µs of CPU: with six per
- * command they were half of the server's time per jury-results save (`BENCH_CPU_PROF=1`). A
- * statement sent in a later turn starts a new batch, so nothing waits for a later turn.
+ * COMMIT): six calls per jury-results save, now two. Server CPU per save went 0.46 / 0.44 →
+ * 0.41 / 0.43 ms in alternating bench runs (docs/performance.md, session 10). A statement sent in a
+ * later turn starts a new batch, so nothing waits for a later turn.
  */
 function sendTogetherThisTurn(client: TxClient): void {
   const socket = (client as TxClient & { connection?: { stream?: Partial<Corkable> } }).connection?.stream;
