@@ -23,10 +23,11 @@ import {
   type JuryResultEntry,
   type WarnLogger,
 } from '../src/model/scoring-context.js';
+import { appendLastOutboxEvent, appendOutboxEvent } from '../outbox/append.js';
 import { captureFinal, checkDistinctFields, disciplineOfFields } from './individual-score-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { decidePanel } from './panel-decision.js';
-import { appendScoreValueEvent, lockScoreRowWithFields, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
+import { lockScoreRowWithFields, scoreValueEvent, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
 
 export interface CaptureScoreInput {
   wertungenId: number;
@@ -62,8 +63,11 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
   if (final.value !== null) await storeFinalScore(tx, captured, final.value);
 
   const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
-  void appendScoreValueEvent(tx, stored);
-  if (panel !== null) await recordPanelDeviation(tx, captured, panel);
+  if (panel === null) void appendLastOutboxEvent(tx, scoreValueEvent(stored));
+  else {
+    await appendOutboxEvent(tx, scoreValueEvent(stored));
+    await recordPanelDeviation(tx, captured, panel);
+  }
   return {
     success: true,
     wertungenId: scoreId,

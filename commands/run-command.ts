@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { appendedThrough, outboxCommitted } from '../outbox/append.js';
+import { appendedThrough, lastEventAppended, outboxCommitted, type CommittedEvents } from '../outbox/append.js';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import { RequestAbortedError, withQuery, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
 import { currentRequestSignal } from '../src/db/request-signal.js';
@@ -61,7 +61,7 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
   const deadline = Date.now() + LOCK_WAIT_BUDGET_MS;
   for (;;) {
     try {
-      let appended = false;
+      let appended: CommittedEvents | undefined;
       const result = await withTransaction(
         pool,
         async (tx) => {
@@ -72,8 +72,8 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
         },
         settings,
       );
-      // The commit notified nobody (migration 0010): wake this instance's relay.
-      if (appended) outboxCommitted(pool);
+      // The commit notified nobody (migration 0010): hand the events to this instance's relay.
+      if (appended) outboxCommitted(pool, appended);
       return result;
     } catch (error) {
       const pause = RETRY_PAUSE_MS[0] + Math.random() * (RETRY_PAUSE_MS[1] - RETRY_PAUSE_MS[0]);
@@ -99,13 +99,19 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-/** The transaction client, with `query(text, values)` sent as a named statement. */
+/**
+ * The transaction client, with `query(text, values)` sent as a named statement. A statement after
+ * the command's last event (`appendLastOutboxEvent`) is refused: that event may hold the numbering
+ * lock, which must not wait for anything but the COMMIT.
+ */
 function namedStatements(tx: TxClient): TxClient {
-  return withQuery(tx, ((text: unknown, values?: unknown, callback?: unknown) => {
+  const named = withQuery(tx, ((text: unknown, values?: unknown, callback?: unknown) => {
+    if (lastEventAppended(named)) throw new Error("a statement after the command's last outbox event");
     if (typeof text === 'string' && Array.isArray(values) && callback === undefined) {
       const name = statementName(text);
       if (name !== undefined) return tx.query({ name, text, values });
     }
     return (tx.query as (...args: unknown[]) => unknown)(text, values, callback);
   }) as TxClient['query']);
+  return named;
 }

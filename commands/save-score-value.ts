@@ -15,7 +15,8 @@ import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
 import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { checkExpectedScore, decideSaveTarget } from './individual-score-decision.js';
-import { appendScoreValueEvent, lockScoreRow, storeFinalScore } from './score-writes.js';
+import { lockScoreRow, scoreValueEvent, storeFinalScore } from './score-writes.js';
+import { appendLastOutboxEvent } from '../outbox/append.js';
 
 export interface SaveScoreValueInput {
   competitionId: number;
@@ -106,6 +107,6 @@ export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, l
   // rolls back the transaction, also a score row created just above.
   checkExpectedScore(input.expectedScore, state.detailValue);
   const stored = await storeFinalScore(tx, state, input.score);
-  void appendScoreValueEvent(tx, { ...state, detailValue: stored });
+  void appendLastOutboxEvent(tx, scoreValueEvent({ ...state, detailValue: stored }));
   return { success: true, wertungenId: scoreId, score: stored };
 }

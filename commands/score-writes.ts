@@ -5,8 +5,7 @@
  * results the command sees, and two commands never lock jury and detail rows in opposite order.
  */
 import type { TxClient } from '../src/db/pool.js';
-import { appendOutboxEvent } from '../outbox/append.js';
-import { scoreValueUpdated } from '../outbox/events.js';
+import { scoreValueUpdated, type OutboxEvent } from '../outbox/events.js';
 import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../src/model/scoring-context.js';
 
 /** False when the score row does not exist. */
@@ -157,10 +156,7 @@ export async function storeFinalScore(tx: TxClient, state: DisciplineState, valu
   return upsertDetailValue(tx, state.scoreId, state.disciplineId, value);
 }
 
-/**
- * Event 2 of `score-updated` (save-value and capture), from the state as stored. In flight like
- * every outbox append: as a command's last statement it travels with the COMMIT.
- */
-export function appendScoreValueEvent(tx: TxClient, state: DisciplineState): Promise<number> {
-  return appendOutboxEvent(tx, scoreValueUpdated(state, calculatedScoreOf(state)));
+/** Event 2 of `score-updated` (save-value and capture), from the state as stored. */
+export function scoreValueEvent(state: DisciplineState): OutboxEvent {
+  return scoreValueUpdated(state, calculatedScoreOf(state));
 }

@@ -2,41 +2,111 @@ import { inFlight, type TxClient } from '../src/db/pool.js';
 import type { OutboxEvent } from './events.js';
 
 /**
+ * Whoever draws outbox seqs holds this transaction-level advisory lock from the draw until its
+ * commit is visible: the sequencer for each batch it numbers, and a command that numbers its own
+ * last event in place (`appendLastOutboxEvent`). So seqs become visible in the order they were
+ * drawn, and a reader that has seen seq N can see every lower one (`seq > cursor` never skips).
+ */
+export const NUMBERING_LOCK_KEY = 7_310_482_613;
+
+/** An event as it was numbered: what the relay delivers. */
+export interface NumberedRow {
+  seq: number;
+  topic: string;
+  event_id: number | null;
+  source: string;
+  payload: Record<string, unknown>;
+}
+
+/**
  * Appends an event inside the command's transaction: it exists if and only if the command commits.
  * Build `event` with the builders of `outbox/events.ts`. The insert is sent at once and its promise
  * is in flight (`inFlight`): a handler whose last statement it is need not await it, and it travels
- * with the COMMIT, which withTransaction lets count only if the insert succeeded.
+ * with the COMMIT, which withTransaction lets count only if the insert succeeded. The row is left
+ * for the sequencer to number.
  */
 export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
   const inserting = tx.query<{ id: number }>(
     `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload) VALUES ($1, $2, 'api', $3) RETURNING id`,
     [event.topic, event.eventId, JSON.stringify(event.payload)],
   );
-  appendedIn.add(tx);
+  commitOf(tx).unnumbered = true;
   return inFlight(inserting.then(({ rows }) => rows[0]!.id));
+}
+
+/**
+ * Appends the command's last event, numbered in place when no committed event still waits for its
+ * number and no one else is drawing seqs at this moment (the numbering lock is free): then the row
+ * needs no second transaction, and the committing instance delivers it without reading it back.
+ * Otherwise the sequencer numbers it as any other, after the waiting ones: an earlier save of the
+ * same score committed before this command got the score's row lock, so its event is among those
+ * this statement sees, and a later event never overtakes it. The caller sends nothing after this
+ * (runCommand refuses): the insert travels with the COMMIT, so the numbering lock is held for no
+ * longer than the commit takes, and the sequencer, which waits for that lock, never waits on a
+ * command's other work.
+ */
+export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
+  const inserting = tx.query<{ id: number; seq: number | null; payload: Record<string, unknown> | null }>(
+    `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
+     SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
+       FROM (SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) AND pg_try_advisory_xact_lock($4)
+                         THEN nextval('${tx.tables.svc_outbox_seq}') END AS seq) AS n
+     RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
+    [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY],
+  );
+  const commit = commitOf(tx);
+  commit.last = true;
+  return inFlight(
+    inserting.then(({ rows }) => {
+      const row = rows[0]!;
+      if (row.seq === null) commit.unnumbered = true;
+      else commit.numbered.push({ seq: row.seq, topic: event.topic, event_id: event.eventId, source: 'api', payload: row.payload! });
+      return row.id;
+    }),
+  );
+}
+
+/** What a command's transaction appended, as its instance's relay learns after the commit. */
+export interface CommittedEvents {
+  /** Events the command numbered itself, in seq order. */
+  numbered: NumberedRow[];
+  /** Whether it appended events the sequencer has yet to number. */
+  unnumbered: boolean;
+}
+
+const appendedIn = new WeakMap<object, CommittedEvents & { last: boolean }>();
+
+function commitOf(tx: object) {
+  let commit = appendedIn.get(tx);
+  if (!commit) appendedIn.set(tx, (commit = { numbered: [], unnumbered: false, last: false }));
+  return commit;
+}
+
+/** What was appended through this transaction client; undefined when nothing was. */
+export function appendedThrough(tx: object): CommittedEvents | undefined {
+  return appendedIn.get(tx);
+}
+
+/** Whether the command's last event has been appended through this client: nothing may follow it. */
+export function lastEventAppended(tx: object): boolean {
+  return appendedIn.get(tx)?.last === true;
 }
 
 // ---------------------------------------------------------------------------------------------
 // In-process wake-up. A command's commit notifies nobody (migration 0010): the instance that
 // committed wakes its own relay through the pool the command ran on.
 
-const appendedIn = new WeakSet<object>();
-const committedListeners = new WeakMap<object, Set<() => void>>();
-
-/** Whether an event was appended through this transaction client. */
-export function appendedThrough(tx: object): boolean {
-  return appendedIn.has(tx);
-}
+const committedListeners = new WeakMap<object, Set<(events: CommittedEvents) => void>>();
 
 /** Registers `listener` for commits of commands that appended events on `pool`; returns the unsubscribe. */
-export function onOutboxCommitted(pool: object, listener: () => void): () => void {
+export function onOutboxCommitted(pool: object, listener: (events: CommittedEvents) => void): () => void {
   let listeners = committedListeners.get(pool);
   if (!listeners) committedListeners.set(pool, (listeners = new Set()));
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-/** Called after a command that appended events has committed on `pool`. */
-export function outboxCommitted(pool: object): void {
-  for (const listener of committedListeners.get(pool) ?? []) listener();
+/** Called after a command that appended `events` has committed on `pool`. */
+export function outboxCommitted(pool: object, events: CommittedEvents): void {
+  for (const listener of committedListeners.get(pool) ?? []) listener(events);
 }

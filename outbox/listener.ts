@@ -82,7 +82,7 @@ export class OutboxListener {
    * Sends a notification on the channel over this connection (no pool slot); `payload` travels as
    * JSON. Fails while the connection is away: notifications are latency hints, the backstop covers.
    */
-  async notify(payload: string): Promise<void> {
+  async notify(payload: string | number): Promise<void> {
     if (!this.subscriber || this.currentState !== 'listening') throw new Error('the outbox listener is not connected');
     await this.subscriber.notify(this.options.channel, payload);
   }

@@ -2,11 +2,11 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Pool, Queryable } from '../src/db/pool.js';
-import { onOutboxCommitted } from './append.js';
+import { onOutboxCommitted, type CommittedEvents, type NumberedRow } from './append.js';
 import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
 import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js';
-import { OutboxSequencer, type NumberedRow } from './sequencer.js';
+import { OutboxSequencer } from './sequencer.js';
 
 const READ_BATCH = 500;
 /** Payload of the notification a command's instance sends to the sequencer on another instance. */
@@ -119,7 +119,7 @@ export class OutboxRelay {
   private stopped = false;
   private readonly unsubscribeCommits: () => void;
   private notifying = false;
-  private notifyAgain = false;
+  private pendingNotification: string | number | null = null;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.listener = new OutboxListener({
@@ -128,7 +128,7 @@ export class OutboxRelay {
       logger: options.logger,
       onWake: (reason, payload) => {
         if (reason === 'connected') this.reportCatchUp = true;
-        // The sequencer's notification names the highest seq it numbered: nothing to read when
+        // A numbering's notification names the highest seq it numbered: nothing to read when
         // this relay has delivered that far already (the sequencer's own instance, usually).
         else if (typeof payload === 'number' && payload <= this.cursor) return;
         // Another instance committed a command: only the sequencer has something to do (number
@@ -144,37 +144,48 @@ export class OutboxRelay {
       this.listener.applicationName,
       options.clientClass,
     );
-    this.unsubscribeCommits = onOutboxCommitted(options.pool, () => this.commandCommitted());
+    this.unsubscribeCommits = onOutboxCommitted(options.pool, (events) => this.commandCommitted(events));
   }
 
   /**
-   * A command of this instance committed events. Its commit notified nobody: wake this relay, and
-   * when another instance numbers the outbox, tell it (a NOTIFY outside the command's transaction,
-   * so no command commit waits on the notify lock for it).
+   * A command of this instance committed events; its commit notified nobody. The events it
+   * numbered itself are delivered at once when they continue the cursor; otherwise, and for
+   * events left to the sequencer, this relay runs a pass. Other instances are told with a NOTIFY
+   * outside the command's transaction (no command commit waits on the notify lock for it): the
+   * sequencer elsewhere, to number what is unnumbered; every relay, when the command numbered its
+   * events, with the highest seq.
    */
-  private commandCommitted(): void {
+  private commandCommitted(events: CommittedEvents): void {
     if (this.stopped) return;
-    if (!this.sequencer.isSequencer) this.notifySequencer();
-    this.wake();
+    const handedOver = events.numbered.length > 0 && this.deliverNumbered(events.numbered, true);
+    if (events.unnumbered || (events.numbered.length > 0 && !handedOver)) this.wake();
+    // The sequencer elsewhere numbers the rest after these, and its numbering's notification
+    // names a seq above them.
+    if (events.unnumbered && !this.sequencer.isSequencer) this.notifyPeers(COMMITTED_NOTIFICATION);
+    else if (events.numbered.length > 0 && this.sequencer.peersMayListen) this.notifyPeers(events.numbered.at(-1)!.seq);
   }
 
   /**
-   * One notification in flight at a time, over the LISTEN connection (no pool slot): commits while
-   * one is on its way are covered by one more sent after it, which leaves after all of them.
+   * One notification in flight at a time, over the LISTEN connection (no pool slot). Those asked
+   * for while one is on its way merge into one sent after it: `committed` when any was (the
+   * sequencer's numbering then notifies the rest), else the highest seq.
    */
-  private notifySequencer(): void {
+  private notifyPeers(payload: string | number): void {
     if (this.notifying) {
-      this.notifyAgain = true;
+      const pending = this.pendingNotification;
+      if (pending === COMMITTED_NOTIFICATION || payload === COMMITTED_NOTIFICATION) this.pendingNotification = COMMITTED_NOTIFICATION;
+      else this.pendingNotification = pending === null || payload > pending ? payload : pending;
       return;
     }
     this.notifying = true;
-    this.notifyAgain = false;
     this.listener
-      .notify(COMMITTED_NOTIFICATION)
+      .notify(payload)
       .catch((error: unknown) => this.options.logger.debug({ err: error }, 'outbox wake-up notification failed'))
       .finally(() => {
         this.notifying = false;
-        if (this.notifyAgain && !this.stopped) this.notifySequencer();
+        const pending = this.pendingNotification;
+        this.pendingNotification = null;
+        if (pending !== null && !this.stopped) this.notifyPeers(pending);
       });
   }
 
@@ -242,10 +253,10 @@ export class OutboxRelay {
   }
 
   /**
-   * Delivers the rows this instance's sequencer has just numbered (committed, in seq order) when
-   * they continue the cursor without a gap; returns false when a read is needed instead: nothing
-   * numbered, a gap (a number drawn by a failed statement, or rows another sequencer numbered),
-   * a full batch, or a catch-up to report.
+   * Delivers rows this instance has just numbered and committed (by its sequencer or in a command),
+   * in seq order, when they continue the cursor without a gap; returns false when a read is needed
+   * instead: nothing numbered, a gap (a number drawn by a failed statement, or rows another
+   * instance numbered), a full batch, or a catch-up to report.
    */
   private deliverNumbered(rows: NumberedRow[], complete: boolean): boolean {
     if (!complete || rows.length === 0 || this.reportCatchUp) return false;
@@ -283,6 +294,8 @@ export class OutboxRelay {
   }
 
   private deliver(row: OutboxRow): void {
+    // A command's events handed over while a read was on its way come back in that read.
+    if (row.seq <= this.cursor) return;
     this.cursor = row.seq;
     if (row.event_id === null) return;
     const delivery = toDelivery({ ...row, event_id: row.event_id });

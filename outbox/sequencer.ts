@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
 import { LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
 import type { Tables } from '../src/db/tables.js';
+import { NUMBERING_LOCK_KEY, type NumberedRow } from './append.js';
 import { LISTEN_APPLICATION_NAME } from './listener.js';
 
 // Same for every instance on a database; only the holder of this session lock numbers rows.
@@ -36,23 +37,31 @@ export async function applyLegacyCaptures(db: Queryable, captureIds: number[]): 
   return new Set(rows[0]!.dropped.map(Number));
 }
 
-/** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
-export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
-  await db.query(
-    `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
-     FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
-     WHERE o.id = n.id AND o.seq IS NULL`,
-    [ids],
-  );
+/**
+ * Runs `numbering` in a transaction of its own that holds the numbering lock (`NUMBERING_LOCK_KEY`)
+ * until its commit is visible. BEGIN, the lock, the statement and COMMIT are sent together; the
+ * lock waits at most for a command's commit (a command holds it only from its last statement on).
+ */
+async function underNumberingLock<T>(db: Queryable, numbering: () => Promise<T>): Promise<T> {
+  const begun = db.query('BEGIN');
+  const locked = db.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
+  const numbered = numbering();
+  const committed = db.query('COMMIT');
+  const [, , result, commit] = await Promise.all([begun, locked, numbered, committed]);
+  if (commit.command !== 'COMMIT') throw new Error(`the numbering ended in ${commit.command}, not COMMIT`);
+  return result;
 }
 
-/** A row as the numbering statement returns it: what the relay delivers. */
-export interface NumberedRow {
-  seq: number;
-  topic: string;
-  event_id: number | null;
-  source: string;
-  payload: Record<string, unknown>;
+/** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
+export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
+  await underNumberingLock(db, () =>
+    db.query(
+      `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
+     FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
+     WHERE o.id = n.id AND o.seq IS NULL`,
+      [ids],
+    ),
+  );
 }
 
 /**
@@ -61,29 +70,33 @@ export interface NumberedRow {
  * row on PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.)
  */
 export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<NumberedRow[]> {
-  const { rows } = await db.query<NumberedRow>({
-    name: `${db.tables.prefix}svc-number-returning`,
-    text: `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
+  const { rows } = await underNumberingLock(db, () =>
+    db.query<NumberedRow>({
+      name: `${db.tables.prefix}svc-number-returning`,
+      text: `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
      FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
      WHERE o.id = n.id AND o.seq IS NULL
      RETURNING o.seq, o.topic, o.event_id, o.source, o.payload`,
-    values: [ids],
-  });
+      values: [ids],
+    }),
+  );
   return rows.sort((a, b) => a.seq - b.seq);
 }
 
 /**
  * Sets the session's numbered-notify setting (migration 0014): `quiet` when no LISTEN connection
  * but `ownListener` is open on this database, so the numbering notifies nobody; else `notify`.
+ * Returns whether another instance listens.
  */
-export async function setNumberedNotify(db: Queryable, ownListener: string): Promise<void> {
-  await db.query(
+export async function setNumberedNotify(db: Queryable, ownListener: string): Promise<boolean> {
+  const { rows } = await db.query<{ setting: string }>(
     `SELECT set_config($1, CASE WHEN EXISTS (
               SELECT 1 FROM pg_stat_activity
                WHERE datname = current_database() AND starts_with(application_name, $2) AND application_name <> $3)
-            THEN 'notify' ELSE 'quiet' END, false)`,
+            THEN 'notify' ELSE 'quiet' END, false) AS setting`,
     [NUMBERED_NOTIFY_SETTING, `${LISTEN_APPLICATION_NAME}:`, ownListener],
   );
+  return rows[0]?.setting === 'notify';
 }
 
 /**
@@ -99,6 +112,7 @@ export class OutboxSequencer {
   private holding = false;
   private lastAttempt = 0;
   private peersCheckedAt = 0;
+  private peersListening = true;
 
   constructor(
     private readonly connectionString: string,
@@ -115,6 +129,14 @@ export class OutboxSequencer {
   }
 
   /**
+   * Whether another instance may be listening: unless this instance numbers the outbox and has
+   * seen no other LISTEN connection at its last check (at most a second ago), assume one is.
+   */
+  get peersMayListen(): boolean {
+    return !this.holding || this.peersListening;
+  }
+
+  /**
    * Numbers what is visible now (when this instance is the sequencer) and returns the rows it
    * numbered, in seq order, as long as they are at most `keep`; `complete` is false when more were
    * numbered than that, or the connection failed midway (the caller reads them instead). Each batch
@@ -128,7 +150,7 @@ export class OutboxSequencer {
     try {
       // Whether another instance listens decides whether the numbering notifies (migration 0014).
       if (Date.now() - this.peersCheckedAt >= PEERS_CHECK_INTERVAL_MS) {
-        await setNumberedNotify(client, this.ownListener);
+        this.peersListening = await setNumberedNotify(client, this.ownListener);
         this.peersCheckedAt = Date.now();
       }
       for (;;) {
@@ -175,6 +197,8 @@ export class OutboxSequencer {
       connectionTimeoutMillis: 3_000,
       statement_timeout: 10_000,
       query_timeout: 15_000,
+      // A numbering's BEGIN, lock, statement and COMMIT go out together (underNumberingLock).
+      pipeline: true,
     });
     client.on('error', (error) => this.drop(error));
     await client.connect();
@@ -191,6 +215,7 @@ export class OutboxSequencer {
 
   private drop(error: unknown): void {
     this.peersCheckedAt = 0;
+    this.peersListening = true;
     if (this.holding) this.logger.warn({ err: error }, 'outbox sequencer lost its connection; another instance or a reconnect takes over');
     else this.logger.debug({ err: error }, 'outbox sequencer connection failed');
     this.holding = false;

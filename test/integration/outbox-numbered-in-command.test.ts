@@ -1,0 +1,200 @@
+/**
+ * Issue 18: a save's event is numbered in the save's own transaction when nobody else is drawing
+ * seqs (the numbering lock is free), and its instance delivers it from there. Whoever draws seqs
+ * holds that lock until its commit is visible, so seqs still become visible in order: a save that
+ * finds the lock taken leaves its event to the sequencer, which numbers it after the holder.
+ */
+import pg from 'pg';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { runCommand } from '../../commands/run-command.js';
+import { saveJuryResult as saveJuryResultCommand } from '../../commands/save-jury-result.js';
+import { appendLastOutboxEvent, NUMBERING_LOCK_KEY } from '../../outbox/append.js';
+import { createPool, endPool, type Pool } from '../../src/db/pool.js';
+import { createTestDatabase } from '../support/database.js';
+import {
+  createCompetition,
+  insertDiscipline,
+  insertParticipantWithScoreRow,
+  type Competition,
+  type Discipline,
+} from '../support/fixtures.js';
+import {
+  collectEvents,
+  commitEvent,
+  isStrictlyIncreasing,
+  joinCompetition,
+  markerEvent,
+  seqsOf,
+  waitForMarker,
+  type ReceivedEvent,
+} from '../support/realtime.js';
+import { openSocket, startTestServer, waitFor, waitForNumbered, type TestServer } from '../support/server.js';
+import { t } from '../support/tables.js';
+
+let server: TestServer;
+let competition: Competition;
+let discipline: Discipline;
+let scoreIds: number[];
+let events: ReceivedEvent[];
+const sockets: Socket[] = [];
+const clients: pg.Client[] = [];
+
+async function saveJuryResult(scoreId: number, performance: number): Promise<number> {
+  const response = await fetch(`${server.url}/api/jury-results`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ participantId: scoreId, disciplineFieldId: discipline.fields.A, performance, attempt: 1, type: 0 }),
+  });
+  return response.status;
+}
+
+/** The outbox row of the score's latest event, and whether it was written by the same transaction as the score's jury result. */
+async function latestEventOf(scoreId: number): Promise<{ seq: number | null; sameTransaction: boolean }> {
+  const { rows } = await server.pool.query<{ seq: number | null; same_transaction: boolean }>(
+    `SELECT o.seq, o.xmin::text = j.xmin::text AS same_transaction
+       FROM ${t.svc_outbox} o
+       JOIN ${t.jury_results} j ON j.int_wertungenid = $1 AND j.int_disziplinen_felderid = $2
+      WHERE o.event_id = $3 AND (o.payload->>'scoreId')::int = $1
+      ORDER BY o.id DESC LIMIT 1`,
+    [scoreId, discipline.fields.A, competition.eventId],
+  );
+  return { seq: rows[0]!.seq, sameTransaction: rows[0]!.same_transaction };
+}
+
+/** The score's events in the outbox, in id order. */
+async function outboxRowsOf(pool: Pool, scoreId: number): Promise<Array<{ seq: number | null; finalScore: number }>> {
+  const { rows } = await pool.query<{ seq: number | null; finalScore: number }>(
+    `SELECT seq, (payload->>'finalScore')::float8 AS "finalScore" FROM ${t.svc_outbox} WHERE (payload->>'scoreId')::int = $1 ORDER BY id`,
+    [scoreId],
+  );
+  return rows;
+}
+
+const silentLog = pino({ level: 'silent' });
+
+const savesOf = (scoreId: number) => events.filter((event) => event.scoreId === scoreId);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  competition = await createCompetition(server.pool, 'Nummern-Cup');
+  // The formula is field A alone: an event's finalScore is the value the save sent.
+  discipline = await insertDiscipline(server.pool, { formula: 'A' });
+  scoreIds = [];
+  for (let index = 0; index < 20; index += 1) scoreIds.push((await insertParticipantWithScoreRow(server.pool, competition)).scoreId);
+  const socket = await openSocket(server.url);
+  sockets.push(socket);
+  events = collectEvents(socket);
+  await joinCompetition(socket, competition.eventId);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  for (const client of clients) await client.end().catch(() => undefined);
+  await server?.stop();
+});
+
+describe('events numbered by the command that appends them', () => {
+  it('numbers a save’s event in the save’s own transaction and delivers it', async () => {
+    const scoreId = scoreIds[0]!;
+    expect(await saveJuryResult(scoreId, 4.5)).toBe(200);
+    const stored = await latestEventOf(scoreId);
+    // No second transaction touched the row: it was committed numbered.
+    expect(stored).toEqual({ seq: expect.any(Number), sameTransaction: true });
+    const delivered = await waitFor(() => savesOf(scoreId).find((event) => event.finalScore === 4.5), { message: 'the save’s event' });
+    expect(delivered.seq).toBe(stored.seq);
+  });
+
+  it('leaves the event to the sequencer while another transaction holds the numbering lock, which numbers it after the holder', async () => {
+    const holder = new pg.Client({ connectionString: server.database.url });
+    holder.on('error', () => undefined);
+    clients.push(holder);
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
+    const { rows } = await holder.query<{ seq: number }>(
+      `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
+       VALUES ('score-updated', $1, 'api', $2, nextval('${t.svc_outbox_seq}'), now()) RETURNING seq`,
+      [competition.eventId, JSON.stringify(markerEvent(competition.eventId, 'lock-holder').payload)],
+    );
+    const holderSeq = rows[0]!.seq;
+
+    const scoreId = scoreIds[1]!;
+    expect(await saveJuryResult(scoreId, 7.25)).toBe(200);
+    // Committed unnumbered: the save did not wait for the lock, and the sequencer waits for it.
+    expect(await latestEventOf(scoreId)).toEqual({ seq: null, sameTransaction: true });
+
+    await holder.query('COMMIT');
+    const saved = await waitFor(() => savesOf(scoreId).find((event) => event.finalScore === 7.25), { message: 'the save’s event' });
+    const held = await waitForMarker(events, 'lock-holder');
+    expect(held.seq).toBe(holderSeq);
+    expect(saved.seq).toBeGreaterThan(holderSeq);
+    expect(events.indexOf(saved)).toBeGreaterThan(events.indexOf(held));
+  });
+
+  it('delivers concurrent saves exactly once, in seq order, whichever of the two numbered them', async () => {
+    const rounds = 5;
+    const value = (round: number, index: number) => round + index / 4;
+    const statuses: number[] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      statuses.push(...(await Promise.all(scoreIds.map((scoreId, index) => saveJuryResult(scoreId, value(round, index))))));
+    }
+    expect(statuses.every((status) => status === 200)).toBe(true);
+
+    await waitForNumbered(server.pool);
+    const { rows } = await server.pool.query<{ seq: number }>(
+      `SELECT seq FROM ${t.svc_outbox} WHERE event_id = $1 AND payload ? 'scoreId' ORDER BY seq`,
+      [competition.eventId],
+    );
+    const saves = () => events.filter((event) => event.scoreId !== undefined);
+    await waitFor(() => saves().length >= rows.length, { message: 'every save’s event' });
+    expect(seqsOf(saves())).toEqual(rows.map((row) => row.seq));
+    expect(isStrictlyIncreasing(seqsOf(saves()))).toBe(true);
+    scoreIds.slice(2).forEach((scoreId, offset) => {
+      const index = offset + 2;
+      expect(savesOf(scoreId).map((event) => event.finalScore)).toEqual(Array.from({ length: rounds }, (_, round) => value(round, index)));
+    });
+  });
+
+  it('leaves a save’s event to the sequencer while an event committed before it waits for its number', async () => {
+    // A second database that no relay serves: nothing numbers what is left unnumbered.
+    const database = await createTestDatabase();
+    const pool = createPool({ connectionString: database.url, tables: t, max: 2 }, pino({ level: 'silent' }));
+    try {
+      const otherCompetition = await createCompetition(pool, 'Ohne-Relay-Cup');
+      const otherDiscipline = await insertDiscipline(pool, { formula: 'A' });
+      const { scoreId } = await insertParticipantWithScoreRow(pool, otherCompetition);
+      const save = (performance: number) =>
+        runCommand(pool, (tx) =>
+          saveJuryResultCommand(
+            tx,
+            { participantId: scoreId, disciplineFieldId: otherDiscipline.fields.A, performance, attempt: 1, type: 0 },
+            silentLog,
+          ),
+        );
+      await save(1.5);
+      const first = await outboxRowsOf(pool, scoreId);
+      expect(first).toEqual([{ seq: expect.any(Number), finalScore: 1.5 }]);
+
+      await commitEvent(pool, otherCompetition.eventId, 'left-to-the-sequencer');
+      await save(2.5);
+      // Numbered in place it would come before the marker committed ahead of it.
+      expect(await outboxRowsOf(pool, scoreId)).toEqual([...first, { seq: null, finalScore: 2.5 }]);
+    } finally {
+      await endPool(pool);
+      await database.drop();
+    }
+  });
+
+  it('refuses a statement after the command’s last event, and the command commits nothing', async () => {
+    const marker = 'followed-by-a-statement';
+    await expect(
+      runCommand(server.pool, async (tx) => {
+        void appendLastOutboxEvent(tx, markerEvent(competition.eventId, marker));
+        await tx.query('SELECT 1', []);
+      }),
+    ).rejects.toThrow("a statement after the command's last outbox event");
+    const { rows } = await server.pool.query(`SELECT 1 FROM ${t.svc_outbox} WHERE payload->>'marker' = $1`, [marker]);
+    expect(rows).toEqual([]);
+  });
+});
