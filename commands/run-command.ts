@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { appendedThrough, lastEventAppended, outboxCommitted, type CommittedEvents } from '../outbox/append.js';
+import { appendedThrough, commandOnPool, lastEventAppended, outboxCommitted, type CommittedEvents } from '../outbox/append.js';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import { RequestAbortedError, withQuery, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
 import { currentRequestSignal } from '../src/db/request-signal.js';
@@ -66,6 +66,7 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
         pool,
         async (tx) => {
           const named = namedStatements(tx);
+          commandOnPool(named, pool);
           const value = await handler(named);
           appended = appendedThrough(named);
           return value;

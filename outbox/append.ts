@@ -36,7 +36,9 @@ export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<num
 
 /**
  * Appends the command's last event, numbered in place when no committed event still waits for its
- * number and no one else is drawing seqs at this moment (the numbering lock is free): then the row
+ * number and no one else is drawing seqs at this moment (the numbering lock is free), and the
+ * instance's relay does not know of an event of its own still waiting (else the check would only
+ * cost: under a stream of commands, one unnumbered event makes every later one wait too): then the row
  * needs no second transaction, and the committing instance delivers it without reading it back.
  * Otherwise the sequencer numbers it as any other, after the waiting ones: an earlier save of the
  * same score committed before this command got the score's row lock, so its event is among those
@@ -49,10 +51,10 @@ export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise
   const inserting = tx.query<{ id: number; seq: number | null; payload: Record<string, unknown> | null }>(
     `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
      SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
-       FROM (SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) AND pg_try_advisory_xact_lock($4)
+       FROM (SELECT CASE WHEN $5 AND NOT EXISTS (SELECT 1 FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) AND pg_try_advisory_xact_lock($4)
                          THEN nextval('${tx.tables.svc_outbox_seq}') END AS seq) AS n
      RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
-    [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY],
+    [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY, mayNumberInPlace(tx)],
   );
   const commit = commitOf(tx);
   commit.last = true;
@@ -80,6 +82,27 @@ function commitOf(tx: object) {
   let commit = appendedIn.get(tx);
   if (!commit) appendedIn.set(tx, (commit = { numbered: [], unnumbered: false, last: false }));
   return commit;
+}
+
+// The pool each command's transaction client runs on, and per pool whether its relay would have
+// a command number its event in place now (no relay: the statement's own check decides).
+const poolOf = new WeakMap<object, object>();
+const inPlaceHints = new WeakMap<object, () => boolean>();
+
+/** Tells `appendLastOutboxEvent` which pool the command's transaction client `tx` belongs to. */
+export function commandOnPool(tx: object, pool: object): void {
+  poolOf.set(tx, pool);
+}
+
+/** Registers the relay's answer to "number in place now?" for the commands of `pool`; returns the unregister. */
+export function onNumberInPlace(pool: object, hint: () => boolean): () => void {
+  inPlaceHints.set(pool, hint);
+  return () => inPlaceHints.delete(pool);
+}
+
+function mayNumberInPlace(tx: object): boolean {
+  const pool = poolOf.get(tx);
+  return pool === undefined || (inPlaceHints.get(pool)?.() ?? true);
 }
 
 /** What was appended through this transaction client; undefined when nothing was. */

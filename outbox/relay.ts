@@ -2,7 +2,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Pool, Queryable } from '../src/db/pool.js';
-import { onOutboxCommitted, type CommittedEvents, type NumberedRow } from './append.js';
+import { onNumberInPlace, onOutboxCommitted, type CommittedEvents, type NumberedRow } from './append.js';
 import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
 import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js';
@@ -118,6 +118,10 @@ export class OutboxRelay {
   private readFailing = false;
   private stopped = false;
   private readonly unsubscribeCommits: () => void;
+  private readonly unregisterInPlace: () => void;
+  /** Commands of this instance that committed events left to the sequencer, and how many of them a finished pass has covered. */
+  private unnumberedCommits = 0;
+  private unnumberedCovered = 0;
   private notifying = false;
   private pendingNotification: string | number | null = null;
 
@@ -145,6 +149,9 @@ export class OutboxRelay {
       options.clientClass,
     );
     this.unsubscribeCommits = onOutboxCommitted(options.pool, (events) => this.commandCommitted(events));
+    // While an event of this instance's commands waits for the sequencer, a command's event would
+    // wait too: the command need not check.
+    this.unregisterInPlace = onNumberInPlace(options.pool, () => this.unnumberedCovered === this.unnumberedCommits);
   }
 
   /**
@@ -157,6 +164,7 @@ export class OutboxRelay {
    */
   private commandCommitted(events: CommittedEvents): void {
     if (this.stopped) return;
+    if (events.unnumbered) this.unnumberedCommits += 1;
     const handedOver = events.numbered.length > 0 && this.deliverNumbered(events.numbered, true);
     if (events.unnumbered || (events.numbered.length > 0 && !handedOver)) this.wake();
     // The sequencer elsewhere numbers the rest after these, and its numbering's notification
@@ -209,6 +217,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribeCommits();
+    this.unregisterInPlace();
     await this.backstop?.destroy();
     await this.listener.stop();
     await this.running;
@@ -238,10 +247,14 @@ export class OutboxRelay {
         this.again = false;
         const waiters = this.nextPassWaiters;
         this.nextPassWaiters = [];
+        const unnumberedCommits = this.unnumberedCommits;
         try {
           // A large batch is read in READ_BATCH slices instead, so sockets flush between slices.
           const numbered = await this.sequencer.step(READ_BATCH);
           if (!this.deliverNumbered(numbered.rows, numbered.complete)) await this.drain();
+          // The commands' events committed before the pass began are numbered now (by this
+          // instance's sequencer; another's may still be at it, which the commands' check covers).
+          this.unnumberedCovered = unnumberedCommits;
         } finally {
           for (const resolve of waiters) resolve();
         }

@@ -38,30 +38,19 @@ export async function applyLegacyCaptures(db: Queryable, captureIds: number[]): 
 }
 
 /**
- * Runs `numbering` in a transaction of its own that holds the numbering lock (`NUMBERING_LOCK_KEY`)
- * until its commit is visible. BEGIN, the lock, the statement and COMMIT are sent together; the
- * lock waits at most for a command's commit (a command holds it only from its last statement on).
+ * The numbering of the statements below: `ids` in id order, each given the next seq. It first
+ * takes the numbering lock (`NUMBERING_LOCK_KEY`) and holds it until its commit is visible, so no
+ * command numbers its own event in between. No seq is drawn before the lock: every row of the
+ * join comes after the lock's one row, whichever side the planner puts it on.
  */
-async function underNumberingLock<T>(db: Queryable, numbering: () => Promise<T>): Promise<T> {
-  const begun = db.query('BEGIN');
-  const locked = db.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
-  const numbered = numbering();
-  const committed = db.query('COMMIT');
-  const [, , result, commit] = await Promise.all([begun, locked, numbered, committed]);
-  if (commit.command !== 'COMMIT') throw new Error(`the numbering ended in ${commit.command}, not COMMIT`);
-  return result;
-}
+const numberedIds = (tables: Tables) => `numbering_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(${NUMBERING_LOCK_KEY}))
+     UPDATE ${tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
+     FROM (SELECT id, nextval('${tables.svc_outbox_seq}') AS seq FROM numbering_lock, unnest($1::bigint[]) AS id) AS n
+     WHERE o.id = n.id AND o.seq IS NULL`;
 
 /** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
 export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
-  await underNumberingLock(db, () =>
-    db.query(
-      `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
-     FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
-     WHERE o.id = n.id AND o.seq IS NULL`,
-      [ids],
-    ),
-  );
+  await db.query(`WITH ${numberedIds(db.tables)}`, [ids]);
 }
 
 /**
@@ -70,16 +59,12 @@ export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
  * row on PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.)
  */
 export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<NumberedRow[]> {
-  const { rows } = await underNumberingLock(db, () =>
-    db.query<NumberedRow>({
-      name: `${db.tables.prefix}svc-number-returning`,
-      text: `UPDATE ${db.tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
-     FROM (SELECT id, nextval('${db.tables.svc_outbox_seq}') AS seq FROM unnest($1::bigint[]) AS id) AS n
-     WHERE o.id = n.id AND o.seq IS NULL
+  const { rows } = await db.query<NumberedRow>({
+    name: `${db.tables.prefix}svc-number-returning`,
+    text: `WITH ${numberedIds(db.tables)}
      RETURNING o.seq, o.topic, o.event_id, o.source, o.payload`,
-      values: [ids],
-    }),
-  );
+    values: [ids],
+  });
   return rows.sort((a, b) => a.seq - b.seq);
 }
 
@@ -197,8 +182,6 @@ export class OutboxSequencer {
       connectionTimeoutMillis: 3_000,
       statement_timeout: 10_000,
       query_timeout: 15_000,
-      // A numbering's BEGIN, lock, statement and COMMIT go out together (underNumberingLock).
-      pipeline: true,
     });
     client.on('error', (error) => this.drop(error));
     await client.connect();
