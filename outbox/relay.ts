@@ -149,9 +149,13 @@ export class OutboxRelay {
       options.clientClass,
     );
     this.unsubscribeCommits = onOutboxCommitted(options.pool, (events) => this.commandCommitted(events));
-    // While an event of this instance's commands waits for the sequencer, a command's event would
-    // wait too: the command need not check.
-    this.unregisterInPlace = onNumberInPlace(options.pool, () => this.unnumberedCovered === this.unnumberedCommits);
+    // Commands number their events in place while this relay is idle. While it is at work, or an
+    // event of this instance's commands still waits for the sequencer, a command's event would
+    // most likely wait too: under a stream of commands the sequencer's batches number them for less.
+    this.unregisterInPlace = onNumberInPlace(
+      options.pool,
+      () => this.running === null && this.unnumberedCovered === this.unnumberedCommits,
+    );
   }
 
   /**

@@ -97,12 +97,22 @@ afterAll(async () => {
 describe('events numbered by the command that appends them', () => {
   it('numbers a save’s event in the save’s own transaction and delivers it', async () => {
     const scoreId = scoreIds[0]!;
-    expect(await saveJuryResult(scoreId, 4.5)).toBe(200);
-    const stored = await latestEventOf(scoreId);
+    // A save while the relay happens to be at work (its one-second backstop pass) leaves its event
+    // to the sequencer: the next one finds the relay idle.
+    let stored: { seq: number | null; sameTransaction: boolean } | undefined;
+    let performance = 4;
+    const inPlace = () => stored !== undefined && stored.seq !== null && stored.sameTransaction;
+    for (let attempt = 0; attempt < 5 && !inPlace(); attempt += 1) {
+      performance += 0.5;
+      expect(await saveJuryResult(scoreId, performance)).toBe(200);
+      stored = await latestEventOf(scoreId);
+    }
     // No second transaction touched the row: it was committed numbered.
     expect(stored).toEqual({ seq: expect.any(Number), sameTransaction: true });
-    const delivered = await waitFor(() => savesOf(scoreId).find((event) => event.finalScore === 4.5), { message: 'the save’s event' });
-    expect(delivered.seq).toBe(stored.seq);
+    const delivered = await waitFor(() => savesOf(scoreId).find((event) => event.finalScore === performance), {
+      message: 'the save’s event',
+    });
+    expect(delivered.seq).toBe(stored!.seq);
   });
 
   it('leaves the event to the sequencer while another transaction holds the numbering lock, which numbers it after the holder', async () => {
