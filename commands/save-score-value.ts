@@ -13,10 +13,10 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
+import { appendLastOutboxEvent } from '../outbox/append.js';
 import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { checkExpectedScore, decideSaveTarget } from './individual-score-decision.js';
 import { lockScoreRow, scoreValueEvent, storeFinalScore } from './score-writes.js';
-import { appendLastOutboxEvent } from '../outbox/append.js';
 
 export interface SaveScoreValueInput {
   competitionId: number;

@@ -35,17 +35,15 @@ export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<num
 }
 
 /**
- * Appends the command's last event, numbered in place when no committed event still waits for its
- * number and no one else is drawing seqs at this moment (the numbering lock is free), and the
- * instance's relay does not know of an event of its own still waiting (else the check would only
- * cost: under a stream of commands, one unnumbered event makes every later one wait too): then the row
- * needs no second transaction, and the committing instance delivers it without reading it back.
- * Otherwise the sequencer numbers it as any other, after the waiting ones: an earlier save of the
- * same score committed before this command got the score's row lock, so its event is among those
- * this statement sees, and a later event never overtakes it. The caller sends nothing after this
- * (runCommand refuses): the insert travels with the COMMIT, so the numbering lock is held for no
- * longer than the commit takes, and the sequencer, which waits for that lock, never waits on a
- * command's other work.
+ * Appends the command's last event and numbers it in place when it safely can, so that the event
+ * needs no second transaction and the committing instance delivers it without reading it back.
+ * It can when no committed event still waits for its number (an earlier save of the same score
+ * committed before this command got the score's row lock, so this statement sees its event: a later
+ * event never overtakes it) and the numbering lock is free. The instance's relay may also say not
+ * to try: while it is at work, or an event of its own commands still waits, the check would only
+ * cost. Otherwise the sequencer numbers the row like any other. Nothing may follow this statement
+ * (runCommand refuses): it travels with the COMMIT, so the numbering lock is held no longer than the
+ * commit takes, and the sequencer, which waits for that lock, never waits on a command's other work.
  */
 export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
   const inserting = tx.query<{ id: number; seq: number | null; payload: Record<string, unknown> | null }>(

@@ -11,6 +11,7 @@ import pino from 'pino';
 import { runCommand } from '../../commands/run-command.js';
 import { saveJuryResult as saveJuryResultCommand } from '../../commands/save-jury-result.js';
 import { appendLastOutboxEvent, NUMBERING_LOCK_KEY } from '../../outbox/append.js';
+import { SEQUENCER_APPLICATION_NAME } from '../../outbox/sequencer.js';
 import { createPool, endPool, type Pool } from '../../src/db/pool.js';
 import { createTestDatabase } from '../support/database.js';
 import {
@@ -72,6 +73,14 @@ async function outboxRowsOf(pool: Pool, scoreId: number): Promise<Array<{ seq: n
   return rows;
 }
 
+async function sequencerWaitsForLock(): Promise<boolean> {
+  const { rows } = await server.pool.query(
+    `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND wait_event = 'advisory'`,
+    [SEQUENCER_APPLICATION_NAME],
+  );
+  return rows.length > 0;
+}
+
 const silentLog = pino({ level: 'silent' });
 
 const savesOf = (scoreId: number) => events.filter((event) => event.scoreId === scoreId);
@@ -131,7 +140,13 @@ describe('events numbered by the command that appends them', () => {
 
     const scoreId = scoreIds[1]!;
     expect(await saveJuryResult(scoreId, 7.25)).toBe(200);
-    // Committed unnumbered: the save did not wait for the lock, and the sequencer waits for it.
+    // Committed unnumbered: the save did not wait for the lock.
+    expect(await latestEventOf(scoreId)).toEqual({ seq: null, sameTransaction: true });
+    // The sequencer, woken by the save, waits for the lock instead of numbering the event past the
+    // holder's uncommitted seq (which readers would then skip).
+    await waitFor(async () => (await sequencerWaitsForLock()) || (await latestEventOf(scoreId)).seq !== null, {
+      message: 'the sequencer took up the save’s event',
+    });
     expect(await latestEventOf(scoreId)).toEqual({ seq: null, sameTransaction: true });
 
     await holder.query('COMMIT');
