@@ -40,13 +40,17 @@ export const AUTO_CALCULATION: CommandContext = { actor: 'auto-calculation', rol
 /**
  * The command's settings for its transaction: the origin marker, the caller, the lock timeout, and
  * generic plans for the named statements below (parsed and planned once per connection). Values
- * travel as parameters: a caller's name is never part of the statement's text.
+ * travel as parameters: a caller's name is never part of the statement's text. A connection keeps
+ * its plans until the tables' statistics change, so a plan made while a table was one page would
+ * scan it for good: without sequential scans, a command's keyed lookups use their indexes
+ * whatever the table's size was when they were planned.
  */
 function transactionSettings(context: CommandContext): pg.QueryConfig {
   return {
     name: 'command-settings',
     text: `SELECT set_config('${ORIGIN_SETTING}', $1, true), set_config('${ACTOR_SETTING}', $2, true), set_config('${ROLE_SETTING}', $3, true),
-                  set_config('lock_timeout', $4, true), set_config('plan_cache_mode', 'force_generic_plan', true)`,
+                  set_config('lock_timeout', $4, true), set_config('plan_cache_mode', 'force_generic_plan', true),
+                  set_config('enable_seqscan', 'off', true)`,
     values: [API_ORIGIN, context.actor ?? 'anonymous', context.role ?? '', `${LOCK_TIMEOUT_MS}ms`],
   };
 }

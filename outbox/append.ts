@@ -39,17 +39,19 @@ export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<num
  * needs no second transaction and the committing instance delivers it without reading it back.
  * It can when no committed event still waits for its number (an earlier save of the same score
  * committed before this command got the score's row lock, so this statement sees its event: a later
- * event never overtakes it) and the numbering lock is free. The instance's relay may also say not
- * to try: while it is at work, or an event of its own commands still waits, the check would only
- * cost. Otherwise the sequencer numbers the row like any other. Nothing may follow this statement
- * (runCommand refuses): it travels with the COMMIT, so the numbering lock is held no longer than the
- * commit takes, and the sequencer, which waits for that lock, never waits on a command's other work.
+ * event never overtakes it) and the numbering lock is free. The check asks for the lowest waiting
+ * id, not whether one exists: for `EXISTS` the planner may expect a match at once and scan the
+ * table (docs/decisions.md). The instance's relay may also say not to try: while it is at work, or
+ * an event of its own commands still waits, the check would only cost. Otherwise the sequencer
+ * numbers the row like any other. Nothing may follow this statement (runCommand refuses): it
+ * travels with the COMMIT, so the numbering lock is held no longer than the commit takes, and the
+ * sequencer, which waits for that lock, never waits on a command's other work.
  */
 export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
   const inserting = tx.query<{ id: number; seq: number | null; payload: Record<string, unknown> | null }>(
     `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
      SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
-       FROM (SELECT CASE WHEN $5 AND NOT EXISTS (SELECT 1 FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) AND pg_try_advisory_xact_lock($4)
+       FROM (SELECT CASE WHEN $5 AND (SELECT min(id) FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) IS NULL AND pg_try_advisory_xact_lock($4)
                          THEN nextval('${tx.tables.svc_outbox_seq}') END AS seq) AS n
      RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
     [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY, mayNumberInPlace(tx)],

@@ -193,6 +193,10 @@ export class OutboxSequencer {
     // marks them dead: the scan grew by 0.2 ms per 4,000 events (0.85 ms after 16,000). A plain
     // index scan marks them as it passes and stays at 0.02 ms.
     await client.query('SET enable_bitmapscan = off');
+    // The named statements keep the plan they got at first use: one made while the outbox was one
+    // page scanned the whole table at every batch (sequencer CPU 0.03 → 0.2 ms per event over
+    // 30,000 events).
+    await client.query('SET enable_seqscan = off');
     return withTables(client, this.tables);
   }
 

@@ -85,6 +85,37 @@ const silentLog = pino({ level: 'silent' });
 
 const savesOf = (scoreId: number) => events.filter((event) => event.scoreId === scoreId);
 
+interface RelaylessDatabase {
+  pool: Pool;
+  eventId: number;
+  scoreId: number;
+  /** A jury-results command on the score, its formula field A alone: the event's finalScore is `performance`. */
+  save: (performance: number) => Promise<unknown>;
+}
+
+/** A second database that no relay serves (nothing numbers what is left unnumbered), with one score. */
+async function withRelaylessDatabase(connections: number, work: (database: RelaylessDatabase) => Promise<void>): Promise<void> {
+  const database = await createTestDatabase();
+  const pool = createPool({ connectionString: database.url, tables: t, max: connections }, silentLog);
+  try {
+    const otherCompetition = await createCompetition(pool, 'Ohne-Relay-Cup');
+    const otherDiscipline = await insertDiscipline(pool, { formula: 'A' });
+    const { scoreId } = await insertParticipantWithScoreRow(pool, otherCompetition);
+    const save = (performance: number) =>
+      runCommand(pool, (tx) =>
+        saveJuryResultCommand(
+          tx,
+          { participantId: scoreId, disciplineFieldId: otherDiscipline.fields.A, performance, attempt: 1, type: 0 },
+          silentLog,
+        ),
+      );
+    await work({ pool, eventId: otherCompetition.eventId, scoreId, save });
+  } finally {
+    await endPool(pool);
+    await database.drop();
+  }
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   competition = await createCompetition(server.pool, 'Nummern-Cup');
@@ -182,33 +213,58 @@ describe('events numbered by the command that appends them', () => {
   });
 
   it('leaves a save’s event to the sequencer while an event committed before it waits for its number', async () => {
-    // A second database that no relay serves: nothing numbers what is left unnumbered.
-    const database = await createTestDatabase();
-    const pool = createPool({ connectionString: database.url, tables: t, max: 2 }, pino({ level: 'silent' }));
-    try {
-      const otherCompetition = await createCompetition(pool, 'Ohne-Relay-Cup');
-      const otherDiscipline = await insertDiscipline(pool, { formula: 'A' });
-      const { scoreId } = await insertParticipantWithScoreRow(pool, otherCompetition);
-      const save = (performance: number) =>
-        runCommand(pool, (tx) =>
-          saveJuryResultCommand(
-            tx,
-            { participantId: scoreId, disciplineFieldId: otherDiscipline.fields.A, performance, attempt: 1, type: 0 },
-            silentLog,
-          ),
-        );
+    await withRelaylessDatabase(2, async ({ pool, eventId, scoreId, save }) => {
       await save(1.5);
       const first = await outboxRowsOf(pool, scoreId);
       expect(first).toEqual([{ seq: expect.any(Number), finalScore: 1.5 }]);
 
-      await commitEvent(pool, otherCompetition.eventId, 'left-to-the-sequencer');
+      await commitEvent(pool, eventId, 'left-to-the-sequencer');
       await save(2.5);
       // Numbered in place it would come before the marker committed ahead of it.
       expect(await outboxRowsOf(pool, scoreId)).toEqual([...first, { seq: null, finalScore: 2.5 }]);
-    } finally {
-      await endPool(pool);
-      await database.drop();
-    }
+    });
+  });
+
+  it('keeps reading the outbox through its indexes after the table has grown past the size the command’s plans were made at', async () => {
+    // Commands plan each statement once per connection (generic plans). Planned while the outbox
+    // was one page, the in-place check read the whole table at every later save: a competition
+    // day's saves got slower with every event. One connection makes its plans while the outbox
+    // is three analyzed rows.
+    await withRelaylessDatabase(1, async ({ pool, eventId, scoreId, save }) => {
+      const appendNumbered = (count: number) =>
+        pool.query(
+          `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
+           SELECT 'score-updated', $1, 'api', '{}', nextval('${t.svc_outbox_seq}'), now() FROM generate_series(1, $2)`,
+          [eventId, count],
+        );
+      await appendNumbered(3);
+      await pool.query(`ANALYZE ${t.svc_outbox}`);
+      await save(1.5);
+      await appendNumbered(5000);
+      await save(2.5);
+      expect((await outboxRowsOf(pool, scoreId)).map((row) => row.seq !== null)).toEqual([true, true]);
+
+      // The plan the connection keeps for the save's last statement, as the next save runs it.
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
+        const { rows: prepared } = await client.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE statement LIKE $1`, [
+          `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)%`,
+        ]);
+        expect(prepared).toHaveLength(1);
+        // EXECUTE takes no bind parameters: its arguments are written out (numbers of our own).
+        const { rows: plan } = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (COSTS OFF) EXECUTE "${prepared[0]!.name}"('score-updated', ${Number(eventId)}, '{}', ${NUMBERING_LOCK_KEY}, true)`,
+        );
+        const lines = plan.map((row) => row['QUERY PLAN']);
+        expect(lines.some((line) => line.includes(`Index Only Scan using ${t.svc_outbox}_unsequenced_idx`))).toBe(true);
+        expect(lines.filter((line) => line.includes('Seq Scan'))).toEqual([]);
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    });
   });
 
   it('refuses a statement after the command’s last event, and the command commits nothing', async () => {
