@@ -39,22 +39,30 @@ export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<num
  * needs no second transaction and the committing instance delivers it without reading it back.
  * It can when no committed event still waits for its number (an earlier save of the same score
  * committed before this command got the score's row lock, so this statement sees its event: a later
- * event never overtakes it) and the numbering lock is free. The check asks for the lowest waiting
- * id, not whether one exists: for `EXISTS` the planner may expect a match at once and scan the
- * table (docs/decisions.md). The instance's relay may also say not to try: while it is at work, or
- * an event of its own commands still waits, the check would only cost. Otherwise the sequencer
- * numbers the row like any other. Nothing may follow this statement (runCommand refuses): it
- * travels with the COMMIT, so the numbering lock is held no longer than the commit takes, and the
- * sequencer, which waits for that lock, never waits on a command's other work.
+ * event never overtakes it). The check asks for the lowest waiting id, not whether one exists: for
+ * `EXISTS` the planner may expect a match at once and scan the table (docs/decisions.md). The seq is
+ * drawn under the numbering lock. While the instance's relay is idle the statement waits for a
+ * holder's commit (another save holds the lock through its COMMIT, the sequencer for one
+ * statement): only trying it left 1 save in 5 to the sequencer at 50 portals in a command loop,
+ * and those saves were the tail. While the relay is at work, as under a stream of commands, it
+ * only tries the lock: waits would queue the stream's commits one behind the other. While an event
+ * of the instance's own commands still waits for the sequencer, it skips the attempt, which would
+ * find that event. Otherwise the sequencer numbers the row like any other. Nothing may follow this
+ * statement (runCommand refuses): it travels with the COMMIT, so the numbering lock is held no
+ * longer than the commit takes, and whoever waits for it never waits on a command's other work. A
+ * wait past the command's lock timeout runs the command again, as for any lock.
  */
 export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
   const inserting = tx.query<{ id: number; seq: number | null; payload: Record<string, unknown> | null }>(
     `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
      SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
-       FROM (SELECT CASE WHEN $5 AND (SELECT min(id) FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) IS NULL AND pg_try_advisory_xact_lock($4)
-                         THEN nextval('${tx.tables.svc_outbox_seq}') END AS seq) AS n
+       FROM (SELECT CASE WHEN $5 <> 'skip' AND (SELECT min(id) FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) IS NULL
+                          AND ($5 = 'wait' OR pg_try_advisory_xact_lock($4))
+                         THEN (WITH numbering_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock($4))
+                               SELECT nextval('${tx.tables.svc_outbox_seq}') FROM numbering_lock)
+                    END AS seq) AS n
      RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
-    [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY, mayNumberInPlace(tx)],
+    [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY, inPlaceNumbering(tx)],
   );
   const commit = commitOf(tx);
   commit.last = true;
@@ -84,25 +92,32 @@ function commitOf(tx: object) {
   return commit;
 }
 
-// The pool each command's transaction client runs on, and per pool whether its relay would have
-// a command number its event in place now (no relay: the statement's own check decides).
+/**
+ * How a command may number its last event in place, as its instance's relay sees it: `wait` for the
+ * numbering lock, `try` it and leave the event to the sequencer when it is taken, or `skip` the
+ * attempt.
+ */
+export type InPlaceNumbering = 'wait' | 'try' | 'skip';
+
+// The pool each command's transaction client runs on, and per pool its relay's answer (no relay:
+// wait, and the statement's own check decides).
 const poolOf = new WeakMap<object, object>();
-const inPlaceHints = new WeakMap<object, () => boolean>();
+const inPlaceHints = new WeakMap<object, () => InPlaceNumbering>();
 
 /** Tells `appendLastOutboxEvent` which pool the command's transaction client `tx` belongs to. */
 export function commandOnPool(tx: object, pool: object): void {
   poolOf.set(tx, pool);
 }
 
-/** Registers the relay's answer to "number in place now?" for the commands of `pool`; returns the unregister. */
-export function onNumberInPlace(pool: object, hint: () => boolean): () => void {
+/** Registers the relay's answer to "number in place now, and how?" for the commands of `pool`; returns the unregister. */
+export function onNumberInPlace(pool: object, hint: () => InPlaceNumbering): () => void {
   inPlaceHints.set(pool, hint);
   return () => inPlaceHints.delete(pool);
 }
 
-function mayNumberInPlace(tx: object): boolean {
+function inPlaceNumbering(tx: object): InPlaceNumbering {
   const pool = poolOf.get(tx);
-  return pool === undefined || (inPlaceHints.get(pool)?.() ?? true);
+  return (pool === undefined ? undefined : inPlaceHints.get(pool)?.()) ?? 'wait';
 }
 
 /** What was appended through this transaction client; undefined when nothing was. */

@@ -149,12 +149,12 @@ export class OutboxRelay {
       options.clientClass,
     );
     this.unsubscribeCommits = onOutboxCommitted(options.pool, (events) => this.commandCommitted(events));
-    // Commands number their events in place while this relay is idle. While it is at work, or an
-    // event of this instance's commands still waits for the sequencer, a command's event would
-    // most likely wait too: under a stream of commands the sequencer's batches number them for less.
-    this.unregisterInPlace = onNumberInPlace(
-      options.pool,
-      () => this.running === null && this.unnumberedCovered === this.unnumberedCommits,
+    // How commands number their events in place (appendLastOutboxEvent): waiting for the numbering
+    // lock while this relay is idle, trying it while it is at work (under a stream of commands,
+    // waits would queue the commits), not at all while an event of this instance's commands still
+    // waits for the sequencer (theirs would wait too).
+    this.unregisterInPlace = onNumberInPlace(options.pool, () =>
+      this.unnumberedCovered !== this.unnumberedCommits ? 'skip' : this.running === null ? 'wait' : 'try',
     );
   }
 
