@@ -9,6 +9,12 @@ import type { OutboxEvent } from './events.js';
  */
 export const NUMBERING_LOCK_KEY = 7_310_482_613;
 
+/**
+ * A CTE `numbering_lock` that takes the numbering lock: a statement draws its seqs from rows that
+ * come after the CTE's one row, so no seq is drawn before the lock, whichever way it is planned.
+ */
+export const NUMBERING_LOCK_CTE = `numbering_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(${NUMBERING_LOCK_KEY}))`;
+
 /** An event as it was numbered: what the relay delivers. */
 export interface NumberedRow {
   seq: number;
@@ -58,8 +64,7 @@ export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise
      SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
        FROM (SELECT CASE WHEN $5 <> 'skip' AND (SELECT min(id) FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) IS NULL
                           AND ($5 = 'wait' OR pg_try_advisory_xact_lock($4))
-                         THEN (WITH numbering_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock($4))
-                               SELECT nextval('${tx.tables.svc_outbox_seq}') FROM numbering_lock)
+                         THEN (WITH ${NUMBERING_LOCK_CTE} SELECT nextval('${tx.tables.svc_outbox_seq}') FROM numbering_lock)
                     END AS seq) AS n
      RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
     [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY, inPlaceNumbering(tx)],

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
 import { LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
 import type { Tables } from '../src/db/tables.js';
-import { NUMBERING_LOCK_KEY, type NumberedRow } from './append.js';
+import { NUMBERING_LOCK_CTE, type NumberedRow } from './append.js';
 import { LISTEN_APPLICATION_NAME } from './listener.js';
 
 // Same for every instance on a database; only the holder of this session lock numbers rows.
@@ -39,11 +39,10 @@ export async function applyLegacyCaptures(db: Queryable, captureIds: number[]): 
 
 /**
  * The numbering of the statements below: `ids` in id order, each given the next seq. It first
- * takes the numbering lock (`NUMBERING_LOCK_KEY`) and holds it until its commit is visible, so no
- * command numbers its own event in between. No seq is drawn before the lock: every row of the
- * join comes after the lock's one row, whichever side the planner puts it on.
+ * takes the numbering lock and holds it until its commit is visible, so no command numbers its own
+ * event in between.
  */
-const numberedIds = (tables: Tables) => `numbering_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(${NUMBERING_LOCK_KEY}))
+const numberedIds = (tables: Tables) => `${NUMBERING_LOCK_CTE}
      UPDATE ${tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
      FROM (SELECT id, nextval('${tables.svc_outbox_seq}') AS seq FROM numbering_lock, unnest($1::bigint[]) AS id) AS n
      WHERE o.id = n.id AND o.seq IS NULL`;
