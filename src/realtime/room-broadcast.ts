@@ -46,12 +46,17 @@ export interface RoomBroadcastOptions {
 
 /**
  * A slice of a pass that took d ms is followed by the next no sooner than FLUSH_SPACING × d after
- * it began. A room of a few hundred boards (a pass well under a millisecond) is not delayed
- * measurably; at 5,000 boards (~80 ms of writes, one write syscall per board) a board gets the
+ * it began. At 5,000 boards (~80 ms of writes, one write syscall per board) a board gets the
  * events of ~160 ms in one write instead of one write per event, which is what keeps the server
  * and the boards out of saturation (docs/performance.md, issue 18).
  */
 const FLUSH_SPACING = 2;
+/**
+ * A slice shorter than this is followed by no spacing: a room of a few hundred boards takes a
+ * fraction of a millisecond, and a timer waits a whole millisecond at least, so spacing it delayed
+ * the next event by more than the slice itself took.
+ */
+const UNSPACED_SLICE_MS = 1;
 /** How long one slice writes before the event loop gets its turn back. */
 const SLICE_MS = 10;
 /**
@@ -213,10 +218,17 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
       }
       if (performance.now() >= deadline) break;
     }
-    nextSliceAt = started + FLUSH_SPACING * (performance.now() - started);
+    const took = performance.now() - started;
+    nextSliceAt = took < UNSPACED_SLICE_MS ? 0 : started + FLUSH_SPACING * took;
     schedule();
   };
 
+  /**
+   * A slice that is due runs in a microtask: after the relay has logged every event it is handing
+   * over in this turn (one write per board for all of them), before the event loop turns to other
+   * I/O, as an emit right after the commit would. An immediate waited behind the turn's other
+   * callbacks (the portals' requests, the database's answers).
+   */
   const schedule = () => {
     if (cancelScheduled || logs.size === 0) return;
     const wait = nextSliceAt - performance.now();
@@ -224,8 +236,13 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
       const timer = setTimeout(runSlice, wait);
       cancelScheduled = () => clearTimeout(timer);
     } else {
-      const immediate = setImmediate(runSlice);
-      cancelScheduled = () => clearImmediate(immediate);
+      let cancelled = false;
+      queueMicrotask(() => {
+        if (!cancelled) runSlice();
+      });
+      cancelScheduled = () => {
+        cancelled = true;
+      };
     }
   };
 

@@ -122,3 +122,19 @@ it('gives a board that joins while events are still being handed out only the ev
   for (const board of early) expect(board.received).toEqual(range(0, 400));
   expect(late.received).toEqual(range(300, 400));
 });
+
+it("writes each event to a small room's boards before the event loop turns to anything else, also right after the one before", async () => {
+  const boards = await Promise.all(Array.from({ length: 5 }, connectBoard));
+  // A room of its own: the boards of the tests before stay in theirs.
+  const room = 'competition-8';
+  for (const board of boards) rooms.join(room, board.serverSocket);
+  for (const n of range(0, 3)) {
+    const writesBefore = eventsPerWrite.length;
+    rooms.send(room, 'tick', { n });
+    // One microtask later: no timer, no I/O callback and no immediate has run in between.
+    await Promise.resolve();
+    expect(eventsPerWrite.length - writesBefore).toBe(boards.length);
+  }
+  await waitFor(() => boards.every((board) => board.received.length === 3), { message: 'every board has the three events' });
+  for (const board of boards) expect(board.received).toEqual(range(0, 3));
+});
