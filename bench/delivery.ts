@@ -45,6 +45,8 @@ export interface DeliveryReport {
   clientMedianMs: Distribution;
   /** Every latency, when asked for: reports of several client processes merge into one distribution. */
   samplesMs?: number[];
+  /** Every client's median latency, when samples are asked for (phases run in rounds merge them). */
+  clientMedianSamplesMs?: number[];
 }
 
 export function analyzeDelivery(
@@ -124,6 +126,6 @@ export function analyzeDelivery(
     unexpected,
     latencyMs: distribution(latencies),
     clientMedianMs: distribution(clientMedians),
-    ...(keepSamples ? { samplesMs: latencies.map((value) => Math.round(value * 100) / 100) } : {}),
+    ...(keepSamples ? { samplesMs: latencies.map((value) => Math.round(value * 100) / 100), clientMedianSamplesMs: clientMedians } : {}),
   };
 }

@@ -144,6 +144,78 @@ export interface CpuMark {
   postgres: number;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Phases in rounds. The machine is shared, and its speed drifts within a minute: two variants
+// measured one after the other differed by as much as two runs of the same code (docs/performance.md,
+// issue 18). A comparison therefore runs each variant in rounds that take turns, and merges them.
+
+/**
+ * Runs `phase` for every variant in `rounds` rounds, the variants taking turns (the order reversed
+ * every other round, so none is always first); returns each variant's rounds in order.
+ */
+export async function inRounds<V extends string, R>(
+  variants: readonly V[],
+  rounds: number,
+  phase: (variant: V, round: number) => Promise<R>,
+): Promise<Map<V, R[]>> {
+  const results = new Map<V, R[]>(variants.map((variant) => [variant, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) results.get(variant)!.push(await phase(variant, round));
+  }
+  return results;
+}
+
+/** Per-operation figures of rounds, weighted by each round's operations: the whole's total over the whole's count. */
+export function weightedBy<K extends string>(rounds: ReadonlyArray<{ weight: number; value: Record<K, number> }>): Record<K, number> {
+  const total = rounds.reduce((sum, round) => sum + round.weight, 0);
+  const keys = Object.keys(rounds[0]!.value) as K[];
+  return Object.fromEntries(
+    keys.map((key) => [
+      key,
+      Math.round((rounds.reduce((sum, round) => sum + round.value[key] * round.weight, 0) / Math.max(1, total)) * 1000) / 1000,
+    ]),
+  ) as Record<K, number>;
+}
+
+/** What a delivery report counts: everything but its latencies. */
+export type DeliveryCounts = Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs' | 'samplesMs' | 'clientMedianSamplesMs'>;
+
+export function deliveryCounts(report: DeliveryReport): DeliveryCounts {
+  const { latencyMs: _latencies, clientMedianMs: _medians, samplesMs: _samples, clientMedianSamplesMs: _medianSamples, ...counts } = report;
+  return counts;
+}
+
+/** The counts that add up over rounds or over client processes: what was received, lost, duplicated or out of order. */
+export function summedCounts(reports: readonly DeliveryCounts[]): Omit<DeliveryCounts, 'clients' | 'expectedPerClient'> {
+  const sum = (key: keyof Omit<DeliveryCounts, 'clients' | 'expectedPerClient'>) =>
+    reports.reduce((total, report) => total + (report[key] ?? 0), 0);
+  return {
+    receivedTotal: sum('receivedTotal'),
+    lost: sum('lost'),
+    duplicated: sum('duplicated'),
+    mismatched: sum('mismatched'),
+    seqOutOfOrder: sum('seqOutOfOrder'),
+    unexpected: sum('unexpected'),
+    reconnects: sum('reconnects'),
+  };
+}
+
+/** A phase's delivery over its rounds: the same boards in every round, each round's events counted. */
+export function deliveryOverRounds(rounds: ReadonlyArray<DeliveryCounts & { committed: number }>): DeliveryCounts & { committed: number } {
+  return {
+    clients: rounds[0]!.clients,
+    expectedPerClient: rounds.reduce((total, round) => total + round.expectedPerClient, 0),
+    ...summedCounts(rounds),
+    committed: rounds.reduce((total, round) => total + round.committed, 0),
+  };
+}
+
+/** Shares of a core in rounds of equal length: their mean. */
+export function meanUtilization(rounds: readonly Utilization[]): Utilization {
+  const mean = (key: keyof Utilization) => Math.round((rounds.reduce((sum, round) => sum + round[key], 0) / rounds.length) * 10) / 10;
+  return { server: mean('server'), postgres: mean('postgres'), scoreboards: mean('scoreboards'), runner: mean('runner') };
+}
+
 /** CPU milliseconds per operation since `before`, server process and PostgreSQL. */
 export function cpuPer(before: CpuMark, after: CpuMark, operations: number): CpuMark {
   const per = (value: number) => Math.round((value / Math.max(1, operations)) * 1000) / 1000;
@@ -300,6 +372,7 @@ export async function checkDelivery(
   variant: Variant,
   outboxBefore: number,
   sent: SentRequests,
+  keepSamples = false,
 ): Promise<PhaseDelivery> {
   await commitsSettled(context, variant, outboxBefore);
   let committed: number;
@@ -316,7 +389,7 @@ export async function checkDelivery(
   await board(context, { type: 'await', group, expectedPerClient: expected, quietMs: 5_000, timeoutMs: 120_000 }, 'awaited', 130_000);
   const { report, cpuMs } = await board(
     context,
-    { type: 'analyze', group, base: context.base.toString(), sent: checked, checkSeq: viaOutbox(variant) },
+    { type: 'analyze', group, base: context.base.toString(), sent: checked, checkSeq: viaOutbox(variant), samples: keepSamples },
     'analyzed',
   );
   return { report, committed, boardsCpuMs: cpuMs };

@@ -17,9 +17,13 @@ export const settings = {
   saveIntervalMs: 200,
   /** A portal makes no new save while its oldest unanswered one is this far behind (overload bound). */
   maxLagMs: 5_000,
+  /** Per variant and portal count, run as `liveRounds` rounds that take turns with the other variant's. */
   liveSeconds: quick ? 5 : 30,
+  liveRounds: quick ? 1 : 3,
   throughputConnections: [10, 100],
-  throughputSeconds: quick ? 3 : 20,
+  /** Per variant and connection count, run as `throughputRounds` rounds that take turns with the other variants'. */
+  throughputSeconds: quick ? 3 : 21,
+  throughputRounds: quick ? 1 : 3,
   /** The two ceilings (bare upsert, minimal outbox command) run at these connection counts only. */
   ceilingConnections: [10],
   throughputScores: 1_000,

@@ -6,7 +6,6 @@
  * message would make 5,000 of them outweigh the server on this machine.
  */
 import path from 'node:path';
-import type { DeliveryReport } from '../delivery.js';
 import {
   commitsSettled,
   cpuMark,
@@ -16,10 +15,12 @@ import {
   resetCounters,
   sequencedSince,
   stats,
+  summedCounts,
   targetOf,
   viaOutbox,
   type Context,
   type CpuMark,
+  type DeliveryCounts,
 } from '../harness.js';
 import { runPortalsAtRate } from '../portals.js';
 import { forkChild, stopChild, type Child } from '../processes.js';
@@ -52,7 +53,7 @@ export interface FanoutPhase {
   errors: number;
   latencyMs: Distribution;
   clientMedianMs: Distribution;
-  delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs' | 'samplesMs'> & { committed: number };
+  delivery: DeliveryCounts & { committed: number };
   /** Messages delivered per second of the phase (events × scoreboards / seconds). */
   messagesPerSecond: number;
   cpuPerSaveMs: CpuMark;
@@ -100,36 +101,25 @@ async function fanoutPhase(
   );
   const reports = analyzed.map((answer) => answer.report);
   const clientCpuMs = analyzed.reduce((sum, answer) => sum + answer.cpuMs, 0) - clientCpuBefore;
-  const sum = (key: 'clients' | 'receivedTotal' | 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'reconnects') =>
-    reports.reduce((total, report) => total + (report[key] ?? 0), 0);
+  const clients = reports.reduce((total, report) => total + report.clients, 0);
   const samples = reports.flatMap((report) => report.samplesMs ?? []);
-  // Client medians are per client; the merged distribution is over every client of every process.
-  const medians = reports.flatMap((report) => (report.clientMedianMs.count > 0 ? [report.clientMedianMs.p50] : []));
+  // The merged distribution is over every client of every process.
+  const medians = reports.flatMap((report) => report.clientMedianSamplesMs ?? []);
+  const counts = summedCounts(reports);
   const wallSeconds = seconds;
   return {
     variant,
-    scoreboards: sum('clients'),
+    scoreboards: clients,
     savesPerSecond: (settings.fanoutPortals * 1000) / settings.saveIntervalMs,
     saves: run.sent.scoreIds.length,
     errors: run.errors,
     latencyMs: distribution(samples),
     clientMedianMs: distribution(medians),
-    delivery: {
-      clients: sum('clients'),
-      expectedPerClient: committed,
-      receivedTotal: sum('receivedTotal'),
-      lost: sum('lost'),
-      duplicated: sum('duplicated'),
-      mismatched: sum('mismatched'),
-      seqOutOfOrder: sum('seqOutOfOrder'),
-      unexpected: sum('unexpected'),
-      reconnects: sum('reconnects'),
-      committed,
-    },
-    messagesPerSecond: Math.round((committed * sum('clients')) / wallSeconds),
+    delivery: { clients, expectedPerClient: committed, ...counts, committed },
+    messagesPerSecond: Math.round((committed * clients) / wallSeconds),
     cpuPerSaveMs: cpu,
-    serverUsPerMessage: Math.round((cpu.server * 10_000) / Math.max(1, sum('clients'))) / 10,
-    clientUsPerMessage: Math.round((clientCpuMs * 10_000) / Math.max(1, sum('receivedTotal'))) / 10,
+    serverUsPerMessage: Math.round((cpu.server * 10_000) / Math.max(1, clients)) / 10,
+    clientUsPerMessage: Math.round((clientCpuMs * 10_000) / Math.max(1, counts.receivedTotal)) / 10,
     rssMb: mb((await stats(context)).memory.rss),
   };
 }

@@ -8,9 +8,11 @@
  * `context` after every request when there is one request template, so per-connection state kept
  * there made every request hit the same few rows with the same value, and requests queued on each
  * other's row locks.) At most `connections` requests are in flight, all on different rows.
+ *
+ * At each connection count the variants take turns in rounds (`settings.throughputRounds`), merged
+ * per variant: the ratios compare variants measured in the same stretches of the machine's time.
  */
 import autocannon from 'autocannon';
-import type { DeliveryReport } from '../delivery.js';
 import {
   board,
   checkDelivery,
@@ -18,15 +20,21 @@ import {
   commitsSettled,
   cpuMark,
   cpuPer,
+  deliveryCounts,
+  deliveryOverRounds,
+  inRounds,
   maxOutboxId,
   mb,
+  meanUtilization,
   resetCounters,
   startPhase,
   stats,
   targetOf,
   utilization,
+  weightedBy,
   type Context,
   type CpuMark,
+  type DeliveryCounts,
   type Utilization,
   type Variant,
 } from '../harness.js';
@@ -41,14 +49,15 @@ export interface ThroughputPhase {
   errors: number;
   latencyMs: Distribution;
   /** Rows written (upsert ceiling) or events committed and checked on the scoreboard (the others). */
-  delivery: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> & { committed: number };
+  delivery: DeliveryCounts & { committed: number };
   statementsPerCommand: { request: number; relayReads: number; sequencer: number };
   cpuPerCommandMs: CpuMark;
   utilization: Utilization;
   rssMb: number;
 }
 
-const NO_EVENTS: Omit<DeliveryReport, 'latencyMs' | 'clientMedianMs'> = {
+const NO_EVENTS: ThroughputPhase['delivery'] = {
+  committed: 0,
   clients: 0,
   expectedPerClient: 0,
   receivedTotal: 0,
@@ -66,7 +75,14 @@ export function throughputBody(scoreIds: readonly number[], fieldId: number, n: 
   return JSON.stringify({ participantId: scoreId, disciplineFieldId: fieldId, performance, attempt: 1, type: 0 });
 }
 
-async function throughputPhase(context: Context, variant: Variant, connections: number): Promise<ThroughputPhase> {
+/** One round of a throughput phase, with what its merge needs. */
+interface ThroughputRound {
+  phase: ThroughputPhase;
+  seconds: number;
+  latencies: number[];
+}
+
+async function throughputRound(context: Context, variant: Variant, connections: number, seconds: number): Promise<ThroughputRound> {
   await resetCounters(context);
   if (settings.pgStats) await context.db.query('SELECT pg_stat_statements_reset()');
   const outboxBefore = await maxOutboxId(context);
@@ -78,7 +94,7 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
   const instance = autocannon({
     url: `${target.url}${target.path}`,
     connections,
-    duration: settings.throughputSeconds,
+    duration: seconds,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (request) => ({ ...request, body: throughputBody(scoreIds, target.fieldId, n++) }) }],
@@ -97,8 +113,7 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
     const checked = await checkDelivery(context, 'throughput', variant, outboxBefore, { scoreIds: [], sentMs: [], finals: [] });
     committed = checked.committed;
     boardsCpuMs = checked.boardsCpuMs;
-    const { latencyMs: _unused, clientMedianMs: _alsoUnused, ...rest } = checked.report;
-    delivery = { ...rest, committed };
+    delivery = { ...deliveryCounts(checked.report), committed };
   }
   const cpu = cpuPer(meter.cpu, await cpuMark(context), committed);
   if (settings.pgStats) await printStatementCosts(context, `${variant}, ${connections} connections`, committed);
@@ -108,17 +123,43 @@ async function throughputPhase(context: Context, variant: Variant, connections: 
   const ok = result['2xx'];
   const per = (value: number) => Math.round((value / Math.max(1, committed)) * 100) / 100;
   return {
-    variant,
-    connections,
-    requestsPerSecond: Math.round((ok / result.duration) * 10) / 10,
+    phase: {
+      variant,
+      connections,
+      requestsPerSecond: Math.round((ok / result.duration) * 10) / 10,
+      ok,
+      errors: result.errors + result.non2xx + result.timeouts,
+      latencyMs: distribution(latencies),
+      delivery,
+      statementsPerCommand: { request: per(counts.request), relayReads: per(counts.relayReads), sequencer: per(counts.sequencer) },
+      cpuPerCommandMs: cpu,
+      utilization: used,
+      rssMb: mb(after.memory.rss),
+    },
+    seconds: result.duration,
+    latencies,
+  };
+}
+
+/** A variant's rounds at one connection count as one phase: req/s over their whole time, latencies over every request. */
+function mergedThroughputPhase(rounds: readonly ThroughputRound[]): ThroughputPhase {
+  const phases = rounds.map((round) => round.phase);
+  const sum = (value: (phase: ThroughputPhase) => number) => phases.reduce((total, phase) => total + value(phase), 0);
+  const weighted = <K extends string>(value: (phase: ThroughputPhase) => Record<K, number>) =>
+    weightedBy(phases.map((phase) => ({ weight: phase.delivery.committed, value: value(phase) })));
+  const ok = sum((phase) => phase.ok);
+  return {
+    variant: phases[0]!.variant,
+    connections: phases[0]!.connections,
+    requestsPerSecond: Math.round((ok / rounds.reduce((total, round) => total + round.seconds, 0)) * 10) / 10,
     ok,
-    errors: result.errors + result.non2xx + result.timeouts,
-    latencyMs: distribution(latencies),
-    delivery,
-    statementsPerCommand: { request: per(counts.request), relayReads: per(counts.relayReads), sequencer: per(counts.sequencer) },
-    cpuPerCommandMs: cpu,
-    utilization: used,
-    rssMb: mb(after.memory.rss),
+    errors: sum((phase) => phase.errors),
+    latencyMs: distribution(rounds.flatMap((round) => round.latencies)),
+    delivery: deliveryOverRounds(phases.map((phase) => phase.delivery)),
+    statementsPerCommand: weighted((phase) => phase.statementsPerCommand),
+    cpuPerCommandMs: weighted((phase) => phase.cpuPerCommandMs),
+    utilization: meanUtilization(phases.map((phase) => phase.utilization)),
+    rssMb: Math.max(...phases.map((phase) => phase.rssMb)),
   };
 }
 
@@ -148,6 +189,8 @@ export interface ThroughputComparison {
   upsertCeiling: number | null;
   /** service / minimal outbox command req/s (target ≥ 0.70). */
   ratioToOutboxCeiling: number | null;
+  /** The same ratio in each round: how far one round's figure is from the merged one. */
+  ratioToOutboxCeilingByRound: number[] | null;
   /** service / minimal outbox command pipelined (no target: the ceiling of a pipelining command). */
   ratioToPipelinedCeiling: number | null;
   /** PostgreSQL CPU ms per command: service, minimal outbox command, bare upsert. */
@@ -157,19 +200,19 @@ export interface ThroughputComparison {
 const CEILING_VARIANTS = ['service', 'naive', 'outbox-ceiling', 'pipelined-ceiling', 'upsert-ceiling'] as const;
 
 /**
- * Every variant runs unmeasured for a moment first: the first phase must not pay for the
- * connections' prepared statements, the JIT and the caches the others find warm. Before the
- * scoreboard joins, so none of these events reaches it.
+ * Every variant runs unmeasured for a moment at each connection count first: the first round must
+ * not pay for the connections the count opens, their prepared statements, the JIT and the caches
+ * the others find warm.
  */
-async function warmUp(context: Context): Promise<void> {
+async function warmUp(context: Context, variants: readonly Variant[], connections: number): Promise<void> {
   const scoreIds = context.data.throughput.scoreIds;
-  for (const variant of CEILING_VARIANTS) {
+  for (const variant of variants) {
     const outboxBefore = await maxOutboxId(context);
     const target = targetOf(context, variant);
     let n = 0;
     await autocannon({
       url: `${target.url}${target.path}`,
-      connections: settings.throughputConnections[0],
+      connections,
       duration: settings.quick ? 1 : 3,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -180,24 +223,34 @@ async function warmUp(context: Context): Promise<void> {
 }
 
 export async function throughputScenario(context: Context) {
-  progress('throughput: warm-up, every variant unmeasured');
-  await warmUp(context);
-  await board(
-    context,
-    { type: 'connect', group: 'throughput', url: context.serviceUrl, eventId: context.data.throughput.eventId, count: 1 },
-    'connected',
-  );
   const phases: ThroughputPhase[] = [];
-  for (const [index, connections] of settings.throughputConnections.entries()) {
+  const ceilingRatioByRound = new Map<number, number[]>();
+  const seconds = settings.throughputSeconds / settings.throughputRounds;
+  for (const connections of settings.throughputConnections) {
     const variants: Variant[] = settings.ceilingConnections.includes(connections) ? [...CEILING_VARIANTS] : ['service', 'naive'];
-    // Alternating the order spreads a drift in machine load over every variant.
-    const order = index % 2 === 0 ? variants : [...variants].reverse();
-    for (const variant of order) {
-      progress(`throughput: ${variant}, ${connections} connections × ${settings.throughputSeconds} s`);
-      phases.push(await throughputPhase(context, variant, connections));
-    }
+    progress(`throughput: warm-up at ${connections} connections, every variant unmeasured`);
+    await warmUp(context, variants, connections);
+    // Joins after the warm-up, so none of its events reaches the board.
+    await board(
+      context,
+      { type: 'connect', group: 'throughput', url: context.serviceUrl, eventId: context.data.throughput.eventId, count: 1 },
+      'connected',
+    );
+    const rounds = await inRounds(variants, settings.throughputRounds, (variant, round) => {
+      progress(`throughput: ${variant}, ${connections} connections × ${seconds} s (round ${round + 1} of ${settings.throughputRounds})`);
+      return throughputRound(context, variant, connections, seconds);
+    });
+    await board(context, { type: 'close', group: 'throughput' }, 'closed');
+    for (const variantRounds of rounds.values()) phases.push(mergedThroughputPhase(variantRounds));
+    const ceilingRounds = rounds.get('outbox-ceiling');
+    if (ceilingRounds)
+      ceilingRatioByRound.set(
+        connections,
+        rounds
+          .get('service')!
+          .map((round, index) => ratio(round.phase.requestsPerSecond, ceilingRounds[index]!.phase.requestsPerSecond) ?? Number.NaN),
+      );
   }
-  await board(context, { type: 'close', group: 'throughput' }, 'closed');
   const comparisons: ThroughputComparison[] = settings.throughputConnections.map((connections) => {
     const find = (variant: Variant) => phases.find((phase) => phase.connections === connections && phase.variant === variant);
     const service = find('service')!;
@@ -214,6 +267,7 @@ export async function throughputScenario(context: Context) {
       pipelinedCeiling: pipelinedCeiling?.requestsPerSecond ?? null,
       upsertCeiling: upsertCeiling?.requestsPerSecond ?? null,
       ratioToOutboxCeiling: outboxCeiling ? ratio(service.requestsPerSecond, outboxCeiling.requestsPerSecond) : null,
+      ratioToOutboxCeilingByRound: ceilingRatioByRound.get(connections) ?? null,
       ratioToPipelinedCeiling: pipelinedCeiling ? ratio(service.requestsPerSecond, pipelinedCeiling.requestsPerSecond) : null,
       postgresCpuMs: {
         service: service.cpuPerCommandMs.postgres,
