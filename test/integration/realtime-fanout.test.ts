@@ -126,7 +126,10 @@ it('gives boards that join with since while a big room is being written to every
   await waitFor(() => reference.length === streamed, { timeoutMs: 60_000, message: 'the stream delivered to the reference board' });
   const committed = await sequencedSeqs(server.pool, EVENT_ID);
   expect(reference.at(-1)!.seq).toBe(committed.at(-1));
-  await waitFor(() => joiners.every((joiner) => joiner.events.at(-1)?.seq === committed.at(-1)), {
+  // On a loaded machine the last joins can come after the stream has ended: such a board is owed
+  // nothing, and waiting for it to receive the last seq would never end.
+  const last = committed.at(-1)!;
+  await waitFor(() => joiners.every((joiner) => joiner.since >= last || joiner.events.at(-1)?.seq === last), {
     timeoutMs: 60_000,
     message: 'every late board received the stream',
   });
