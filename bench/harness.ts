@@ -234,8 +234,8 @@ export interface Context {
   fieldA: number;
   serviceUrl: string;
   bareUrl: string;
-  /** A second app on the service's own fastify stack (same logger, security, error handling) holding the two ceilings. */
-  ceilingUrl: string;
+  /** A second app on the service's own fastify stack (same logger, security, error handling) holding the naive write route and the ceilings. */
+  serviceStackUrl: string;
   boards: Child<ScoreboardReply>;
   base: bigint;
   adminToken: string;
@@ -395,12 +395,12 @@ export async function checkDelivery(
   return { report, committed, boardsCpuMs: cpuMs };
 }
 
-const PATHS: Record<Variant, { url: keyof Pick<Context, 'serviceUrl' | 'bareUrl' | 'ceilingUrl'>; path: string }> = {
+const PATHS: Record<Variant, { url: keyof Pick<Context, 'serviceUrl' | 'bareUrl' | 'serviceStackUrl'>; path: string }> = {
   service: { url: 'serviceUrl', path: '/api/jury-results' },
-  naive: { url: 'bareUrl', path: '/naive/jury-results' },
-  'outbox-ceiling': { url: 'ceilingUrl', path: '/ceiling/outbox-command' },
-  'pipelined-ceiling': { url: 'ceilingUrl', path: '/ceiling/outbox-command-pipelined' },
-  'upsert-ceiling': { url: 'ceilingUrl', path: '/ceiling/upsert' },
+  naive: { url: 'serviceStackUrl', path: '/naive/jury-results' },
+  'outbox-ceiling': { url: 'serviceStackUrl', path: '/ceiling/outbox-command' },
+  'pipelined-ceiling': { url: 'serviceStackUrl', path: '/ceiling/outbox-command-pipelined' },
+  'upsert-ceiling': { url: 'serviceStackUrl', path: '/ceiling/upsert' },
 };
 
 export function targetOf(context: Context, variant: Variant): PortalTarget {

@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   const serverLog = path.join(tempDir, 'server.log');
   const profileDir = path.join(benchDir, 'profiles');
   if (settings.cpuProfile) mkdirSync(profileDir, { recursive: true });
-  type ServerMessage = { type: 'ready'; url: string; bareUrl: string; ceilingUrl: string };
+  type ServerMessage = { type: 'ready'; url: string; bareUrl: string; serviceStackUrl: string };
   const server = forkChild<ServerMessage>('server-entry.ts', {
     env: {
       BENCH_DATABASE_URL: databaseUrl,
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     throw error;
   }
   progress(
-    `service at ${ready.url}, bare baseline at ${ready.bareUrl}, ceilings at ${ready.ceilingUrl}${settings.cpuProfile ? `, CPU profile into ${profileDir}` : ''}`,
+    `service at ${ready.url}, bare baseline at ${ready.bareUrl}, naive write route and ceilings at ${ready.serviceStackUrl}${settings.cpuProfile ? `, CPU profile into ${profileDir}` : ''}`,
   );
 
   const boards = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts');
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     fieldA: data.disciplines[0]!.fields.A,
     serviceUrl: ready.url,
     bareUrl: ready.bareUrl,
-    ceilingUrl: ready.ceilingUrl,
+    serviceStackUrl: ready.serviceStackUrl,
     boards: boards as Child<ScoreboardReply>,
     base: process.hrtime.bigint(),
     adminToken: createSigner({ key: jwtSecret, algorithm: 'HS256', expiresIn: 3_600_000 })({ sub: 'bench', role: 'admin' }),

@@ -1,8 +1,9 @@
 /**
  * The server process of `npm run bench` (forked by bench/run.ts, so load generator and scoreboards
  * never share its event loop): the real service via `startServer`, plus a bare fastify instance on
- * a second port holding the naive baselines and the bench-only counters, and a third app built like
- * the service's (`buildApp`: same logger, security plugins, error handling) holding the two ceilings.
+ * a second port holding the read baselines and the bench-only counters, and a third app built like
+ * the service's (`buildApp`: same logger, security plugins, error handling) holding the naive write
+ * route and the ceilings.
  *
  * Environment: BENCH_DATABASE_URL, BENCH_DATA_DIR, JWT_SECRET, LOG_LEVEL (as for `npm start`).
  */
@@ -78,45 +79,6 @@ const tables = running.pool.tables;
 
 const bare = Fastify({ logger: false });
 let naiveEmitted = 0;
-
-/**
- * The naive design without an outbox: the same command in one transaction (runCommand marks it as
- * the service's own write, as the real route does), except that the outbox INSERT is kept in memory
- * instead of being sent, and the event goes to the room right after COMMIT.
- */
-bare.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } }, async (request) => {
-  const body = request.body as { participantId: number; disciplineFieldId: number; performance: number; attempt?: number; type?: number };
-  const input = {
-    participantId: body.participantId,
-    disciplineFieldId: body.disciplineFieldId,
-    performance: body.performance,
-    attempt: body.attempt ?? 1,
-    type: body.type === 1 ? (1 as const) : (0 as const),
-  };
-  let event: { eventId: number; payload: Record<string, unknown> } | null = null;
-  const outboxInsert = `INSERT INTO ${tables.svc_outbox}`;
-  const reply = await runCommand(running.pool, (tx) => {
-    const direct = new Proxy(tx, {
-      get(target, property, receiver) {
-        if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
-        return (text: unknown, values?: unknown[]) => {
-          if (typeof text === 'string' && text.startsWith(outboxInsert) && values) {
-            event = { eventId: values[1] as number, payload: JSON.parse(values[2] as string) as Record<string, unknown> };
-            return Promise.resolve({ rows: [{ id: 0 }], rowCount: 1 });
-          }
-          return target.query(text as string, values);
-        };
-      },
-    });
-    return saveJuryResult(direct, input, request.log);
-  });
-  const committed = event as { eventId: number; payload: Record<string, unknown> } | null;
-  if (committed) {
-    io.to(roomOf(committed.eventId)).emit('score-updated', { ...committed.payload, source: 'naive' });
-    naiveEmitted += 1;
-  }
-  return reply;
-});
 
 /** The read path's floor: the same two statements as GET /api/scores, raw rows, no schema. */
 bare.get('/naive/scores', async (request) => {
@@ -211,10 +173,51 @@ const ceilingReply = (body: CeilingBody, stored: { id: number; value: number }, 
   finalScore,
 });
 
-const ceiling = await buildApp({ config, pool: running.pool, logger, relay: running.relay });
+const serviceStack = await buildApp({ config, pool: running.pool, logger, relay: running.relay });
+
+/**
+ * The naive design without an outbox: the same command in one transaction (runCommand marks it as
+ * the service's own write, as the real route does), except that the outbox INSERT is kept in memory
+ * instead of being sent, and the event goes to the room right after COMMIT. On the service's stack,
+ * as the real route is: the comparison is of the outbox and relay against the direct emit, not of
+ * the service's plugins against none.
+ */
+serviceStack.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } }, async (request) => {
+  const body = request.body as { participantId: number; disciplineFieldId: number; performance: number; attempt?: number; type?: number };
+  const input = {
+    participantId: body.participantId,
+    disciplineFieldId: body.disciplineFieldId,
+    performance: body.performance,
+    attempt: body.attempt ?? 1,
+    type: body.type === 1 ? (1 as const) : (0 as const),
+  };
+  let event: { eventId: number; payload: Record<string, unknown> } | null = null;
+  const outboxInsert = `INSERT INTO ${tables.svc_outbox}`;
+  const reply = await runCommand(running.pool, (tx) => {
+    const direct = new Proxy(tx, {
+      get(target, property, receiver) {
+        if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
+        return (text: unknown, values?: unknown[]) => {
+          if (typeof text === 'string' && text.startsWith(outboxInsert) && values) {
+            event = { eventId: values[1] as number, payload: JSON.parse(values[2] as string) as Record<string, unknown> };
+            return Promise.resolve({ rows: [{ id: 0 }], rowCount: 1 });
+          }
+          return target.query(text as string, values);
+        };
+      },
+    });
+    return saveJuryResult(direct, input, request.log);
+  });
+  const committed = event as { eventId: number; payload: Record<string, unknown> } | null;
+  if (committed) {
+    io.to(roomOf(committed.eventId)).emit('score-updated', { ...committed.payload, source: 'naive' });
+    naiveEmitted += 1;
+  }
+  return reply;
+});
 
 /** Ceiling 1: one named upsert, autocommit. */
-ceiling.post('/ceiling/upsert', { schema: { body: SaveJuryResultBody } }, async (request) => {
+serviceStack.post('/ceiling/upsert', { schema: { body: SaveJuryResultBody } }, async (request) => {
   const body = request.body as CeilingBody;
   const { rows } = await ceilingPool.query<{ id: number; value: number }>(ceilingUpsert(body));
   ceilingUpserts += 1;
@@ -235,7 +238,7 @@ async function onCeilingConnection<T>(pool: pg.Pool, work: (client: pg.PoolClien
 }
 
 /** Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT. */
-ceiling.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
+serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
   const body = request.body as CeilingBody;
   return onCeilingConnection(ceilingPool, async (client) => {
     await client.query('BEGIN');
@@ -253,7 +256,7 @@ ceiling.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }
 });
 
 /** Ceiling 3: ceiling 2 in two round trips — BEGIN, lock and upsert; then the outbox insert and COMMIT. */
-ceiling.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
+serviceStack.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
   const body = request.body as CeilingBody;
   return onCeilingConnection(pipelinedCeilingPool, async (client) => {
     const [, locked, upserted] = await Promise.all([
@@ -275,9 +278,9 @@ ceiling.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJuryResu
   });
 });
 
-await ceiling.listen({ port: 0, host: '127.0.0.1' });
-const ceilingAddress = ceiling.server.address();
-const ceilingPort = typeof ceilingAddress === 'object' && ceilingAddress ? ceilingAddress.port : 0;
+await serviceStack.listen({ port: 0, host: '127.0.0.1' });
+const serviceStackAddress = serviceStack.server.address();
+const serviceStackPort = typeof serviceStackAddress === 'object' && serviceStackAddress ? serviceStackAddress.port : 0;
 
 bare.get('/bench/stats', async (request) => {
   if ((request.query as { gc?: string }).gc === '1') {
@@ -322,7 +325,7 @@ function stop(code: number): Promise<void> {
     forced.unref();
     try {
       await bare.close();
-      await ceiling.close();
+      await serviceStack.close();
       await ceilingPool.end();
       await pipelinedCeilingPool.end();
       await running.close();
@@ -342,4 +345,9 @@ process.on('disconnect', () => void stop(0));
 process.on('SIGINT', () => void stop(130));
 process.on('SIGTERM', () => void stop(143));
 
-process.send?.({ type: 'ready', url: running.url, bareUrl: `http://127.0.0.1:${barePort}`, ceilingUrl: `http://127.0.0.1:${ceilingPort}` });
+process.send?.({
+  type: 'ready',
+  url: running.url,
+  bareUrl: `http://127.0.0.1:${barePort}`,
+  serviceStackUrl: `http://127.0.0.1:${serviceStackPort}`,
+});
