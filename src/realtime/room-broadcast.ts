@@ -220,21 +220,25 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
     }
     const took = performance.now() - started;
     nextSliceAt = took < UNSPACED_SLICE_MS ? 0 : started + FLUSH_SPACING * took;
-    schedule();
+    schedule(true);
   };
 
   /**
-   * A slice that is due runs in a microtask: after the relay has logged every event it is handing
-   * over in this turn (one write per board for all of them), before the event loop turns to other
-   * I/O, as an emit right after the commit would. An immediate waited behind the turn's other
-   * callbacks (the portals' requests, the database's answers).
+   * A slice that is due when events are sent runs in a microtask: after the relay has logged every
+   * event it is handing over in this turn (one write per board for all of them), before the event
+   * loop turns to other I/O, as an emit right after the commit would. An immediate waited behind
+   * the turn's other callbacks (the portals' requests, the database's answers). What a slice leaves
+   * to do goes through the event loop: a room whose pass keeps failing must not take it over.
    */
-  const schedule = () => {
+  const schedule = (afterSlice = false) => {
     if (cancelScheduled || logs.size === 0) return;
     const wait = nextSliceAt - performance.now();
     if (wait > 0) {
       const timer = setTimeout(runSlice, wait);
       cancelScheduled = () => clearTimeout(timer);
+    } else if (afterSlice) {
+      const immediate = setImmediate(runSlice);
+      cancelScheduled = () => clearImmediate(immediate);
     } else {
       let cancelled = false;
       queueMicrotask(() => {
