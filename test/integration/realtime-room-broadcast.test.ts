@@ -138,3 +138,34 @@ it("writes each event to a small room's boards before the event loop turns to an
   await waitFor(() => boards.every((board) => board.received.length === 3), { message: 'every board has the three events' });
   for (const board of boards) expect(board.received).toEqual(range(0, 3));
 });
+
+it('lets the event loop turn while a room keeps failing, and hands the event over once it no longer fails', async () => {
+  const board = await connectBoard();
+  const room = 'competition-9';
+  rooms.join(room, board.serverSocket);
+  // An adapter fault: the room's members cannot be read, so every pass over the room throws. It
+  // clears by itself after 50 failures, so that a broadcaster retrying without letting the event
+  // loop turn fails the check below instead of hanging the test.
+  const adapterRooms = io.sockets.adapter.rooms;
+  const membersOf = adapterRooms.get.bind(adapterRooms);
+  let failures = 0;
+  adapterRooms.get = (name) => {
+    if (name === room && failures < 50) {
+      failures += 1;
+      throw new Error('adapter fault');
+    }
+    return membersOf(name);
+  };
+  try {
+    rooms.send(room, 'tick', { n: 0 });
+    await new Promise((resolve) => setImmediate(resolve));
+    // The event loop reached this immediate after the first failure: the retry waits its turn.
+    expect(problems).toEqual(['error: Error: adapter fault']);
+    failures = 50;
+  } finally {
+    Reflect.deleteProperty(adapterRooms, 'get');
+  }
+  await waitFor(() => board.received.length > 0, { message: 'the board has the event' });
+  expect(board.received).toEqual([0]);
+  problems.length = 0;
+});
