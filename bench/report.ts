@@ -108,7 +108,9 @@ export function checksOf(results: Results): Check[] {
         `${fmt(comparison.ratioToOutboxCeiling, 2)}× (${fmt(comparison.service, 0)} / ${fmt(comparison.outboxCeiling, 0)} req/s; by round ${(comparison.ratioToOutboxCeilingByRound ?? []).map((value) => `${fmt(value, 2)}×`).join(', ')})` +
         (comparison.pipelinedCeiling === null
           ? ''
-          : `; pipelined as the service's commands: ${fmt(comparison.ratioToPipelinedCeiling, 2)}× (${fmt(comparison.pipelinedCeiling, 0)} req/s)`),
+          : `; pipelined as the service's commands: ${fmt(comparison.ratioToPipelinedCeiling, 2)}× (${fmt(comparison.pipelinedCeiling, 0)} req/s)`) +
+        // What the command's own reads and writes leave for the outbox and the relay (docs/performance.md, session 15).
+        `; the naive route, without any outbox: ${fmt(comparison.naive / comparison.outboxCeiling, 2)}×`,
       met: (comparison.ratioToOutboxCeiling ?? 0) >= 0.7,
     });
     checks.push({
