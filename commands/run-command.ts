@@ -3,7 +3,6 @@ import type pg from 'pg';
 import { appendedThrough, commandOnPool, lastEventAppended, outboxCommitted, type CommittedEvents } from '../outbox/append.js';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import { RequestAbortedError, withQuery, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
-import { currentRequestSignal } from '../src/db/request-signal.js';
 
 /**
  * How long one attempt waits for a row lock. Far below the statement timeout (15 s): a row the
@@ -22,11 +21,14 @@ const isLockTimeout = (error: unknown) => (error as { code?: unknown } | null)?.
 /**
  * Who runs a command. `actor`: the token's subject, else the judge name the portal sends, else
  * null ("anonymous"); `role`: the verified token's role, or `system` for the service's own
- * corrections on read, null without a token.
+ * corrections on read, null without a token. `signal`: fires when the HTTP client the command
+ * answers went away (src/http/client-gone.ts); the command then stops waiting and gives its
+ * connection back.
  */
 export interface CommandContext {
   actor: string | null;
   role: string | null;
+  signal?: AbortSignal | undefined;
 }
 
 export const ANONYMOUS: CommandContext = { actor: null, role: null };
@@ -76,6 +78,7 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
           return value;
         },
         settings,
+        context.signal,
       );
       // The commit notified nobody (migration 0010): hand the events to this instance's relay.
       if (appended) outboxCommitted(pool, appended);
@@ -84,7 +87,7 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
       const pause = RETRY_PAUSE_MS[0] + Math.random() * (RETRY_PAUSE_MS[1] - RETRY_PAUSE_MS[0]);
       if (!isLockTimeout(error) || Date.now() + pause >= deadline) throw error;
       await sleep(pause);
-      if (currentRequestSignal()?.aborted) throw new RequestAbortedError();
+      if (context.signal?.aborted) throw new RequestAbortedError();
     }
   }
 }

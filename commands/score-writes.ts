@@ -5,6 +5,7 @@
  * results the command sees, and two commands never lock jury and detail rows in opposite order.
  */
 import type { TxClient } from '../src/db/pool.js';
+import { sqlPerInstallation } from '../src/db/tables.js';
 import { scoreValueUpdated, type OutboxEvent } from '../outbox/events.js';
 import { calculatedScoreOf, finalFieldOfState, type DisciplineState } from '../src/model/scoring-context.js';
 
@@ -49,6 +50,24 @@ export interface LockedJuryResultWrite {
   stored: { id: number; value: number; inserted: boolean } | null;
 }
 
+const lockAndUpsertJuryResultSql = sqlPerInstallation(
+  (tables) =>
+    `WITH locked AS (
+       SELECT int_wertungenid FROM ${tables.wertungen} WHERE int_wertungenid = $1 FOR NO KEY UPDATE
+     ), field AS (
+       SELECT int_disziplinenid AS discipline_id FROM ${tables.disziplinen_felder} WHERE int_disziplinen_felderid = $2
+     ), stored AS (
+       INSERT INTO ${tables.jury_results} AS j (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+       SELECT locked.int_wertungenid, $2, $3, 1, COALESCE($4::int, 0) FROM locked, field
+       ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch)
+       DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, j.int_kp)
+          WHERE NOT $5::boolean OR j.rel_leistung IS NOT DISTINCT FROM $6::float8::real
+       RETURNING j.int_juryresultsid AS id, j.rel_leistung AS value, j.xmax = 0 AS inserted
+     )
+     SELECT EXISTS (SELECT 1 FROM locked) AS found, (SELECT discipline_id FROM field) AS discipline_id, stored.id, stored.value, stored.inserted
+       FROM (SELECT 1) AS one LEFT JOIN stored ON true`,
+);
+
 /**
  * jury-results in one round trip: the score row's lock (as `lockScoreRow`), the field's discipline
  * and the insert-or-update of the attempt-1 result (as `upsertJuryResults`). With `expected` (the
@@ -70,23 +89,7 @@ export async function lockScoreRowAndUpsertJuryResult(
     id: number | null;
     value: number | null;
     inserted: boolean | null;
-  }>(
-    `WITH locked AS (
-       SELECT int_wertungenid FROM ${tx.tables.wertungen} WHERE int_wertungenid = $1 FOR NO KEY UPDATE
-     ), field AS (
-       SELECT int_disziplinenid AS discipline_id FROM ${tx.tables.disziplinen_felder} WHERE int_disziplinen_felderid = $2
-     ), stored AS (
-       INSERT INTO ${tx.tables.jury_results} AS j (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
-       SELECT locked.int_wertungenid, $2, $3, 1, COALESCE($4::int, 0) FROM locked, field
-       ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch)
-       DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, j.int_kp)
-          WHERE NOT $5::boolean OR j.rel_leistung IS NOT DISTINCT FROM $6::float8::real
-       RETURNING j.int_juryresultsid AS id, j.rel_leistung AS value, j.xmax = 0 AS inserted
-     )
-     SELECT EXISTS (SELECT 1 FROM locked) AS found, (SELECT discipline_id FROM field) AS discipline_id, stored.id, stored.value, stored.inserted
-       FROM (SELECT 1) AS one LEFT JOIN stored ON true`,
-    [scoreId, value.fieldId, value.value, kind, expected !== undefined, expected ?? null],
-  );
+  }>(lockAndUpsertJuryResultSql(tx.tables), [scoreId, value.fieldId, value.value, kind, expected !== undefined, expected ?? null]);
   const row = rows[0]!;
   return {
     found: row.found,
@@ -110,6 +113,17 @@ export interface FieldValue {
   value: number;
 }
 
+const upsertJuryResultsSql = sqlPerInstallation(
+  (tables) =>
+    `INSERT INTO ${tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
+     SELECT $1, v.field_id, v.value, 1, COALESCE($4::int, 0)
+       FROM unnest($2::int[], $3::float8[]) AS v(field_id, value)
+      ORDER BY v.field_id
+     ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch)
+     DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, ${tables.jury_results}.int_kp)
+     RETURNING int_juryresultsid AS id, int_disziplinen_felderid AS "fieldId", rel_leistung AS value`,
+);
+
 /**
  * Insert-or-update keyed by (score, field, attempt 1). `kind` (0 compulsory, 1 free) goes to
  * int_kp; null keeps a stored kind and inserts 0. Field ids must be distinct (one statement
@@ -121,28 +135,26 @@ export async function upsertJuryResults(
   values: readonly FieldValue[],
   kind: 0 | 1 | null,
 ): Promise<Array<{ id: number; fieldId: number; value: number }>> {
-  const { rows } = await tx.query<{ id: number; fieldId: number; value: number }>(
-    `INSERT INTO ${tx.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
-     SELECT $1, v.field_id, v.value, 1, COALESCE($4::int, 0)
-       FROM unnest($2::int[], $3::float8[]) AS v(field_id, value)
-      ORDER BY v.field_id
-     ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch)
-     DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung, int_kp = COALESCE($4::int, ${tx.tables.jury_results}.int_kp)
-     RETURNING int_juryresultsid AS id, int_disziplinen_felderid AS "fieldId", rel_leistung AS value`,
-    [scoreId, values.map((item) => item.fieldId), values.map((item) => item.value), kind],
-  );
+  const { rows } = await tx.query<{ id: number; fieldId: number; value: number }>(upsertJuryResultsSql(tx.tables), [
+    scoreId,
+    values.map((item) => item.fieldId),
+    values.map((item) => item.value),
+    kind,
+  ]);
   return rows;
 }
 
-/** The attempt-1 detail row is created when missing; returns the value as stored. */
-export async function upsertDetailValue(tx: TxClient, scoreId: number, disciplineId: number, value: number): Promise<number> {
-  const { rows } = await tx.query<{ value: number }>(
-    `INSERT INTO ${tx.tables.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
+const upsertDetailValueSql = sqlPerInstallation(
+  (tables) =>
+    `INSERT INTO ${tables.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung)
      VALUES ($1, $2, 1, 0, $3)
      ON CONFLICT (int_wertungenid, int_disziplinenid, int_versuch, int_kp) DO UPDATE SET rel_leistung = EXCLUDED.rel_leistung
      RETURNING rel_leistung AS value`,
-    [scoreId, disciplineId, value],
-  );
+);
+
+/** The attempt-1 detail row is created when missing; returns the value as stored. */
+export async function upsertDetailValue(tx: TxClient, scoreId: number, disciplineId: number, value: number): Promise<number> {
+  const { rows } = await tx.query<{ value: number }>(upsertDetailValueSql(tx.tables), [scoreId, disciplineId, value]);
   return rows[0]!.value;
 }
 

@@ -1,4 +1,5 @@
 import { inFlight, type TxClient } from '../src/db/pool.js';
+import { sqlPerInstallation } from '../src/db/tables.js';
 import type { OutboxEvent } from './events.js';
 
 /**
@@ -24,6 +25,10 @@ export interface NumberedRow {
   payload: Record<string, unknown>;
 }
 
+const appendOutboxEventSql = sqlPerInstallation(
+  (tables) => `INSERT INTO ${tables.svc_outbox} (topic, event_id, source, payload) VALUES ($1, $2, 'api', $3) RETURNING id`,
+);
+
 /**
  * Appends an event inside the command's transaction: it exists if and only if the command commits.
  * Build `event` with the builders of `outbox/events.ts`. The insert is sent at once and its promise
@@ -32,13 +37,21 @@ export interface NumberedRow {
  * for the sequencer to number.
  */
 export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
-  const inserting = tx.query<{ id: number }>(
-    `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload) VALUES ($1, $2, 'api', $3) RETURNING id`,
-    [event.topic, event.eventId, JSON.stringify(event.payload)],
-  );
+  const inserting = tx.query<{ id: number }>(appendOutboxEventSql(tx.tables), [event.topic, event.eventId, JSON.stringify(event.payload)]);
   commitOf(tx).unnumbered = true;
   return inFlight(inserting.then(({ rows }) => rows[0]!.id));
 }
+
+const appendLastOutboxEventSql = sqlPerInstallation(
+  (tables) =>
+    `INSERT INTO ${tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
+     SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
+       FROM (SELECT CASE WHEN $5 <> 'skip' AND (SELECT min(id) FROM ${tables.svc_outbox} WHERE seq IS NULL) IS NULL
+                          AND ($5 = 'wait' OR pg_try_advisory_xact_lock($4))
+                         THEN (WITH ${NUMBERING_LOCK_CTE} SELECT nextval('${tables.svc_outbox_seq}') FROM numbering_lock)
+                    END AS seq) AS n
+     RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
+);
 
 /**
  * Appends the command's last event and numbers it in place when it safely can, so that the event
@@ -60,13 +73,7 @@ export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<num
  */
 export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
   const inserting = tx.query<{ id: number; seq: number | null; payload: Record<string, unknown> | null }>(
-    `INSERT INTO ${tx.tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
-     SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
-       FROM (SELECT CASE WHEN $5 <> 'skip' AND (SELECT min(id) FROM ${tx.tables.svc_outbox} WHERE seq IS NULL) IS NULL
-                          AND ($5 = 'wait' OR pg_try_advisory_xact_lock($4))
-                         THEN (WITH ${NUMBERING_LOCK_CTE} SELECT nextval('${tx.tables.svc_outbox_seq}') FROM numbering_lock)
-                    END AS seq) AS n
-     RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
+    appendLastOutboxEventSql(tx.tables),
     [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY, inPlaceNumbering(tx)],
   );
   const commit = commitOf(tx);

@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 import type { AppDeps, TypedApp } from './http/app-types.js';
 import { contractClientErrorHandler, contractFrameworkErrors, installErrorHandling, refuseRequestsWhileClosing } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
-import { runWithRequestSignal } from './db/request-signal.js';
+import { registerClientGone } from './http/client-gone.js';
 import { registerSecurity } from './http/security.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
 import { routeModules } from './http/routes/index.js';
@@ -63,16 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema));
 
   app.addSchema(ErrorBodySchema);
-  // Each request runs with a signal that fires when its client goes away before the answer, so
-  // its database work stops (src/db/request-signal.ts). Callback style: the rest of the request
-  // runs inside `done`, within the signal's async context.
-  app.addHook('onRequest', (request, reply, done) => {
-    const controller = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
-    });
-    runWithRequestSignal(controller.signal, done);
-  });
+  registerClientGone(app);
   installErrorHandling(app);
   refuseRequestsWhileClosing(app);
   await registerAuth(app, { secret: deps.config.jwtSecret, mode: deps.config.authMode });

@@ -1,6 +1,5 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { currentRequestSignal } from './request-signal.js';
 import type { Tables } from './tables.js';
 
 /** The installation's table names travel with every connection (`db.tables.wertungen`). */
@@ -249,11 +248,15 @@ const isAfterFailure = (error: unknown) => (error as { code?: unknown } | null)?
  * issued through `tx` succeeded, else the first failure is thrown. (No statement's failure may be
  * caught and carried on from: there are no savepoints.)
  *
- * When the HTTP client of the request went away (src/db/request-signal.ts), the running statement is
+ * When `signal` fires (the HTTP client of the request went away), the running statement is
  * cancelled and the connection goes back to the pool at once.
  */
-export async function withTransaction<T>(pool: Pool, work: (tx: TxClient) => Promise<T>, settings?: pg.QueryConfig): Promise<T> {
-  const signal = currentRequestSignal();
+export async function withTransaction<T>(
+  pool: Pool,
+  work: (tx: TxClient) => Promise<T>,
+  settings?: pg.QueryConfig,
+  signal?: AbortSignal,
+): Promise<T> {
   if (signal?.aborted) throw new RequestAbortedError();
   const client = await pool.connect();
   const onAbort = () => cancelRunningQuery(pool, client);

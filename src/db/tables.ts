@@ -58,3 +58,17 @@ export function createTables(prefix: string): Tables {
   const names = Object.fromEntries(TABLE_NAMES.map((name) => [name, prefix + name])) as { [Name in TableName]: string };
   return Object.freeze({ ...names, prefix, outboxChannel: `${prefix}svc_outbox` });
 }
+
+/**
+ * A statement text built once per installation. A save's statements are a kilobyte of text each;
+ * built anew at every call, each was a new string that the prepared-statement lookup (a Map keyed
+ * by the text) hashed in full again, on every statement of every save.
+ */
+export function sqlPerInstallation(build: (tables: Tables) => string): (tables: Tables) => string {
+  const texts = new WeakMap<Tables, string>();
+  return (tables) => {
+    let text = texts.get(tables);
+    if (text === undefined) texts.set(tables, (text = build(tables)));
+    return text;
+  };
+}

@@ -30,6 +30,7 @@ function judgeName(request: FastifyRequest): string | null {
  */
 export function commandContext(request: FastifyRequest): CommandContext {
   const claims = request.user as TokenClaims | undefined | null;
-  if (claims && typeof claims.sub === 'string') return { actor: claims.sub.slice(0, MAX_ACTOR_LENGTH), role: claims.role };
-  return { actor: judgeName(request), role: null };
+  if (claims && typeof claims.sub === 'string')
+    return { actor: claims.sub.slice(0, MAX_ACTOR_LENGTH), role: claims.role, signal: request.clientGone };
+  return { actor: judgeName(request), role: null, signal: request.clientGone };
 }

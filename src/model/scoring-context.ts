@@ -5,7 +5,7 @@
  */
 import type { BaseLogger } from 'pino';
 import { inFlight, type Queryable } from '../db/pool.js';
-import type { Tables } from '../db/tables.js';
+import { sqlPerInstallation, type Tables } from '../db/tables.js';
 import {
   calculateFinalScore,
   compareFields,
@@ -221,22 +221,12 @@ function scoringStatesSql(tables: Tables, keys: KeySource): string {
       ${keys.single ? '' : 'ORDER BY k.ord'}`;
 }
 
-// The texts per installation, built once: each is 3 KB, and a command sends one at every save (a new
-// string each time was built, and hashed again to find its prepared statement).
-const statesSqlByTables = new WeakMap<Tables, Record<'list' | 'one' | 'field', string>>();
-
-function statesSql(tables: Tables, form: 'list' | 'one' | 'field'): string {
-  let texts = statesSqlByTables.get(tables);
-  if (texts === undefined) {
-    texts = {
-      list: scoringStatesSql(tables, LIST_OF_KEYS),
-      one: scoringStatesSql(tables, ONE_KEY),
-      field: scoringStatesSql(tables, oneFieldKey(tables)),
-    };
-    statesSqlByTables.set(tables, texts);
-  }
-  return texts[form];
-}
+// Each text is 3 KB, and a command sends one at every save.
+const statesSql = {
+  list: sqlPerInstallation((tables) => scoringStatesSql(tables, LIST_OF_KEYS)),
+  one: sqlPerInstallation((tables) => scoringStatesSql(tables, ONE_KEY)),
+  field: sqlPerInstallation((tables) => scoringStatesSql(tables, oneFieldKey(tables))),
+};
 
 /**
  * One row per key that names an existing score row, in key order. Only attempt 1 counts (spec
@@ -246,8 +236,8 @@ export async function selectScoringStates(db: Queryable, keys: readonly ScoringK
   const [only] = keys;
   const { rows } =
     keys.length === 1
-      ? await db.query<StateRow>(statesSql(db.tables, 'one'), [only!.scoreId, only!.disciplineId])
-      : await db.query<StateRow>(statesSql(db.tables, 'list'), [keys.map((key) => key.scoreId), keys.map((key) => key.disciplineId)]);
+      ? await db.query<StateRow>(statesSql.one(db.tables), [only!.scoreId, only!.disciplineId])
+      : await db.query<StateRow>(statesSql.list(db.tables), [keys.map((key) => key.scoreId), keys.map((key) => key.disciplineId)]);
   return rows;
 }
 
@@ -351,7 +341,7 @@ export function loadFieldDisciplineState(
   fieldId: number,
   log: WarnLogger,
 ): Promise<DisciplineState | null> {
-  const reading = db.query<StateRow>(statesSql(db.tables, 'field'), [scoreId, fieldId]);
+  const reading = db.query<StateRow>(statesSql.field(db.tables), [scoreId, fieldId]);
   return inFlight(reading.then(({ rows }) => disciplineStateOf(rows, log)));
 }
 

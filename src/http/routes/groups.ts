@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { replaceGroupMembers } from '../../../commands/replace-group-members.js';
-import { runCommand } from '../../../commands/run-command.js';
+import { ANONYMOUS, runCommand } from '../../../commands/run-command.js';
+import { withClientGone } from '../client-gone.js';
 import { commandContext } from '../actor.js';
 import { saveGroupScore } from '../../../commands/save-group-score.js';
 import { selectGroupMembers } from '../../../queries/group-members.js';
@@ -131,7 +132,11 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      await runCommand(pool, (tx) => replaceGroupMembers(tx, request.params.groupId, request.body.participantIds));
+      await runCommand(
+        pool,
+        (tx) => replaceGroupMembers(tx, request.params.groupId, request.body.participantIds),
+        withClientGone(ANONYMOUS, request),
+      );
       return membersReply(request.params.groupId);
     },
   );

@@ -6,6 +6,7 @@
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { AUTO_CALCULATION, runCommand } from '../../../commands/run-command.js';
 import { commandContext } from '../actor.js';
+import { withClientGone } from '../client-gone.js';
 import { applyFinalCorrections } from '../../../commands/apply-final-corrections.js';
 import { captureScore } from '../../../commands/capture-score.js';
 import { saveJuryResult } from '../../../commands/save-jury-result.js';
@@ -50,14 +51,16 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         request.log,
       );
       if (page.corrections.length === 0) return toScoresPage(page, []);
-      const written = await runCommand(deps.pool, (tx) => applyFinalCorrections(tx, page.corrections), AUTO_CALCULATION).catch(
-        (error: unknown) => {
-          // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
-          // another writer must not fail the read. The page then shows what is stored.
-          request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
-          return [];
-        },
-      );
+      const written = await runCommand(
+        deps.pool,
+        (tx) => applyFinalCorrections(tx, page.corrections),
+        withClientGone(AUTO_CALCULATION, request),
+      ).catch((error: unknown) => {
+        // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
+        // another writer must not fail the read. The page then shows what is stored.
+        request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
+        return [];
+      });
       return toScoresPage(page, written);
     },
   );

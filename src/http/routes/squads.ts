@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
-import { runCommand } from '../../../commands/run-command.js';
+import { ANONYMOUS, runCommand } from '../../../commands/run-command.js';
+import { withClientGone } from '../client-gone.js';
 import { applySquads } from '../../../commands/apply-squads.js';
 import { readAgeRule } from '../../../queries/app-settings.js';
 import { selectSquadPlanningInput } from '../../../queries/squad-participants.js';
@@ -94,7 +95,7 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      const result = await runCommand(pool, (tx) => applySquads(tx, request.body));
+      const result = await runCommand(pool, (tx) => applySquads(tx, request.body), withClientGone(ANONYMOUS, request));
       return {
         success: true as const,
         message: `${result.squadsCreated} squads applied to ${result.participantsAssigned} participants of event ${result.eventId}`,
