@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import cron, { type ScheduledTask } from 'node-cron';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -9,6 +10,16 @@ import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js
 import { OutboxSequencer } from './sequencer.js';
 
 const READ_BATCH = 500;
+/**
+ * A pass begins at least this long after the one before it began. Under a stream of commands the
+ * passes came back to back, each numbering a handful of events in a transaction of its own (two
+ * statements, a commit, the delivery's turn); spaced, a stream's events are numbered in fewer,
+ * larger batches: +1.9 % and +4.4 % saves/s in two alternating runs at 10 connections, 0.32 → 0.21
+ * sequencer statements per save. A pass after a quiet spell starts at once, and events the
+ * commands number in place are handed over without a pass: only events left to the sequencer
+ * while it is busy wait, by at most this long.
+ */
+const PASS_SPACING_MS = 10;
 /** Payload of the notification a command's instance sends to the sequencer on another instance. */
 export const COMMITTED_NOTIFICATION = 'committed';
 
@@ -123,6 +134,7 @@ export class OutboxRelay {
   private unnumberedCommits = 0;
   private unnumberedCovered = 0;
   private notifying = false;
+  private passStartedAt = Number.NEGATIVE_INFINITY;
   private pendingNotification: string | number | null = null;
 
   constructor(private readonly options: OutboxRelayOptions) {
@@ -244,10 +256,14 @@ export class OutboxRelay {
     });
   }
 
-  /** Single flight: wake-ups during a pass merge into one more pass. */
+  /** Single flight: wake-ups during a pass merge into one more pass, begun PASS_SPACING_MS after this one began. */
   private async run(): Promise<void> {
     try {
       while (this.again && !this.stopped) {
+        const spacing = this.passStartedAt + PASS_SPACING_MS - performance.now();
+        if (spacing > 0) await sleep(spacing);
+        if (this.stopped) break;
+        this.passStartedAt = performance.now();
         this.again = false;
         const waiters = this.nextPassWaiters;
         this.nextPassWaiters = [];
