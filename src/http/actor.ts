@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '../../commands/run-command.js';
 import type { TokenClaims } from './auth.js';
+import { withClientGone } from './client-gone.js';
 
 /** The judge name the jury portal asks for once and sends with every save (percent-encoded UTF-8). */
 export const JUDGE_NAME_HEADER = 'x-judge-name';
@@ -30,7 +31,9 @@ function judgeName(request: FastifyRequest): string | null {
  */
 export function commandContext(request: FastifyRequest): CommandContext {
   const claims = request.user as TokenClaims | undefined | null;
-  if (claims && typeof claims.sub === 'string')
-    return { actor: claims.sub.slice(0, MAX_ACTOR_LENGTH), role: claims.role, signal: request.clientGone };
-  return { actor: judgeName(request), role: null, signal: request.clientGone };
+  const caller =
+    claims && typeof claims.sub === 'string'
+      ? { actor: claims.sub.slice(0, MAX_ACTOR_LENGTH), role: claims.role }
+      : { actor: judgeName(request), role: null };
+  return withClientGone(caller, request);
 }
