@@ -44,43 +44,58 @@ export function appendOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<num
 
 const appendLastOutboxEventSql = sqlPerInstallation(
   (tables) =>
-    `INSERT INTO ${tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
+    `WITH waiting AS MATERIALIZED (SELECT (SELECT min(id) FROM ${tables.svc_outbox} WHERE seq IS NULL) IS NOT NULL AS waiting),
+          before_own AS MATERIALIZED (
+            SELECT CASE WHEN NOT waiting THEN CASE WHEN $5 = 'wait' OR pg_try_advisory_xact_lock($4) THEN '[]'::jsonb END
+                        ELSE ${tables.prefix}svc_number_waiting_events($4, $5) END AS numbered
+              FROM waiting)
+     INSERT INTO ${tables.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)
      SELECT $1, $2, 'api', $3, n.seq, CASE WHEN n.seq IS NOT NULL THEN now() END
-       FROM (SELECT CASE WHEN $5 <> 'skip' AND (SELECT min(id) FROM ${tables.svc_outbox} WHERE seq IS NULL) IS NULL
-                          AND ($5 = 'wait' OR pg_try_advisory_xact_lock($4))
-                         THEN (WITH ${NUMBERING_LOCK_CTE} SELECT nextval('${tables.svc_outbox_seq}') FROM numbering_lock)
-                    END AS seq) AS n
-     RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload`,
+       FROM (SELECT CASE WHEN numbered IS NOT NULL THEN (WITH ${NUMBERING_LOCK_CTE} SELECT nextval('${tables.svc_outbox_seq}') FROM numbering_lock) END AS seq
+               FROM before_own) AS n
+     RETURNING id, seq, CASE WHEN seq IS NOT NULL THEN payload END AS payload,
+               (SELECT NULLIF(numbered, '[]'::jsonb) FROM before_own) AS numbered_before`,
 );
 
 /**
  * Appends the command's last event and numbers it in place when it safely can, so that the event
  * needs no second transaction and the committing instance delivers it without reading it back.
- * It can when no committed event still waits for its number (an earlier save of the same score
- * committed before this command got the score's row lock, so this statement sees its event: a later
- * event never overtakes it). The check asks for the lowest waiting id, not whether one exists: for
- * `EXISTS` the planner may expect a match at once and scan the table (docs/decisions.md). The seq is
- * drawn under the numbering lock. While the instance's relay is idle the statement waits for a
+ * A later event must never overtake an earlier one of the same score: an earlier save of the score
+ * committed before this command got the score's row lock, so this statement sees its event. When
+ * events wait for their number, the command numbers them first, in id order, under the numbering
+ * lock (`svc_number_waiting_events`, migration 0017), and returns them with its own for its
+ * instance to deliver. The check asks for the lowest waiting id, not whether one exists: for
+ * `EXISTS` the planner may expect a match at once and scan the table (docs/decisions.md). The seqs
+ * are drawn under the numbering lock. While the instance's relay is idle the statement waits for a
  * holder's commit (another save holds the lock through its COMMIT, the sequencer for one
  * statement): only trying it left 1 save in 5 to the sequencer at 50 portals in a command loop,
  * and those saves were the tail. While the relay is at work, as under a stream of commands, it
- * only tries the lock: waits would queue the stream's commits one behind the other. While an event
- * of the instance's own commands still waits for the sequencer, it skips the attempt, which would
- * find that event. Otherwise the sequencer numbers the row like any other. Nothing may follow this
- * statement (runCommand refuses): it travels with the COMMIT, so the numbering lock is held no
- * longer than the commit takes, and whoever waits for it never waits on a command's other work. A
- * wait past the command's lock timeout runs the command again, as for any lock.
+ * only tries the lock: waits would queue the stream's commits one behind the other; the event of
+ * a save that found it taken is numbered by the next save that gets it, or by the sequencer. It
+ * is left to the sequencer too while a desktop write's capture, or a burst, waits. Nothing may
+ * follow this statement (runCommand refuses): it travels with the COMMIT, so the numbering lock is
+ * held no longer than the commit takes, and whoever waits for it never waits on a command's other
+ * work. A wait past the command's lock timeout runs the command again, as for any lock.
  */
 export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
-  const inserting = tx.query<{ id: number; seq: number | null; payload: Record<string, unknown> | null }>(
-    appendLastOutboxEventSql(tx.tables),
-    [event.topic, event.eventId, JSON.stringify(event.payload), NUMBERING_LOCK_KEY, inPlaceNumbering(tx)],
-  );
+  const inserting = tx.query<{
+    id: number;
+    seq: number | null;
+    payload: Record<string, unknown> | null;
+    numbered_before: NumberedRow[] | null;
+  }>(appendLastOutboxEventSql(tx.tables), [
+    event.topic,
+    event.eventId,
+    JSON.stringify(event.payload),
+    NUMBERING_LOCK_KEY,
+    inPlaceNumbering(tx),
+  ]);
   const commit = commitOf(tx);
   commit.last = true;
   return inFlight(
     inserting.then(({ rows }) => {
       const row = rows[0]!;
+      if (row.numbered_before) commit.numbered.push(...row.numbered_before);
       if (row.seq === null) commit.unnumbered = true;
       else commit.numbered.push({ seq: row.seq, topic: event.topic, event_id: event.eventId, source: 'api', payload: row.payload! });
       return row.id;
@@ -106,10 +121,9 @@ function commitOf(tx: object) {
 
 /**
  * How a command may number its last event in place, as its instance's relay sees it: `wait` for the
- * numbering lock, `try` it and leave the event to the sequencer when it is taken, or `skip` the
- * attempt.
+ * numbering lock, or `try` it and leave the event to the sequencer when it is taken.
  */
-export type InPlaceNumbering = 'wait' | 'try' | 'skip';
+export type InPlaceNumbering = 'wait' | 'try';
 
 // The pool each command's transaction client runs on, and per pool its relay's answer (no relay:
 // wait, and the statement's own check decides).

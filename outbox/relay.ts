@@ -7,7 +7,7 @@ import { onNumberInPlace, onOutboxCommitted, type CommittedEvents, type Numbered
 import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
 import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js';
-import { OutboxSequencer } from './sequencer.js';
+import { OutboxSequencer, type UnusedSeq } from './sequencer.js';
 
 const READ_BATCH = 500;
 /**
@@ -130,9 +130,6 @@ export class OutboxRelay {
   private stopped = false;
   private readonly unsubscribeCommits: () => void;
   private readonly unregisterInPlace: () => void;
-  /** Commands of this instance that committed events left to the sequencer, and how many of them a finished pass has covered. */
-  private unnumberedCommits = 0;
-  private unnumberedCovered = 0;
   private notifying = false;
   private passStartedAt = Number.NEGATIVE_INFINITY;
   private pendingNotification: string | number | null = null;
@@ -163,11 +160,8 @@ export class OutboxRelay {
     this.unsubscribeCommits = onOutboxCommitted(options.pool, (events) => this.commandCommitted(events));
     // How commands number their events in place (appendLastOutboxEvent): waiting for the numbering
     // lock while this relay is idle, trying it while it is at work (under a stream of commands,
-    // waits would queue the commits), not at all while an event of this instance's commands still
-    // waits for the sequencer (theirs would wait too).
-    this.unregisterInPlace = onNumberInPlace(options.pool, () =>
-      this.unnumberedCovered !== this.unnumberedCommits ? 'skip' : this.running === null ? 'wait' : 'try',
-    );
+    // waits would queue the commits).
+    this.unregisterInPlace = onNumberInPlace(options.pool, () => (this.running === null ? 'wait' : 'try'));
   }
 
   /**
@@ -180,7 +174,6 @@ export class OutboxRelay {
    */
   private commandCommitted(events: CommittedEvents): void {
     if (this.stopped) return;
-    if (events.unnumbered) this.unnumberedCommits += 1;
     const handedOver = events.numbered.length > 0 && this.deliverNumbered(events.numbered, true);
     if (events.unnumbered || (events.numbered.length > 0 && !handedOver)) this.wake();
     // The sequencer elsewhere numbers the rest after these, and its numbering's notification
@@ -267,14 +260,10 @@ export class OutboxRelay {
         this.again = false;
         const waiters = this.nextPassWaiters;
         this.nextPassWaiters = [];
-        const unnumberedCommits = this.unnumberedCommits;
         try {
           // A large batch is read in READ_BATCH slices instead, so sockets flush between slices.
           const numbered = await this.sequencer.step(READ_BATCH);
           if (!this.deliverNumbered(numbered.rows, numbered.complete)) await this.drain();
-          // The commands' events committed before the pass began are numbered now (by this
-          // instance's sequencer; another's may still be at it, which the commands' check covers).
-          this.unnumberedCovered = unnumberedCommits;
         } finally {
           for (const resolve of waiters) resolve();
         }
@@ -287,15 +276,19 @@ export class OutboxRelay {
 
   /**
    * Delivers rows this instance has just numbered and committed (by its sequencer or in a command),
-   * in seq order, when they continue the cursor without a gap; returns false when a read is needed
-   * instead: nothing numbered, a gap (a number drawn by a failed statement, or rows another
-   * instance numbered), a full batch, or a catch-up to report.
+   * in seq order, when they continue the cursor without a gap, and passes over the seqs its
+   * sequencer drew unused; returns false when a read is needed instead: nothing numbered, a gap (a
+   * number drawn by a failed statement, or rows another instance numbered), a full batch, or a
+   * catch-up to report.
    */
-  private deliverNumbered(rows: NumberedRow[], complete: boolean): boolean {
+  private deliverNumbered(rows: Array<NumberedRow | UnusedSeq>, complete: boolean): boolean {
     if (!complete || rows.length === 0 || this.reportCatchUp) return false;
     let expected = this.cursor + 1;
     for (const row of rows) if (row.seq !== expected++) return false;
-    for (const row of rows) this.deliver(row as OutboxRow);
+    for (const row of rows) {
+      if (row.topic === null) this.cursor = row.seq;
+      else this.deliver(row as OutboxRow);
+    }
     return true;
   }
 

@@ -40,31 +40,41 @@ export async function applyLegacyCaptures(db: Queryable, captureIds: number[]): 
 /**
  * The numbering of the statements below: `ids` in id order, each given the next seq. It first
  * takes the numbering lock and holds it until its commit is visible, so no command numbers its own
- * event in between.
+ * event in between. A command that held the lock before may have numbered some of the ids since
+ * they were read (migration 0017): their rows are left as they are, and the seqs drawn for them
+ * stay unused.
  */
-const numberedIds = (tables: Tables) => `${NUMBERING_LOCK_CTE}
-     UPDATE ${tables.svc_outbox} AS o SET seq = n.seq, sequenced_at = now()
-     FROM (SELECT id, nextval('${tables.svc_outbox_seq}') AS seq FROM numbering_lock, unnest($1::bigint[]) AS id) AS n
-     WHERE o.id = n.id AND o.seq IS NULL`;
+const drawnForIds = (tables: Tables) => `${NUMBERING_LOCK_CTE},
+     drawn AS MATERIALIZED (SELECT id, nextval('${tables.svc_outbox_seq}') AS seq FROM numbering_lock, unnest($1::bigint[]) AS id)`;
+const numberDrawn = (tables: Tables) =>
+  `UPDATE ${tables.svc_outbox} AS o SET seq = d.seq, sequenced_at = now() FROM drawn AS d WHERE o.id = d.id AND o.seq IS NULL`;
 
 /** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
 export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
-  await db.query(`WITH ${numberedIds(db.tables)}`, [ids]);
+  await db.query(`WITH ${drawnForIds(db.tables)} ${numberDrawn(db.tables)}`, [ids]);
+}
+
+/** A seq drawn for a row that a command numbered first: no row will ever carry it. */
+export interface UnusedSeq {
+  seq: number;
+  topic: null;
 }
 
 /**
- * `assignSeq` returning the rows it numbered, in seq order: what the relay delivers. (One statement
+ * `assignSeq` returning every seq it drew, in order: the rows it numbered, which the relay
+ * delivers, and the unused seqs, which the relay passes over without reading. (One statement
  * reading the ids and numbering them, a CTE over the unsequenced index, was planned as a scan per
  * row on PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.)
  */
-export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<NumberedRow[]> {
-  const { rows } = await db.query<NumberedRow>({
+export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<Array<NumberedRow | UnusedSeq>> {
+  const { rows } = await db.query<NumberedRow | UnusedSeq>({
     name: `${db.tables.prefix}svc-number-returning`,
-    text: `WITH ${numberedIds(db.tables)}
-     RETURNING o.seq, o.topic, o.event_id, o.source, o.payload`,
+    text: `WITH ${drawnForIds(db.tables)},
+     numbering AS (${numberDrawn(db.tables)} RETURNING o.seq, o.topic, o.event_id, o.source, o.payload)
+     SELECT d.seq, n.topic, n.event_id, n.source, n.payload FROM drawn AS d LEFT JOIN numbering AS n ON n.seq = d.seq ORDER BY d.seq`,
     values: [ids],
   });
-  return rows.sort((a, b) => a.seq - b.seq);
+  return rows;
 }
 
 /**
@@ -122,14 +132,15 @@ export class OutboxSequencer {
 
   /**
    * Numbers what is visible now (when this instance is the sequencer) and returns the rows it
-   * numbered, in seq order, as long as they are at most `keep`; `complete` is false when more were
+   * numbered and the seqs it drew unused, in seq order, as long as they are at most `keep`;
+   * `complete` is false when more were
    * numbered than that, or the connection failed midway (the caller reads them instead). Each batch
    * commits before the next is drawn.
    */
-  async step(keep = 0): Promise<{ rows: NumberedRow[]; complete: boolean }> {
+  async step(keep = 0): Promise<{ rows: Array<NumberedRow | UnusedSeq>; complete: boolean }> {
     if (!this.holding && !(await this.tryAcquire())) return { rows: [], complete: true };
     const client = this.client!;
-    let numbered: NumberedRow[] = [];
+    let numbered: Array<NumberedRow | UnusedSeq> = [];
     let complete = true;
     try {
       // Whether another instance listens decides whether the numbering notifies (migration 0014).

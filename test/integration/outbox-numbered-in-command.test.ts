@@ -2,7 +2,8 @@
  * Issue 18: a save's event is numbered in the save's own transaction when nobody else is drawing
  * seqs (the numbering lock is free), and its instance delivers it from there. Whoever draws seqs
  * holds that lock until its commit is visible, so seqs still become visible in order: a save that
- * finds the lock taken leaves its event to the sequencer, which numbers it after the holder.
+ * finds the lock taken leaves its event to the sequencer or the next save, which number it after
+ * the holder.
  */
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
@@ -85,9 +86,11 @@ const silentLog = pino({ level: 'silent' });
 const savesOf = (scoreId: number) => events.filter((event) => event.scoreId === scoreId);
 
 interface RelaylessDatabase {
+  url: string;
   pool: Pool;
   eventId: number;
   scoreId: number;
+  disciplineId: number;
   /** A jury-results command on the score, its formula field A alone: the event's finalScore is `performance`. */
   save: (performance: number) => Promise<unknown>;
 }
@@ -108,7 +111,7 @@ async function withRelaylessDatabase(connections: number, work: (database: Relay
           silentLog,
         ),
       );
-    await work({ pool, eventId: otherCompetition.eventId, scoreId, save });
+    await work({ url: database.url, pool, eventId: otherCompetition.eventId, scoreId, disciplineId: otherDiscipline.id, save });
   } finally {
     await endPool(pool);
     await database.drop();
@@ -210,16 +213,44 @@ describe('events numbered by the command that appends them', () => {
     });
   });
 
-  it('leaves a save’s event to the sequencer while an event committed before it waits for its number', async () => {
+  it('numbers the events that wait for their number first, in the order they were committed, then its own', async () => {
     await withRelaylessDatabase(2, async ({ pool, eventId, scoreId, save }) => {
       await save(1.5);
       const first = await outboxRowsOf(pool, scoreId);
       expect(first).toEqual([{ seq: expect.any(Number), finalScore: 1.5 }]);
 
-      await commitEvent(pool, eventId, 'left-to-the-sequencer');
+      // Two events committed unnumbered, as when a save finds the numbering lock taken.
+      const waiting = [await commitEvent(pool, eventId, 'waited-first'), await commitEvent(pool, eventId, 'waited-second')];
       await save(2.5);
-      // Numbered in place it would come before the marker committed ahead of it.
-      expect(await outboxRowsOf(pool, scoreId)).toEqual([...first, { seq: null, finalScore: 2.5 }]);
+      const { rows: markers } = await pool.query<{ seq: number | null }>(`SELECT seq FROM ${t.svc_outbox} WHERE id = ANY($1) ORDER BY id`, [
+        waiting,
+      ]);
+      const [own, second] = [(await outboxRowsOf(pool, scoreId))[1]!, markers[1]!];
+      expect(markers.map((row) => row.seq)).toEqual([first[0]!.seq! + 1, first[0]!.seq! + 2]);
+      expect(own).toEqual({ seq: second.seq! + 1, finalScore: 2.5 });
+    });
+  });
+
+  it('leaves a save’s event to the sequencer while a desktop write waits for the sequencer to apply it', async () => {
+    await withRelaylessDatabase(2, async ({ url, pool, scoreId, disciplineId, save }) => {
+      await save(1.5);
+      const desktop = new pg.Client({ connectionString: url, application_name: 'TurnerDesk 4.2' });
+      desktop.on('error', () => undefined);
+      await desktop.connect();
+      try {
+        await desktop.query(
+          `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`,
+          [scoreId, disciplineId],
+        );
+      } finally {
+        await desktop.end();
+      }
+      await save(2.5);
+      // Only the sequencer turns a capture into its event and audit record: numbered in place, the
+      // save would come before the desktop's write of the same score.
+      expect((await outboxRowsOf(pool, scoreId)).map((row) => row.seq === null)).toEqual([false, true]);
+      const { rows: captures } = await pool.query(`SELECT seq FROM ${t.svc_outbox} WHERE topic = 'legacy-score'`);
+      expect(captures).toEqual([{ seq: null }]);
     });
   });
 
@@ -248,12 +279,12 @@ describe('events numbered by the command that appends them', () => {
         await client.query('BEGIN');
         await client.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
         const { rows: prepared } = await client.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE statement LIKE $1`, [
-          `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)%`,
+          `%INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload, seq, sequenced_at)%`,
         ]);
         expect(prepared).toHaveLength(1);
         // EXECUTE takes no bind parameters: its arguments are written out (numbers of our own).
         const { rows: plan } = await client.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN (COSTS OFF) EXECUTE "${prepared[0]!.name}"('score-updated', ${Number(eventId)}, '{}', ${NUMBERING_LOCK_KEY}, true)`,
+          `EXPLAIN (COSTS OFF) EXECUTE "${prepared[0]!.name}"('score-updated', ${Number(eventId)}, '{}', ${NUMBERING_LOCK_KEY}, 'try')`,
         );
         const lines = plan.map((row) => row['QUERY PLAN']);
         expect(lines.some((line) => line.includes(`Index Only Scan using ${t.svc_outbox}_unsequenced_idx`))).toBe(true);
