@@ -198,7 +198,7 @@ serviceStack.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } 
       get(target, property, receiver) {
         if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
         return (text: unknown, values?: unknown[]) => {
-          if (typeof text === 'string' && text.startsWith(outboxInsert) && values) {
+          if (typeof text === 'string' && text.includes(outboxInsert) && values) {
             event = { eventId: values[1] as number, payload: JSON.parse(values[2] as string) as Record<string, unknown> };
             return Promise.resolve({ rows: [{ id: 0 }], rowCount: 1 });
           }

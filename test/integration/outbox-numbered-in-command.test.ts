@@ -12,6 +12,7 @@ import pino from 'pino';
 import { runCommand } from '../../commands/run-command.js';
 import { saveJuryResult as saveJuryResultCommand } from '../../commands/save-jury-result.js';
 import { appendLastOutboxEvent, NUMBERING_LOCK_KEY } from '../../outbox/append.js';
+import { assignSeqReturning, selectUnsequenced } from '../../outbox/sequencer.js';
 import { createPool, endPool, type Pool } from '../../src/db/pool.js';
 import { createTestDatabase } from '../support/database.js';
 import {
@@ -228,6 +229,24 @@ describe('events numbered by the command that appends them', () => {
       const [own, second] = [(await outboxRowsOf(pool, scoreId))[1]!, markers[1]!];
       expect(markers.map((row) => row.seq)).toEqual([first[0]!.seq! + 1, first[0]!.seq! + 2]);
       expect(own).toEqual({ seq: second.seq! + 1, finalScore: 2.5 });
+    });
+  });
+
+  it('passes unused seqs to a sequencer pass for the events a save numbered after the pass read them, and leaves the rows as the save numbered them', async () => {
+    await withRelaylessDatabase(2, async ({ pool, eventId, scoreId, save }) => {
+      const waitingId = await commitEvent(pool, eventId, 'read-by-a-pass');
+      const { ids } = await selectUnsequenced(pool, 10);
+      expect(ids).toEqual([waitingId]);
+      await save(3.5);
+      const { rows: marker } = await pool.query<{ seq: number }>(`SELECT seq FROM ${t.svc_outbox} WHERE id = $1`, [waitingId]);
+      const own = (await outboxRowsOf(pool, scoreId))[0]!;
+      expect(own.seq).toBe(marker[0]!.seq + 1);
+
+      // The pass draws a seq for the row it read; no row carries it, and the relay passes over it.
+      const drawn = await assignSeqReturning(pool, ids);
+      expect(drawn).toEqual([expect.objectContaining({ seq: own.seq! + 1, topic: null })]);
+      const { rows: after } = await pool.query<{ seq: number }>(`SELECT seq FROM ${t.svc_outbox} WHERE id = $1`, [waitingId]);
+      expect(after).toEqual(marker);
     });
   });
 
