@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { appendedThrough, commandOnPool, lastEventAppended, outboxCommitted, type CommittedEvents } from '../outbox/append.js';
+import {
+  appendedThrough,
+  commandOnPool,
+  lastEventAppended,
+  lastEventSettled,
+  outboxCommitted,
+  type CommittedEvents,
+} from '../outbox/append.js';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import { RequestAbortedError, withQuery, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
 
@@ -68,10 +75,11 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
   for (;;) {
     try {
       let appended: CommittedEvents | undefined;
+      let named: TxClient | undefined;
       const result = await withTransaction(
         pool,
         async (tx) => {
-          const named = namedStatements(tx);
+          named = namedStatements(tx);
           commandOnPool(named, pool);
           const value = await handler(named);
           appended = appendedThrough(named);
@@ -79,7 +87,9 @@ export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promi
         },
         settings,
         context.signal,
-      );
+      ).finally(() => {
+        if (named) lastEventSettled(named);
+      });
       // The commit notified nobody (migration 0010): hand the events to this instance's relay.
       if (appended) outboxCommitted(pool, appended);
       return result;

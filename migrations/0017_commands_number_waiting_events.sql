@@ -7,7 +7,9 @@
 -- numbers what waits, in id order as the sequencer would, and its own event after it; its instance
 -- delivers them all from the statement.
 --
--- Called only when the command's statement saw events waiting. Takes the numbering lock (waits
+-- Called only when the command's statement saw events waiting and no other command of its instance
+-- was between its last event and its end (under a stream of commands the sequencer numbers them in
+-- batches for less: `outbox/append.ts`). Takes the numbering lock (waits
 -- for it, or only tries it: `p_numbering`, the relay's answer), then reads what waits in a
 -- snapshot taken under the lock, so nothing numbered meanwhile is numbered twice and no seq is
 -- wasted. Returns the events it numbered, in seq order, as a JSON array (empty when the sequencer

@@ -94,6 +94,8 @@ interface RelaylessDatabase {
   disciplineId: number;
   /** A jury-results command on the score, its formula field A alone: the event's finalScore is `performance`. */
   save: (performance: number) => Promise<unknown>;
+  /** The same save on a second score of the competition. */
+  saveOther: (performance: number) => Promise<unknown>;
 }
 
 /** A second database that no relay serves (nothing numbers what is left unnumbered), with one score. */
@@ -104,15 +106,24 @@ async function withRelaylessDatabase(connections: number, work: (database: Relay
     const otherCompetition = await createCompetition(pool, 'Ohne-Relay-Cup');
     const otherDiscipline = await insertDiscipline(pool, { formula: 'A' });
     const { scoreId } = await insertParticipantWithScoreRow(pool, otherCompetition);
-    const save = (performance: number) =>
+    const { scoreId: otherScoreId } = await insertParticipantWithScoreRow(pool, otherCompetition);
+    const saveScore = (participantId: number, performance: number) =>
       runCommand(pool, (tx) =>
         saveJuryResultCommand(
           tx,
-          { participantId: scoreId, disciplineFieldId: otherDiscipline.fields.A, performance, attempt: 1, type: 0 },
+          { participantId, disciplineFieldId: otherDiscipline.fields.A, performance, attempt: 1, type: 0 },
           silentLog,
         ),
       );
-    await work({ url: database.url, pool, eventId: otherCompetition.eventId, scoreId, disciplineId: otherDiscipline.id, save });
+    await work({
+      url: database.url,
+      pool,
+      eventId: otherCompetition.eventId,
+      scoreId,
+      disciplineId: otherDiscipline.id,
+      save: (performance) => saveScore(scoreId, performance),
+      saveOther: (performance) => saveScore(otherScoreId, performance),
+    });
   } finally {
     await endPool(pool);
     await database.drop();
@@ -232,6 +243,35 @@ describe('events numbered by the command that appends them', () => {
     });
   });
 
+  it('leaves the waiting events to the sequencer’s batch while another save of the instance is underway', async () => {
+    await withRelaylessDatabase(3, async ({ url, pool, eventId, scoreId, save, saveOther }) => {
+      const holder = new pg.Client({ connectionString: url });
+      holder.on('error', () => undefined);
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
+        // The save of the other score waits for the numbering lock: it is underway.
+        const underway = saveOther(4.5);
+        await waitFor(
+          async () =>
+            (await holder.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'`)).rows
+              .length > 0,
+          { message: 'a save waiting for the numbering lock' },
+        );
+        const waitingId = await commitEvent(pool, eventId, 'left-for-the-batch');
+        await save(2.5);
+        const { rows: marker } = await pool.query(`SELECT seq FROM ${t.svc_outbox} WHERE id = $1`, [waitingId]);
+        expect(marker).toEqual([{ seq: null }]);
+        expect(await outboxRowsOf(pool, scoreId)).toEqual([{ seq: null, finalScore: 2.5 }]);
+        await holder.query('COMMIT');
+        await underway;
+      } finally {
+        await holder.end();
+      }
+    });
+  });
+
   it('passes unused seqs to a sequencer pass for the events a save numbered after the pass read them, and leaves the rows as the save numbered them', async () => {
     await withRelaylessDatabase(2, async ({ pool, eventId, scoreId, save }) => {
       const waitingId = await commitEvent(pool, eventId, 'read-by-a-pass');
@@ -303,7 +343,7 @@ describe('events numbered by the command that appends them', () => {
         expect(prepared).toHaveLength(1);
         // EXECUTE takes no bind parameters: its arguments are written out (numbers of our own).
         const { rows: plan } = await client.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN (COSTS OFF) EXECUTE "${prepared[0]!.name}"('score-updated', ${Number(eventId)}, '{}', ${NUMBERING_LOCK_KEY}, 'try')`,
+          `EXPLAIN (COSTS OFF) EXECUTE "${prepared[0]!.name}"('score-updated', ${Number(eventId)}, '{}', ${NUMBERING_LOCK_KEY}, 'try', true)`,
         );
         const lines = plan.map((row) => row['QUERY PLAN']);
         expect(lines.some((line) => line.includes(`Index Only Scan using ${t.svc_outbox}_unsequenced_idx`))).toBe(true);
