@@ -9,9 +9,8 @@
 --
 -- Called only when the command's statement saw events waiting and no other command of its instance
 -- was between its last event and its end (under a stream of commands the sequencer numbers them in
--- batches for less: `outbox/append.ts`). Takes the numbering lock (waits
--- for it, or only tries it: `p_numbering`, the relay's answer), then reads what waits in a
--- snapshot taken under the lock, so nothing numbered meanwhile is numbered twice and no seq is
+-- batches for less: `outbox/append.ts`). Takes the numbering lock (waits for it, or only tries
+-- it: `p_numbering`, the relay's answer), then reads what waits in a snapshot taken under the lock, so nothing numbered meanwhile is numbered twice and no seq is
 -- wasted. Returns the events it numbered, in seq order, as a JSON array (empty when the sequencer
 -- had numbered them all by then), or NULL when the command must leave its event to the sequencer:
 -- the lock was taken, a desktop write's capture waits (only the sequencer applies them, 0016), or

@@ -67,11 +67,10 @@ const appendLastOutboxEventSql = sqlPerInstallation(
  * migration 0017), and returns them with its own for its instance to deliver; otherwise it leaves
  * its event to the sequencer too. The check asks for the lowest waiting id, not whether one
  * exists: for `EXISTS` the planner may expect a match at once and scan the table
- * (docs/decisions.md). The seqs
- * are drawn under the numbering lock. While the instance's relay is idle the statement waits for a
- * holder's commit (another save holds the lock through its COMMIT, the sequencer for one
- * statement): only trying it left 1 save in 5 to the sequencer at 50 portals in a command loop,
- * and those saves were the tail. While the relay is at work, as under a stream of commands, it
+ * (docs/decisions.md). The seqs are drawn under the numbering lock. While the instance's relay is
+ * idle the statement waits for a holder's commit (another save holds the lock through its COMMIT,
+ * the sequencer for one statement): only trying it left 1 save in 5 to the sequencer at 50
+ * portals in a command loop, and those saves were the tail. While the relay is at work, as under a stream of commands, it
  * only tries the lock: waits would queue the stream's commits one behind the other; the event of
  * a save that found it taken is numbered by the next save that gets it, or by the sequencer. It
  * is left to the sequencer too while a desktop write's capture, or a burst, waits. Nothing may
