@@ -1,14 +1,7 @@
 import { inFlight, type TxClient } from '../src/db/pool.js';
+import { NUMBERING_LOCK_KEY } from '../src/db/advisory-locks.js';
 import { sqlPerInstallation } from '../src/db/tables.js';
 import type { OutboxEvent } from './events.js';
-
-/**
- * Whoever draws outbox seqs holds this transaction-level advisory lock from the draw until its
- * commit is visible: the sequencer for each batch it numbers, and a command that numbers its own
- * last event in place (`appendLastOutboxEvent`). So seqs become visible in the order they were
- * drawn, and a reader that has seen seq N can see every lower one (`seq > cursor` never skips).
- */
-export const NUMBERING_LOCK_KEY = 7_310_482_613;
 
 /**
  * A CTE `numbering_lock` that takes the numbering lock: a statement draws its seqs from rows that

@@ -1,9 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { RETENTION_LOCK_KEY } from '../src/db/advisory-locks.js';
 import { withTransaction, type Pool, type Queryable } from '../src/db/pool.js';
-
-/** Transaction-level lock: held by one instance's clean-up at a time, released by its commit. */
-export const RETENTION_LOCK_KEY = 7_310_482_613;
 
 export async function tryRetentionLock(db: Queryable): Promise<boolean> {
   const { rows } = await db.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [RETENTION_LOCK_KEY]);

@@ -1,13 +1,12 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { SEQUENCER_LOCK_KEY } from '../src/db/advisory-locks.js';
 import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
 import { LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
 import type { Tables } from '../src/db/tables.js';
 import { NUMBERING_LOCK_CTE, type NumberedRow } from './append.js';
 import { LISTEN_APPLICATION_NAME } from './listener.js';
 
-// Same for every instance on a database; only the holder of this session lock numbers rows.
-export const SEQUENCER_LOCK_KEY = 7_310_482_612;
 const BATCH_SIZE = 1_000;
 // Non-holders ask for the lock at most this often, so a lost sequencer is replaced within about a second.
 const ACQUIRE_INTERVAL_MS = 900;

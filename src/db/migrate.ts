@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../system/project-root.js';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { MIGRATION_LOCK_KEY } from './advisory-locks.js';
 import { ACTOR_SETTING, API_ORIGIN, LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
 import type { Tables } from './tables.js';
 
@@ -54,9 +55,6 @@ export function renderMigration(migration: Migration, placeholders: Readonly<Rec
     return value;
   });
 }
-
-// Any fixed 64-bit key works; it only has to be the same for every instance sharing a database.
-const MIGRATION_LOCK_KEY = 7_310_482_611;
 
 /**
  * Applies pending migrations, each in its own transaction, under an advisory lock so two

@@ -6,8 +6,9 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { deleteExpiredOutboxRows, RETENTION_LOCK_KEY } from '../../outbox/retention.js';
+import { deleteExpiredOutboxRows } from '../../outbox/retention.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
+import { NUMBERING_LOCK_KEY, RETENTION_LOCK_KEY } from '../../src/db/advisory-locks.js';
 import { runCommand } from '../../commands/run-command.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
@@ -183,5 +184,22 @@ describe('7. retention', () => {
       other.release();
     }
     expect(await server.retention.runOnce()).toBe(0);
+  });
+
+  it('cleans up while a save holds the numbering lock, and never takes that lock itself', async () => {
+    await commitDelivered(12, ['expired-while-numbering']);
+    await server.pool.query(`UPDATE ${t.svc_outbox} SET sequenced_at = now() - interval '49 hours' WHERE payload->>'marker' = $1`, [
+      'expired-while-numbering',
+    ]);
+    // A save that numbers its event in place holds this lock through its commit.
+    const saving = await server.pool.connect();
+    try {
+      await saving.query('BEGIN');
+      await saving.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
+      expect(await server.retention.runOnce()).toBe(1);
+    } finally {
+      await saving.query('ROLLBACK');
+      saving.release();
+    }
   });
 });
