@@ -12,7 +12,7 @@ import pino from 'pino';
 import { runCommand } from '../../commands/run-command.js';
 import { saveJuryResult as saveJuryResultCommand } from '../../commands/save-jury-result.js';
 import { appendLastOutboxEvent } from '../../outbox/append.js';
-import { NUMBERING_LOCK_KEY } from '../../src/db/advisory-locks.js';
+import { NUMBERING_LOCK_KEY, RETENTION_LOCK_KEY } from '../../src/db/advisory-locks.js';
 import { assignSeqReturning, selectUnsequenced } from '../../outbox/sequencer.js';
 import { createPool, endPool, type Pool } from '../../src/db/pool.js';
 import { createTestDatabase } from '../support/database.js';
@@ -168,6 +168,29 @@ describe('events numbered by the command that appends them', () => {
       message: 'the save’s event',
     });
     expect(delivered.seq).toBe(stored!.seq);
+  });
+
+  it('numbers a save’s event in place while the outbox clean-up is running', async () => {
+    // The clean-up holds its lock through its DELETE, which after a long competition day is long.
+    const cleanUp = await server.pool.connect();
+    try {
+      await cleanUp.query('BEGIN');
+      await cleanUp.query('SELECT pg_advisory_xact_lock($1)', [RETENTION_LOCK_KEY]);
+      const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
+      let stored: { seq: number | null; sameTransaction: boolean } | undefined;
+      let performance = 2;
+      const inPlace = () => stored !== undefined && stored.seq !== null && stored.sameTransaction;
+      for (let attempt = 0; attempt < 5 && !inPlace(); attempt += 1) {
+        performance += 0.5;
+        expect(await saveJuryResult(scoreId, performance)).toBe(200);
+        stored = await latestEventOf(scoreId);
+      }
+      expect(stored).toEqual({ seq: expect.any(Number), sameTransaction: true });
+      await waitFor(() => savesOf(scoreId).find((event) => event.finalScore === performance), { message: 'the save’s event' });
+    } finally {
+      await cleanUp.query('ROLLBACK');
+      cleanUp.release();
+    }
   });
 
   it('numbers a save’s event only after another transaction that holds the numbering lock has committed', async () => {
