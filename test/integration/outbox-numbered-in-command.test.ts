@@ -66,6 +66,24 @@ async function latestEventOf(scoreId: number): Promise<{ seq: number | null; sam
   return { seq: rows[0]!.seq, sameTransaction: rows[0]!.same_transaction };
 }
 
+/**
+ * Saves the score (each time 0.5 higher than `from`, each expected to answer 200) until a save's
+ * event was numbered in place, at most five times: a save while the relay happens to be at work
+ * (its one-second backstop pass) leaves its event to the sequencer, and the next one finds the
+ * relay idle. Returns the last save's event row and value.
+ */
+async function saveUntilNumberedInPlace(scoreId: number, from: number) {
+  let stored: { seq: number | null; sameTransaction: boolean } | undefined;
+  let performance = from;
+  const inPlace = () => stored !== undefined && stored.seq !== null && stored.sameTransaction;
+  for (let attempt = 0; attempt < 5 && !inPlace(); attempt += 1) {
+    performance += 0.5;
+    expect(await saveJuryResult(scoreId, performance)).toBe(200);
+    stored = await latestEventOf(scoreId);
+  }
+  return { stored, performance };
+}
+
 /** The score's events in the outbox, in id order. */
 async function outboxRowsOf(pool: Pool, scoreId: number): Promise<Array<{ seq: number | null; finalScore: number }>> {
   const { rows } = await pool.query<{ seq: number | null; finalScore: number }>(
@@ -152,16 +170,7 @@ afterAll(async () => {
 describe('events numbered by the command that appends them', () => {
   it('numbers a save’s event in the save’s own transaction and delivers it', async () => {
     const scoreId = scoreIds[0]!;
-    // A save while the relay happens to be at work (its one-second backstop pass) leaves its event
-    // to the sequencer: the next one finds the relay idle.
-    let stored: { seq: number | null; sameTransaction: boolean } | undefined;
-    let performance = 4;
-    const inPlace = () => stored !== undefined && stored.seq !== null && stored.sameTransaction;
-    for (let attempt = 0; attempt < 5 && !inPlace(); attempt += 1) {
-      performance += 0.5;
-      expect(await saveJuryResult(scoreId, performance)).toBe(200);
-      stored = await latestEventOf(scoreId);
-    }
+    const { stored, performance } = await saveUntilNumberedInPlace(scoreId, 4);
     // No second transaction touched the row: it was committed numbered.
     expect(stored).toEqual({ seq: expect.any(Number), sameTransaction: true });
     const delivered = await waitFor(() => savesOf(scoreId).find((event) => event.finalScore === performance), {
@@ -177,14 +186,7 @@ describe('events numbered by the command that appends them', () => {
       await cleanUp.query('BEGIN');
       await cleanUp.query('SELECT pg_advisory_xact_lock($1)', [RETENTION_LOCK_KEY]);
       const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
-      let stored: { seq: number | null; sameTransaction: boolean } | undefined;
-      let performance = 2;
-      const inPlace = () => stored !== undefined && stored.seq !== null && stored.sameTransaction;
-      for (let attempt = 0; attempt < 5 && !inPlace(); attempt += 1) {
-        performance += 0.5;
-        expect(await saveJuryResult(scoreId, performance)).toBe(200);
-        stored = await latestEventOf(scoreId);
-      }
+      const { stored, performance } = await saveUntilNumberedInPlace(scoreId, 2);
       expect(stored).toEqual({ seq: expect.any(Number), sameTransaction: true });
       await waitFor(() => savesOf(scoreId).find((event) => event.finalScore === performance), { message: 'the save’s event' });
     } finally {
