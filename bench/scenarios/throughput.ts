@@ -165,16 +165,16 @@ function mergedThroughputPhase(rounds: readonly ThroughputRound[]): ThroughputPh
 
 /** BENCH_PG_STATS=1: where PostgreSQL's time went in the phase, per command, nested statements included. */
 async function printStatementCosts(context: Context, phase: string, commands: number): Promise<void> {
-  const { rows } = await context.db.query<{ calls: number; exec_ms: number; toplevel: boolean; query: string }>(
-    `SELECT calls::int, total_exec_time AS exec_ms, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+  const { rows } = await context.db.query<{ calls: number; rows: number; exec_ms: number; toplevel: boolean; query: string }>(
+    `SELECT calls::int, rows::int, total_exec_time AS exec_ms, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
       ORDER BY total_exec_time DESC LIMIT 15`,
   );
-  progress(`statements of ${phase} per command (calls, exec µs; nested statements are inside their caller's time):`);
+  progress(`statements of ${phase} per command (calls, exec µs, rows per call; nested statements are inside their caller's time):`);
   const per = (value: number) => value / Math.max(1, commands);
   for (const row of rows)
     progress(
-      `  ${per(row.calls).toFixed(2).padStart(6)} × ${((per(row.exec_ms) * 1000) / Math.max(per(row.calls), 1e-9)).toFixed(0).padStart(5)} µs  ${row.toplevel ? '' : '(nested) '}${row.query}`,
+      `  ${per(row.calls).toFixed(2).padStart(6)} × ${((per(row.exec_ms) * 1000) / Math.max(per(row.calls), 1e-9)).toFixed(0).padStart(5)} µs ${(row.rows / Math.max(row.calls, 1)).toFixed(1).padStart(6)} rows  ${row.toplevel ? '' : '(nested) '}${row.query}`,
     );
 }
 
