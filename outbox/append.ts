@@ -63,13 +63,14 @@ const appendLastOutboxEventSql = sqlPerInstallation(
  * (docs/decisions.md). The seqs are drawn under the numbering lock. While the instance's relay is
  * idle the statement waits for a holder's commit (another save holds the lock through its COMMIT,
  * the sequencer for one statement): only trying it left 1 save in 5 to the sequencer at 50
- * portals in a command loop, and those saves were the tail. While the relay is at work, as under a stream of commands, it
- * only tries the lock: waits would queue the stream's commits one behind the other; the event of
- * a save that found it taken is numbered by the next save that gets it, or by the sequencer. It
- * is left to the sequencer too while a desktop write's capture, or a burst, waits. Nothing may
- * follow this statement (runCommand refuses): it travels with the COMMIT, so the numbering lock is
- * held no longer than the commit takes, and whoever waits for it never waits on a command's other
- * work. A wait past the command's lock timeout runs the command again, as for any lock.
+ * portals in a command loop, and those saves were the tail. While the relay is at work, as under
+ * a stream of commands, it only tries the lock: waits would queue the stream's commits one behind
+ * the other; the event of a save that found it taken is numbered by the next save that gets it,
+ * or by the sequencer. It is left to the sequencer too while a desktop write's capture, or a
+ * burst, waits. Nothing may follow this statement (runCommand refuses): it travels with the
+ * COMMIT, so the numbering lock is held no longer than the commit takes, and whoever waits for it
+ * never waits on a command's other work. A wait past the command's lock timeout runs the command
+ * again, as for any lock.
  */
 export function appendLastOutboxEvent(tx: TxClient, event: OutboxEvent): Promise<number> {
   const inserting = tx.query<{
