@@ -245,7 +245,7 @@ export function summary(
   if (results.throughput) {
     out.push(
       '',
-      `Command throughput: autocannon ${settings.throughputSeconds} s per phase in ${settings.throughputRounds} rounds, the variants taking turns, over ${settings.throughputScores} score rows, reply latency ms (p50 / p95 / p99 / max). Ceilings on the service's own fastify stack: minimal outbox command (BEGIN, lock, upsert, outbox insert, COMMIT; named statements) and one named upsert`,
+      `Command throughput: autocannon ${settings.throughputSeconds} s per phase in ${settings.throughputRounds} rounds, the variants taking turns, over ${settings.throughputScores} score rows, reply latency ms (p50 / p95 / p99 / max). Ceilings on the service's own fastify stack: minimal outbox command (BEGIN, lock, upsert, outbox insert, COMMIT; named statements; the relay woken after COMMIT, as a command's is) and one named upsert`,
     );
     out.push(
       table(

@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { runCommand } from '../commands/run-command.js';
+import { outboxCommitted, type CommittedEvents } from '../outbox/append.js';
 import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
 import { buildApp } from '../src/app.js';
@@ -120,6 +121,12 @@ bare.post('/naive/squads/generate', async (request) => {
 // marks every session as the service's own (gym.origin, as runCommand does per transaction), so the
 // legacy triggers skip their writes as they skip the service's. Named statements: parsed and planned
 // once per connection.
+//
+// An outbox command's event must reach the boards: after its COMMIT the minimal outbox command wakes
+// the relay as a service command does that leaves its event to the sequencer. When issue 18 was
+// filed its insert woke the relay (the outbox trigger notified on every insert); since migration
+// 0010 commits notify nobody, and the ceiling's events waited for the relay's one-second backstop,
+// numbered 750 at a time: a ceiling with delivery up to a second late, cheaper than prompt delivery.
 
 const ceilingPoolConfig: pg.PoolConfig = {
   connectionString: databaseUrl,
@@ -136,6 +143,7 @@ const pipelinedCeilingPool = new pg.Pool({ ...ceilingPoolConfig, pipeline: true 
 for (const pool of [ceilingPool, pipelinedCeilingPool])
   pool.on('error', (error) => logger.warn({ err: error }, 'ceiling pool connection lost'));
 let ceilingUpserts = 0;
+const LEFT_TO_THE_SEQUENCER: CommittedEvents = { numbered: [], unnumbered: true };
 const ceilingUpsert = (body: CeilingBody): pg.QueryConfig => ({
   name: 'ceiling-upsert',
   text: `INSERT INTO ${tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
@@ -254,6 +262,7 @@ serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBod
     const stored = rows[0]!;
     await client.query(ceilingOutbox(body, locked.rows[0]!.event_id, stored.value));
     await client.query('COMMIT');
+    outboxCommitted(running.pool, LEFT_TO_THE_SEQUENCER);
     return ceilingReply(body, stored, stored.value);
   });
 });
@@ -277,6 +286,7 @@ serviceStack.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJur
       client.query('COMMIT'),
     ]);
     if (committed.command !== 'COMMIT') throw new Error(`the transaction ended in ${committed.command}`);
+    outboxCommitted(running.pool, LEFT_TO_THE_SEQUENCER);
     return ceilingReply(body, stored, stored.value);
   });
 });
