@@ -126,7 +126,7 @@ bare.post('/naive/squads/generate', async (request) => {
 // the relay as a service command does that leaves its event to the sequencer. When issue 18 was
 // filed its insert woke the relay (the outbox trigger notified on every insert); since migration
 // 0010 commits notify nobody, and the ceiling's events waited for the relay's one-second backstop,
-// numbered 750 at a time: a ceiling with delivery up to a second late, cheaper than prompt delivery.
+// numbered about 700 at a time: a ceiling with delivery up to a second late, cheaper than prompt delivery.
 
 const ceilingPoolConfig: pg.PoolConfig = {
   connectionString: databaseUrl,
