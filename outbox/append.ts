@@ -57,7 +57,7 @@ const appendLastOutboxEventSql = sqlPerInstallation(
  * committed before this command got the score's row lock, so this statement sees its event. When
  * events wait for their number and no other command of the instance is at this point, the command
  * numbers them first, in id order, under the numbering lock (`svc_number_waiting_events`,
- * migration 0017), and returns them with its own for its instance to deliver; otherwise it leaves
+ * migrations 0017 and 0018), and returns them with its own for its instance to deliver; otherwise it leaves
  * its event to the sequencer too. The check asks for the lowest waiting id, not whether one
  * exists: for `EXISTS` the planner may expect a match at once and scan the table
  * (docs/decisions.md). The seqs are drawn under the numbering lock. While the instance's relay is

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { SEQUENCER_LOCK_KEY } from '../src/db/advisory-locks.js';
+import { NUMBERING_LOCK_KEY, SEQUENCER_LOCK_KEY } from '../src/db/advisory-locks.js';
 import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
 import { LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
 import type { Tables } from '../src/db/tables.js';
@@ -23,6 +23,20 @@ export async function selectUnsequenced(db: Queryable, limit: number): Promise<{
     values: [limit],
   });
   return { ids: rows.map((row) => row.id), captures: rows.filter((row) => row.capture).map((row) => row.id) };
+}
+
+/**
+ * Numbers at most `limit` waiting events in one statement, under the numbering lock, and returns
+ * them in seq order; null when more wait or a legacy write's capture does (migration 0018): the
+ * batches below number those.
+ */
+export async function sequenceWaitingEvents(db: Queryable, limit: number): Promise<NumberedRow[] | null> {
+  const { rows } = await db.query<{ numbered: NumberedRow[] | null }>({
+    name: `${db.tables.prefix}svc-sequence-waiting`,
+    text: `SELECT ${db.tables.prefix}svc_sequence_waiting_events($1, $2) AS numbered`,
+    values: [NUMBERING_LOCK_KEY, limit],
+  });
+  return rows[0]!.numbered;
 }
 
 /**
@@ -147,6 +161,9 @@ export class OutboxSequencer {
         this.peersListening = await setNumberedNotify(client, this.ownListener);
         this.peersCheckedAt = Date.now();
       }
+      // The usual pass, a few events, is one statement; a burst or a desktop write's capture goes to the batches.
+      const few = keep > 0 ? await sequenceWaitingEvents(client, keep) : null;
+      if (few !== null) return { rows: few, complete: true };
       for (;;) {
         const batch = await selectUnsequenced(client, BATCH_SIZE);
         const dropped = batch.captures.length > 0 ? await applyLegacyCaptures(client, batch.captures) : new Set<number>();

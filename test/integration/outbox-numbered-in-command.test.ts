@@ -13,7 +13,7 @@ import { runCommand } from '../../commands/run-command.js';
 import { saveJuryResult as saveJuryResultCommand } from '../../commands/save-jury-result.js';
 import { appendLastOutboxEvent } from '../../outbox/append.js';
 import { NUMBERING_LOCK_KEY, RETENTION_LOCK_KEY } from '../../src/db/advisory-locks.js';
-import { assignSeqReturning, selectUnsequenced } from '../../outbox/sequencer.js';
+import { assignSeqReturning, selectUnsequenced, sequenceWaitingEvents } from '../../outbox/sequencer.js';
 import { createPool, endPool, type Pool } from '../../src/db/pool.js';
 import { createTestDatabase } from '../support/database.js';
 import {
@@ -99,6 +99,40 @@ async function someoneWaitsForNumberingLock(): Promise<boolean> {
     `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND starts_with(application_name, 'gym-competition-service') AND wait_event = 'advisory'`,
   );
   return rows.length > 0;
+}
+
+/** A transaction on its own connection to `url` that holds the numbering lock until it ends. */
+async function numberingLockHolder(url: string): Promise<pg.Client> {
+  const holder = new pg.Client({ connectionString: url });
+  holder.on('error', () => undefined);
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
+  return holder;
+}
+
+/** Until a connection to the database of `client` waits for an advisory lock. */
+async function untilOneWaitsForAdvisoryLock(client: pg.Client, message: string): Promise<void> {
+  await waitFor(
+    async () =>
+      (await client.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'`)).rows.length > 0,
+    { message },
+  );
+}
+
+/** The desktop program writes the score's final value on its own connection: its trigger captures the write for the sequencer. */
+async function desktopWritesFinalScore(url: string, scoreId: number, disciplineId: number): Promise<void> {
+  const desktop = new pg.Client({ connectionString: url, application_name: 'TurnerDesk 4.2' });
+  desktop.on('error', () => undefined);
+  await desktop.connect();
+  try {
+    await desktop.query(
+      `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`,
+      [scoreId, disciplineId],
+    );
+  } finally {
+    await desktop.end();
+  }
 }
 
 const silentLog = pino({ level: 'silent' });
@@ -271,20 +305,11 @@ describe('events numbered by the command that appends them', () => {
 
   it('leaves the waiting events to the sequencer’s batch while another save of the instance is underway', async () => {
     await withRelaylessDatabase(3, async ({ url, pool, eventId, scoreId, save, saveOther }) => {
-      const holder = new pg.Client({ connectionString: url });
-      holder.on('error', () => undefined);
-      await holder.connect();
+      const holder = await numberingLockHolder(url);
       try {
-        await holder.query('BEGIN');
-        await holder.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
         // The save of the other score waits for the numbering lock: it is underway.
         const underway = saveOther(4.5);
-        await waitFor(
-          async () =>
-            (await holder.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory'`)).rows
-              .length > 0,
-          { message: 'a save waiting for the numbering lock' },
-        );
+        await untilOneWaitsForAdvisoryLock(holder, 'a save waiting for the numbering lock');
         const waitingId = await commitEvent(pool, eventId, 'left-for-the-batch');
         await save(2.5);
         const { rows: marker } = await pool.query(`SELECT seq FROM ${t.svc_outbox} WHERE id = $1`, [waitingId]);
@@ -319,17 +344,7 @@ describe('events numbered by the command that appends them', () => {
   it('leaves a save’s event to the sequencer while a desktop write waits for the sequencer to apply it', async () => {
     await withRelaylessDatabase(2, async ({ url, pool, scoreId, disciplineId, save }) => {
       await save(1.5);
-      const desktop = new pg.Client({ connectionString: url, application_name: 'TurnerDesk 4.2' });
-      desktop.on('error', () => undefined);
-      await desktop.connect();
-      try {
-        await desktop.query(
-          `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 8.25)`,
-          [scoreId, disciplineId],
-        );
-      } finally {
-        await desktop.end();
-      }
+      await desktopWritesFinalScore(url, scoreId, disciplineId);
       await save(2.5);
       // Only the sequencer turns a capture into its event and audit record: numbered in place, the
       // save would come before the desktop's write of the same score.
@@ -377,6 +392,61 @@ describe('events numbered by the command that appends them', () => {
       } finally {
         await client.query('ROLLBACK');
         client.release();
+      }
+    });
+  });
+
+  it('numbers a pass’s few waiting events in one statement, in the order they were committed, and returns them', async () => {
+    await withRelaylessDatabase(2, async ({ pool, eventId }) => {
+      const waiting = [await commitEvent(pool, eventId, 'pass-first'), await commitEvent(pool, eventId, 'pass-second')];
+      const numbered = await sequenceWaitingEvents(pool, 10);
+      expect(numbered?.map((row) => row.payload['marker'])).toEqual(['pass-first', 'pass-second']);
+      const { rows } = await pool.query<{ seq: number }>(`SELECT seq FROM ${t.svc_outbox} WHERE id = ANY($1) ORDER BY id`, [waiting]);
+      expect(numbered!.map((row) => row.seq)).toEqual(rows.map((row) => row.seq));
+      expect(rows[1]!.seq).toBe(rows[0]!.seq + 1);
+      expect(await sequenceWaitingEvents(pool, 10)).toEqual([]);
+    });
+  });
+
+  it('leaves more waiting events than a pass keeps, and a desktop write’s capture, to the sequencer’s batches', async () => {
+    await withRelaylessDatabase(2, async ({ url, pool, eventId, scoreId, disciplineId }) => {
+      const waiting = [
+        await commitEvent(pool, eventId, 'burst-1'),
+        await commitEvent(pool, eventId, 'burst-2'),
+        await commitEvent(pool, eventId, 'burst-3'),
+      ];
+      expect(await sequenceWaitingEvents(pool, 2)).toBeNull();
+      const unnumbered = async () =>
+        (await pool.query(`SELECT id FROM ${t.svc_outbox} WHERE seq IS NULL ORDER BY id`)).rows.map((row: { id: string }) =>
+          Number(row.id),
+        );
+      expect(await unnumbered()).toEqual(waiting);
+
+      await assignSeqReturning(pool, waiting);
+      await desktopWritesFinalScore(url, scoreId, disciplineId);
+      expect(await sequenceWaitingEvents(pool, 10)).toBeNull();
+      expect(await unnumbered()).toHaveLength(1);
+    });
+  });
+
+  it('numbers a pass’s events only after the holder of the numbering lock has committed, with the events that holder committed', async () => {
+    await withRelaylessDatabase(2, async ({ url, pool, eventId }) => {
+      await commitEvent(pool, eventId, 'before-the-holder');
+      const holder = await numberingLockHolder(url);
+      try {
+        await holder.query(
+          `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload) VALUES ('score-updated', $1, 'api', '{"marker": "the-holder’s"}')`,
+          [eventId],
+        );
+        const pass = sequenceWaitingEvents(pool, 10);
+        await untilOneWaitsForAdvisoryLock(holder, 'the pass waiting for the numbering lock');
+        await holder.query('COMMIT');
+        const numbered = await pass;
+        expect(numbered?.map((row) => row.payload['marker'])).toEqual(['before-the-holder', 'the-holder’s']);
+        const { rows } = await pool.query(`SELECT id FROM ${t.svc_outbox} WHERE seq IS NULL`);
+        expect(rows).toEqual([]);
+      } finally {
+        await holder.end();
       }
     });
   });
