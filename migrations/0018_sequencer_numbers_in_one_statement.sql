@@ -1,8 +1,9 @@
--- The sequencer's pass numbers a handful of waiting events in one statement (issue 18). It took two
--- round trips: one read the waiting ids, the next took the numbering lock and numbered them. At 50
--- portals the events a pass numbers are those of commands that left theirs when the machine
--- stalled, and in a stall each round trip of the pass took 8-12 ms (p50): after their command's
--- commit those events waited 24 ms (p50) for the scoreboards, and they set the p99.
+-- The sequencer's pass numbers its usual few waiting events in one statement (issue 18) instead of
+-- two round trips (the waiting ids, then the numbering under the numbering lock): half the
+-- sequencer's statements per command. At 50 portals the events a pass numbers are those of
+-- commands that left theirs in a slowdown of the machine; most of the pass's time there is the wait
+-- for the numbering lock and its own commit, so those events came a few milliseconds sooner at
+-- most (docs/performance.md, session 20).
 --
 -- svc_number_waiting_locked: the numbering shared by commands (0017) and the sequencer. The caller
 -- holds the numbering lock; the read runs in a snapshot taken under it, so nothing numbered
