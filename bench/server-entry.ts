@@ -10,8 +10,6 @@
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { runCommand } from '../commands/run-command.js';
-import { outboxCommitted, type CommittedEvents } from '../outbox/append.js';
 import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
 import { buildApp } from '../src/app.js';
@@ -118,15 +116,14 @@ bare.post('/naive/squads/generate', async (request) => {
 
 // ---------------------------------------------------------------------------------------------
 // The ceilings: what this stack can do at best for one write, and for one outbox command. Their pool
-// marks every session as the service's own (gym.origin, as runCommand does per transaction), so the
+// marks every session as the service's own (gym.origin, as a command does per transaction), so the
 // legacy triggers skip their writes as they skip the service's. Named statements: parsed and planned
 // once per connection.
 //
 // An outbox command's event must reach the boards: after its COMMIT the minimal outbox command wakes
-// the relay as a service command does that leaves its event to the sequencer. When issue 18 was
-// filed its insert woke the relay (the outbox trigger notified on every insert); since migration
-// 0010 commits notify nobody, and the ceiling's events waited for the relay's one-second backstop,
-// numbered about 700 at a time: a ceiling with delivery up to a second late, cheaper than prompt delivery.
+// the relay as a service command does (a commit notifies nobody, migration 0010). Without the wake-up
+// its events would wait for the relay's one-second backstop and be numbered hundreds at a time: a
+// ceiling with delivery up to a second late, cheaper than prompt delivery.
 
 const ceilingPoolConfig: pg.PoolConfig = {
   connectionString: databaseUrl,
@@ -143,7 +140,6 @@ const pipelinedCeilingPool = new pg.Pool({ ...ceilingPoolConfig, pipeline: true 
 for (const pool of [ceilingPool, pipelinedCeilingPool])
   pool.on('error', (error) => logger.warn({ err: error }, 'ceiling pool connection lost'));
 let ceilingUpserts = 0;
-const LEFT_TO_THE_SEQUENCER: CommittedEvents = { numbered: [], unnumbered: true };
 const ceilingUpsert = (body: CeilingBody): pg.QueryConfig => ({
   name: 'ceiling-upsert',
   text: `INSERT INTO ${tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
@@ -184,10 +180,10 @@ const ceilingReply = (body: CeilingBody, stored: { id: number; value: number }, 
   finalScore,
 });
 
-const serviceStack = await buildApp({ config, pool: running.pool, logger, relay: running.relay });
+const serviceStack = await buildApp({ config, pool: running.pool, commands: running.commands, logger, relay: running.relay });
 
 /**
- * The naive design without an outbox: the same command in one transaction (runCommand marks it as
+ * The naive design without an outbox: the same command in one transaction (the runner marks it as
  * the service's own write, as the real route does), except that the outbox INSERT is kept in memory
  * instead of being sent, and the event goes to the room right after COMMIT. On the service's stack,
  * as the real route is: the comparison is of the outbox and relay against the direct emit, not of
@@ -204,7 +200,7 @@ serviceStack.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } 
   };
   let event: { eventId: number; payload: Record<string, unknown> } | null = null;
   const outboxInsert = `INSERT INTO ${tables.svc_outbox}`;
-  const reply = await runCommand(running.pool, (tx) => {
+  const reply = await running.commands.run((tx) => {
     const direct = new Proxy(tx, {
       get(target, property, receiver) {
         if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
@@ -262,7 +258,7 @@ serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBod
     const stored = rows[0]!;
     await client.query(ceilingOutbox(body, locked.rows[0]!.event_id, stored.value));
     await client.query('COMMIT');
-    outboxCommitted(running.pool, LEFT_TO_THE_SEQUENCER);
+    running.relay.commandCommitted();
     return ceilingReply(body, stored, stored.value);
   });
 });
@@ -286,7 +282,7 @@ serviceStack.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJur
       client.query('COMMIT'),
     ]);
     if (committed.command !== 'COMMIT') throw new Error(`the transaction ended in ${committed.command}`);
-    outboxCommitted(running.pool, LEFT_TO_THE_SEQUENCER);
+    running.relay.commandCommitted();
     return ceilingReply(body, stored, stored.value);
   });
 });

@@ -23,7 +23,7 @@ import {
   type JuryResultEntry,
   type WarnLogger,
 } from '../src/model/scoring-context.js';
-import { appendLastOutboxEvent, appendOutboxEvent } from '../outbox/append.js';
+import { appendOutboxEvent } from '../outbox/append.js';
 import { captureFinal, checkDistinctFields, disciplineOfFields } from './individual-score-decision.js';
 import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { decidePanel } from './panel-decision.js';
@@ -63,7 +63,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
   if (final.value !== null) await storeFinalScore(tx, captured, final.value);
 
   const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
-  if (panel === null) void appendLastOutboxEvent(tx, scoreValueEvent(stored));
+  if (panel === null) void appendOutboxEvent(tx, scoreValueEvent(stored));
   else {
     await appendOutboxEvent(tx, scoreValueEvent(stored));
     await recordPanelDeviation(tx, captured, panel);

@@ -13,7 +13,7 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
-import { appendLastOutboxEvent, appendOutboxEvent } from '../outbox/append.js';
+import { appendOutboxEvent } from '../outbox/append.js';
 import { juryResultScoreUpdated } from '../outbox/events.js';
 import { calculatedScoreOf, loadDisciplineState, loadFieldDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { checkExpectedPerformance, checkJuryResultAttempt } from './individual-score-decision.js';
@@ -69,7 +69,7 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   };
   if (panel === null) {
     const finalScore = calculatedScoreOf(state);
-    void appendLastOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
+    void appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
     return { ...reply, finalScore };
   }
   await storePanelAggregate(tx, state, panel, true);

@@ -4,7 +4,6 @@
  * `kind` and the time order in `GET /api/live-results`, and group members stored by the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../commands/run-command.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import { t } from '../support/tables.js';
 import { adminToken, bearer, juryToken } from '../support/tokens.js';
@@ -45,7 +44,7 @@ async function outboxCount(): Promise<number> {
 
 beforeAll(async () => {
   server = await startTestServer();
-  demo = await runCommand(server.pool, (tx) => seedDemo(tx));
+  demo = await server.commands.run((tx) => seedDemo(tx));
 });
 afterAll(async () => {
   await server?.stop();

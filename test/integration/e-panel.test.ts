@@ -321,7 +321,7 @@ async function watchDeviations(eventId: number) {
   const scoreEvents = collectEvents(socket);
   expect((await joinCompetition(socket, eventId)).ok).toBe(true);
   let marker = 0;
-  const settle = () => commitAndAwait(server.pool, scoreEvents, eventId, `settle-${(marker += 1)}`, 15_000);
+  const settle = () => commitAndAwait(server.commands, scoreEvents, eventId, `settle-${(marker += 1)}`, 15_000);
   return { deviations, settle, close: () => socket.close() };
 }
 

@@ -19,7 +19,6 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/app.js';
-import { runCommand } from '../../commands/run-command.js';
 import { APP_SETTING_DEFAULTS } from '../../queries/app-settings.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import type { RouteEntry } from '../../src/http/security.js';
@@ -107,7 +106,7 @@ beforeAll(async () => {
     env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' },
     firewall: windowsWithoutAdminRights(),
   });
-  demo = await runCommand(server.pool, (tx) => seedDemo(tx));
+  demo = await server.commands.run((tx) => seedDemo(tx));
   ids = [
     demo.event.id,
     ...demo.competitions.map((competition) => competition.id),

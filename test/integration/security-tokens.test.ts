@@ -5,6 +5,7 @@
  * route is tested without anyone adding it; a new POST route without a guard fails the test until
  * it is declared public below.
  */
+import { createCommandRunner } from '../../commands/run-command.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -85,6 +86,7 @@ describe('the route table', () => {
     const app = await buildApp({
       config,
       pool,
+      commands: createCommandRunner(pool),
       logger,
       relay: { status: () => ({ state: 'listening', delivered: 0, cursor: 0, sequencer: true }) },
     });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../commands/run-command.js';
+import { createCommandRunner } from '../../commands/run-command.js';
 import { migrateDatabase } from '../../src/db/database.js';
 import { DemoSeedRefused, seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import { createPool, type Pool, type TxClient } from '../../src/db/pool.js';
@@ -30,7 +30,7 @@ async function database(options: { empty?: boolean; prefix?: string } = {}): Pro
 /** Seeds in this process, counting the statements the seed runs inside its transaction. */
 async function seedCounting(pool: Pool, options: { force?: boolean } = {}): Promise<{ summary: DemoSummary; statements: number }> {
   let statements = 0;
-  const summary = await runCommand(pool, (tx) => {
+  const summary = await createCommandRunner(pool).run((tx) => {
     const counting = Object.create(tx) as TxClient;
     counting.query = ((...args: Parameters<TxClient['query']>) => {
       statements++;

@@ -5,7 +5,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { changeRelease } from '../../../commands/release-scope.js';
-import { runCommand } from '../../../commands/run-command.js';
 import { loadCompleteness } from '../../../queries/completeness.js';
 import { selectAuditPage, selectScoreHistory } from '../../../queries/score-audit.js';
 import { commandContext } from '../actor.js';
@@ -171,7 +170,7 @@ export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<voi
       },
       handler: async (request) => {
         const context = commandContext(request);
-        return runCommand(deps.pool, (tx) => changeRelease(tx, request.body, release, context.actor ?? 'unknown'), context);
+        return deps.commands.run((tx) => changeRelease(tx, request.body, release, context.actor ?? 'unknown'), context);
       },
     });
   }

@@ -8,7 +8,6 @@ import { confirmPanelDeviation } from '../../../commands/confirm-panel-deviation
 import { removePanelSettings, setPanelSettings } from '../../../commands/panel-settings.js';
 import { selectOpenDeviations } from '../../../queries/panel-deviations.js';
 import { HEAD_ROLES } from '../auth.js';
-import { runCommand } from '../../../commands/run-command.js';
 import { commandContext } from '../actor.js';
 import { withErrors } from '../schemas/common.js';
 import {
@@ -37,8 +36,7 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
     },
     async (request) => {
       const context = commandContext(request);
-      return runCommand(
-        deps.pool,
+      return deps.commands.run(
         (tx) => setPanelSettings(tx, request.params.disciplineId, request.body, context.actor ?? 'unknown'),
         context,
       );
@@ -57,7 +55,7 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      await runCommand(deps.pool, (tx) => removePanelSettings(tx, request.params.disciplineId), commandContext(request));
+      await deps.commands.run((tx) => removePanelSettings(tx, request.params.disciplineId), commandContext(request));
       return reply.code(204).send(null);
     },
   );
@@ -89,7 +87,7 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
     },
     async (request) => {
       const context = commandContext(request);
-      return runCommand(deps.pool, (tx) => confirmPanelDeviation(tx, request.body, context.actor ?? 'unknown', request.log), context);
+      return deps.commands.run((tx) => confirmPanelDeviation(tx, request.body, context.actor ?? 'unknown', request.log), context);
     },
   );
 }

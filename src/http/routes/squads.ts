@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
-import { ANONYMOUS, runCommand } from '../../../commands/run-command.js';
+import { ANONYMOUS } from '../../../commands/run-command.js';
 import { withClientGone } from '../client-gone.js';
 import { applySquads } from '../../../commands/apply-squads.js';
 import { readAgeRule } from '../../../queries/app-settings.js';
@@ -95,7 +95,7 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      const result = await runCommand(pool, (tx) => applySquads(tx, request.body), withClientGone(ANONYMOUS, request));
+      const result = await deps.commands.run((tx) => applySquads(tx, request.body), withClientGone(ANONYMOUS, request));
       return {
         success: true as const,
         message: `${result.squadsCreated} squads applied to ${result.participantsAssigned} participants of event ${result.eventId}`,
