@@ -8,7 +8,7 @@
  * Environment: BENCH_DATABASE_URL, BENCH_DATA_DIR, JWT_SECRET, LOG_LEVEL (as for `npm start`).
  */
 import { performance } from 'node:perf_hooks';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
@@ -132,13 +132,8 @@ const ceilingPoolConfig: pg.PoolConfig = {
   options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}`,
 };
 const ceilingPool = new pg.Pool(ceilingPoolConfig);
-// The same command pipelined as the service's commands are (src/db/pool.ts): the issue's ceiling
-// waits for every answer, and a command that does not would otherwise be measured against less than
-// what the stack can do.
-const pipelinedCeilingPool = new pg.Pool({ ...ceilingPoolConfig, pipeline: true });
 // An idle client losing its server emits 'error' on its pool; without a listener the bench server exits.
-for (const pool of [ceilingPool, pipelinedCeilingPool])
-  pool.on('error', (error) => logger.warn({ err: error }, 'ceiling pool connection lost'));
+ceilingPool.on('error', (error) => logger.warn({ err: error }, 'ceiling pool connection lost'));
 let ceilingUpserts = 0;
 const ceilingUpsert = (body: CeilingBody): pg.QueryConfig => ({
   name: 'ceiling-upsert',
@@ -244,8 +239,11 @@ async function onCeilingConnection<T>(pool: pg.Pool, work: (client: pg.PoolClien
   }
 }
 
-/** Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT. */
-serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
+/**
+ * Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT —
+ * on the service's fastify stack and, to show what that stack costs, on the bare fastify instance.
+ */
+async function minimalOutboxCommand(request: FastifyRequest, reply: FastifyReply) {
   const body = request.body as CeilingBody;
   return onCeilingConnection(ceilingPool, async (client) => {
     await client.query('BEGIN');
@@ -261,31 +259,9 @@ serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBod
     running.relay.commandCommitted();
     return ceilingReply(body, stored, stored.value);
   });
-});
-
-/** Ceiling 3: ceiling 2 in two round trips — BEGIN, lock and upsert; then the outbox insert and COMMIT. */
-serviceStack.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
-  const body = request.body as CeilingBody;
-  return onCeilingConnection(pipelinedCeilingPool, async (client) => {
-    const [, locked, upserted] = await Promise.all([
-      client.query('BEGIN'),
-      client.query<{ event_id: number }>(ceilingLock(body)),
-      client.query<{ id: number; value: number }>(ceilingUpsert(body)),
-    ]);
-    if (locked.rowCount !== 1) {
-      await client.query('ROLLBACK');
-      return reply.code(404).send({ error: 'not found' });
-    }
-    const stored = upserted.rows[0]!;
-    const [, committed] = await Promise.all([
-      client.query(ceilingOutbox(body, locked.rows[0]!.event_id, stored.value)),
-      client.query('COMMIT'),
-    ]);
-    if (committed.command !== 'COMMIT') throw new Error(`the transaction ended in ${committed.command}`);
-    running.relay.commandCommitted();
-    return ceilingReply(body, stored, stored.value);
-  });
-});
+}
+serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, minimalOutboxCommand);
+bare.post('/ceiling/outbox-command', minimalOutboxCommand);
 
 await serviceStack.listen({ port: 0, host: '127.0.0.1' });
 const serviceStackAddress = serviceStack.server.address();
@@ -336,7 +312,6 @@ function stop(code: number): Promise<void> {
       await bare.close();
       await serviceStack.close();
       await ceilingPool.end();
-      await pipelinedCeilingPool.end();
       await running.close();
     } finally {
       // process.exit (not a hard kill) is what lets --cpu-prof write its profile.
