@@ -109,7 +109,8 @@ export function checksOf(results: Results): Check[] {
         (comparison.pipelinedCeiling === null
           ? ''
           : `; pipelined as the service's commands: ${fmt(comparison.ratioToPipelinedCeiling, 2)}× (${fmt(comparison.pipelinedCeiling, 0)} req/s)`) +
-        // What the command's own reads and writes leave for the outbox and the relay (docs/performance.md, session 15).
+        // What the command's own reads and writes leave for the outbox and the relay
+        // (docs/performance.md, "The state read follows the score's lock").
         `; the naive route, without any outbox: ${fmt(comparison.naive / comparison.outboxCeiling, 2)}×`,
       met: (comparison.ratioToOutboxCeiling ?? 0) >= 0.7,
     });
