@@ -147,7 +147,7 @@ export interface CpuMark {
 // ---------------------------------------------------------------------------------------------
 // Phases in rounds. The machine is shared, and its speed drifts within a minute: two variants
 // measured one after the other differed by as much as two runs of the same code (docs/performance.md,
-// issue 18). A comparison therefore runs each variant in rounds that take turns, and merges them.
+// "Method"). A comparison therefore runs each variant in rounds that take turns, and merges them.
 
 /**
  * Runs `phase` for every variant in `rounds` rounds, the variants taking turns (the order reversed

@@ -211,9 +211,9 @@ const corkedUntilNextTick = new WeakSet<Corkable>();
  * Holds the connection's socket writes until the current turn of the event loop has run its
  * microtasks, so that statements sent together leave in one system call. pg writes every statement
  * on its own (one `writev` for a statement's Parse/Bind/Execute/Sync, one `write` for BEGIN and
- * COMMIT): six calls per jury-results save, now two. Server CPU per save went 0.46 / 0.44 →
- * 0.41 / 0.43 ms in alternating bench runs (docs/performance.md, session 10). A statement sent in a
- * later turn starts a new batch, so nothing waits for a later turn.
+ * COMMIT): six calls per jury-results save without this, two with it. Server CPU per save went
+ * 0.46 / 0.44 → 0.41 / 0.43 ms in alternating bench runs (docs/performance.md, "Statements pipelined").
+ * A statement sent in a later turn starts a new batch, so nothing waits for a later turn.
  */
 function sendTogetherThisTurn(client: TxClient): void {
   const socket = (client as TxClient & { connection?: { stream?: Partial<Corkable> } }).connection?.stream;

@@ -98,7 +98,7 @@ it('answers 503 with Retry-After to the judges on a locked score and keeps other
       expect(answer.status, JSON.stringify(answer.body)).toBe(503);
       expect(answer.body).toMatchObject({ statusCode: 503, code: 'UNAVAILABLE' });
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
-      // "Within a few seconds": the lock budget is 5 s; generous for a loaded machine, far below the old 15 s.
+      // "Within a few seconds": the lock budget is 5 s; generous for a loaded machine, far below the 15 s statement timeout.
       expect(answer.answeredAt).toBeLessThan(12_000);
     }
     const figures = `baseline median ${median(baseline).toFixed(0)} ms, during the lock ${median(during).toFixed(0)} ms`;
