@@ -12,6 +12,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
+import { createCommandRunner } from '../commands/run-command.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { generateSquadProposals, resolveSquadCriteria } from '../src/domain/squad-planner.js';
@@ -175,6 +176,8 @@ const ceilingReply = (body: CeilingBody, stored: { id: number; value: number }, 
   finalScore,
 });
 
+// The naive route appends no event, so its commits wake no relay.
+const naiveCommands = createCommandRunner(running.pool);
 const serviceStack = await buildApp({ config, pool: running.pool, commands: running.commands, logger, relay: running.relay });
 
 /**
@@ -195,7 +198,7 @@ serviceStack.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } 
   };
   let event: { eventId: number; payload: Record<string, unknown> } | null = null;
   const outboxInsert = `INSERT INTO ${tables.svc_outbox}`;
-  const reply = await running.commands.run((tx) => {
+  const reply = await naiveCommands.run((tx) => {
     const direct = new Proxy(tx, {
       get(target, property, receiver) {
         if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
