@@ -171,4 +171,13 @@ describe('tokens', () => {
     expect(await refused.json()).toMatchObject({ code: 'UNAUTHORIZED' });
     expect((await session(withExp)).status).toBe(200);
   });
+
+  it('refuses a token whose exp no date can hold (1e308) with 401, on the session and on an admin route', async () => {
+    const farFuture = createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS256' })({ sub: 'anna', role: 'admin', exp: 1e308 });
+    for (const path of ['/api/session', '/api/groups/1/members']) {
+      const answer = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${farFuture}` } });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'The token’s expiry is not a valid time' });
+    }
+  });
 });
