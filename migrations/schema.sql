@@ -178,7 +178,7 @@ CREATE TABLE app_svc_score_audit (
   xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
   event_id integer,
   competition_id integer,
-  score_id integer NOT NULL,
+  score_id integer,
   discipline_id integer NOT NULL,
   field_id integer,
   attempt integer,
@@ -189,6 +189,7 @@ CREATE TABLE app_svc_score_audit (
   after_release boolean NOT NULL DEFAULT false,
   via_copy boolean NOT NULL DEFAULT false,
   kind text,
+  squad_name text,
   CONSTRAINT app_svc_score_audit_pkey PRIMARY KEY (id)
 );
 
@@ -570,6 +571,47 @@ END;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION app_svc_audit_release_row(p_competition integer, p_discipline integer, p_squad text, p_kind text, p_released_by text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_api boolean := current_setting('gym.origin', true) = 'api';
+BEGIN
+  INSERT INTO app_svc_score_audit
+         (event_id, competition_id, score_id, discipline_id, field_id, attempt, old_value, new_value,
+          source, actor, after_release, kind, squad_name)
+  SELECT c.int_veranstaltungenid, p_competition, NULL, p_discipline, NULL, NULL, NULL, NULL,
+         CASE WHEN v_api THEN 'api' ELSE 'legacy' END,
+         CASE WHEN v_api THEN COALESCE(NULLIF(current_setting('gym.actor', true), ''), p_released_by, 'service')
+              ELSE COALESCE(NULLIF(current_setting('application_name', true), ''), session_user::text) END,
+         false, p_kind, NULLIF(p_squad, '')
+    FROM (SELECT 1) AS one
+    LEFT JOIN app_wettkaempfe c ON c.int_wettkaempfeid = p_competition;
+END;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION app_svc_audit_releases()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.competition_id = NEW.competition_id AND OLD.discipline_id = NEW.discipline_id
+     AND OLD.squad_name = NEW.squad_name THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP <> 'INSERT' THEN
+    PERFORM app_svc_audit_release_row(OLD.competition_id, OLD.discipline_id, OLD.squad_name, 'reopen', NULL);
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    PERFORM app_svc_audit_release_row(NEW.competition_id, NEW.discipline_id, NEW.squad_name, 'release', NEW.released_by);
+  END IF;
+  RETURN NULL;
+END;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION app_svc_legacy_capture(p_table text, p_row integer, p_score integer, p_place integer, p_kp integer, p_attempt integer, p_old real, p_new real, p_audit boolean, p_event boolean, p_xact text, p_actor text)
  RETURNS jsonb
  LANGUAGE sql
@@ -853,6 +895,8 @@ CREATE TRIGGER app_svc_legacy_jury_update AFTER UPDATE ON app_jury_results REFER
 CREATE TRIGGER app_svc_outbox_mark_released BEFORE INSERT ON app_svc_outbox FOR EACH ROW WHEN (((new.topic = 'score-updated'::text) AND (NOT (new.payload ? 'released'::text)))) EXECUTE FUNCTION app_svc_outbox_mark_released();
 
 CREATE TRIGGER app_svc_outbox_notify AFTER UPDATE ON app_svc_outbox REFERENCING NEW TABLE AS numbered FOR EACH STATEMENT EXECUTE FUNCTION app_svc_outbox_numbered_notify();
+
+CREATE TRIGGER app_svc_audit_releases AFTER INSERT OR DELETE OR UPDATE ON app_svc_releases FOR EACH ROW EXECUTE FUNCTION app_svc_audit_releases();
 
 CREATE TRIGGER app_svc_audit_detail_delete AFTER DELETE ON app_wertungen_details FOR EACH ROW WHEN (((old.rel_leistung IS NOT NULL) AND (current_setting('gym.origin'::text, true) = 'api'::text))) EXECUTE FUNCTION app_svc_audit_details();
 

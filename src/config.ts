@@ -27,7 +27,7 @@ export interface Config {
   /** Exact allowed origins from CORS_ORIGINS (`*` allows any); empty: the LAN client-port policy of `src/http/security.ts`. */
   corsOrigins: string[];
   /** Requests per minute per client address and route; 0 turns a limit off. */
-  rateLimit: { adminPerMinute: number; scoreWritesPerMinute: number };
+  rateLimit: { adminPerMinute: number; readsPerMinute: number; scoreWritesPerMinute: number };
   /** Extra `Host` names from ALLOWED_HOSTS (`*` any, `.example.org` a domain and its subdomains); see `hostPolicy` in `src/http/security.ts`. */
   allowedHosts: string[];
   /** Time a client has to send a whole request, and its headers, in milliseconds. */
@@ -245,6 +245,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     corsOrigins: readOrigins(env),
     rateLimit: {
       adminPerMinute: readLimit(env, 'RATE_LIMIT_PER_MINUTE', 60),
+      // The head judge's console reads completeness and the corrections log again after every
+      // score event of the competition (a few a second on a busy day), with a token.
+      readsPerMinute: readLimit(env, 'RATE_LIMIT_READS_PER_MINUTE', 600),
       // Portals behind the stand-alone client port share one address, and an offline save queue
       // flushes in bursts, so score writes get ten times the room of admin actions.
       scoreWritesPerMinute: readLimit(env, 'RATE_LIMIT_SCORE_WRITES_PER_MINUTE', 600),

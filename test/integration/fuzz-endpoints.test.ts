@@ -103,7 +103,7 @@ function validates(schema: Schema, part: Part, value: unknown): boolean {
 beforeAll(async () => {
   // Rate limits would turn the later requests of a route into 429s; they have a test of their own.
   server = await startTestServer({
-    env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' },
+    env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' },
     firewall: windowsWithoutAdminRights(),
   });
   demo = await server.commands.run((tx) => seedDemo(tx));

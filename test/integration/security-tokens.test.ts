@@ -39,7 +39,7 @@ const servers: Record<'lan' | 'strict', TestServer> = {} as never;
 
 beforeAll(async () => {
   // Limits off: this file sends far more refused tokens per route than a minute allows.
-  const env = { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' };
+  const env = { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' };
   servers.lan = await startTestServer({ env, firewall: windowsWithoutAdminRights() });
   servers.strict = await startTestServer({ env: { ...env, AUTH_MODE: 'strict' }, firewall: windowsWithoutAdminRights() });
 });
