@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { ResourceShortage } from './resource-shortage.js';
 import type { Tables } from './tables.js';
 
 /** The installation's table names travel with every connection (`db.tables.wertungen`). */
@@ -47,6 +48,8 @@ type ConnectCallback<C> = (error: Error | undefined, client: C | undefined, done
 class TablesPool extends pg.Pool implements WithTables {
   /** When each checkout still waiting for a connection asked for it, oldest first (a Map keeps insertion order). */
   private readonly checkoutsWaiting = new Map<object, number>();
+  /** A full disk or similar shortage its users ran into, until a write commits again (src/db/resource-shortage.ts). */
+  readonly resources = new ResourceShortage();
 
   constructor(
     config: pg.PoolConfig,
@@ -153,6 +156,11 @@ export function poolPressure(pool: Pool, now: number = Date.now()): 'ok' | 'satu
   if (pool.waitingCount === 0 || pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10)) return 'ok';
   const waitingSince = pool instanceof TablesPool ? pool.oldestCheckoutWaitingSince() : undefined;
   return waitingSince !== undefined && now - waitingSince >= POOL_WAIT_DEGRADED_MS ? 'exhausted' : 'saturated';
+}
+
+/** The resource shortage the pool's users report and its commits end; null for a pool not made by createPool. */
+export function resourceShortageOf(pool: Pool): ResourceShortage | null {
+  return pool instanceof TablesPool ? pool.resources : null;
 }
 
 /** Thrown when the request's client went away: nobody is left to answer. */
@@ -282,6 +290,7 @@ export async function withTransaction<T>(
     if (failed) throw failed.reason;
     const { command } = await commit;
     if (command !== 'COMMIT') throw new Error(`the transaction ended in ${command}, not COMMIT`);
+    resourceShortageOf(pool)?.committed();
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
