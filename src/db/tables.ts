@@ -39,6 +39,7 @@ export const TABLE_NAMES = [
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',
+  'svc_limit_desktop_role',
 ] as const;
 
 export type TableName = (typeof TABLE_NAMES)[number];
