@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/embedded.js';
 import { NUMBERING_LOCK_KEY, RELEASE_SCOPE_LOCK_CLASS, SEQUENCER_LOCK_KEY } from '../../src/db/advisory-locks.js';
-import { withTables, type Pool } from '../../src/db/pool.js';
+import { withTables, type WithTables } from '../../src/db/pool.js';
 import {
   createCompetition,
   insertDiscipline,
@@ -29,7 +29,7 @@ import { t } from '../support/tables.js';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gym-desktop-trust-'));
 let service: ServiceProcess;
 let board: Scoreboard | undefined;
-let desktop: Pool;
+let desktop: pg.Pool & WithTables;
 let competition: Competition;
 let discipline: Discipline;
 let scoreId: number;
