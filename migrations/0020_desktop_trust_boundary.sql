@@ -40,58 +40,28 @@ BEGIN
 END;
 $$;
 
--- 0013's audit of one value, with the marker checked (1) and the scope's lock taken first (5): the
--- statement that reads the release starts after the lock is held, so it sees a release that
--- committed while this write waited.
-CREATE OR REPLACE FUNCTION {{prefix}}svc_audit_change(
-  p_score integer, p_discipline integer, p_field integer, p_attempt integer, p_old real, p_new real, p_via_copy boolean)
-RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  v_api boolean := {{prefix}}svc_service_marked();
-  v_competition integer;
-  v_released boolean;
-  v_id bigint;
-  v_unchanged boolean;
+-- 5: the scope's lock, shared, before the audit trigger reads whether the scope is released (a
+-- BEFORE trigger, so it comes first; the audit's statement that reads the release starts after the
+-- lock is held, so it sees a release that committed while this write waited). Also where a
+-- forged marker is refused (1) for the rows the audit would record as the service's.
+CREATE OR REPLACE FUNCTION {{prefix}}svc_take_release_scope() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF v_api THEN
+  IF {{prefix}}svc_service_marked() THEN
     PERFORM pg_advisory_xact_lock_shared({{release_lock_class}}, w.int_wettkaempfeid)
        FROM {{prefix}}wertungen w
-      WHERE w.int_wertungenid = p_score AND w.int_wettkaempfeid IS NOT NULL;
+      WHERE w.int_wertungenid IN (OLD.int_wertungenid, NEW.int_wertungenid) AND w.int_wettkaempfeid IS NOT NULL;
   END IF;
-  WITH scope AS (
-    SELECT w.int_wettkaempfeid AS competition_id, c.int_veranstaltungenid AS event_id,
-           COALESCE({{prefix}}svc_scope_released(w.int_wettkaempfeid, p_discipline, w.var_riege), false) AS released
-      FROM (SELECT p_score AS score_id) s
-      LEFT JOIN {{prefix}}wertungen w ON w.int_wertungenid = s.score_id
-      LEFT JOIN {{prefix}}wettkaempfe c ON c.int_wettkaempfeid = w.int_wettkaempfeid
-  ), recorded AS (
-    INSERT INTO {{prefix}}svc_score_audit AS a
-           (event_id, competition_id, score_id, discipline_id, field_id, attempt, old_value, new_value, source, actor, after_release, via_copy)
-    SELECT scope.event_id, scope.competition_id, p_score, p_discipline, p_field, p_attempt, p_old, p_new,
-           CASE WHEN v_api THEN 'api' ELSE 'legacy' END,
-           CASE WHEN v_api THEN COALESCE(NULLIF(current_setting('{{actor_setting}}', true), ''), 'service')
-                ELSE COALESCE(NULLIF(current_setting('application_name', true), ''), session_user::text) END,
-           scope.released, p_via_copy
-      FROM scope
-    ON CONFLICT (xact, score_id, discipline_id, (COALESCE(field_id, 0)), (COALESCE(attempt, 0))) DO UPDATE
-       SET new_value = EXCLUDED.new_value,
-           old_value = CASE WHEN a.via_copy AND NOT EXCLUDED.via_copy THEN EXCLUDED.old_value ELSE a.old_value END,
-           via_copy = a.via_copy AND EXCLUDED.via_copy,
-           after_release = a.after_release OR EXCLUDED.after_release
-    RETURNING a.id, a.old_value IS NOT DISTINCT FROM a.new_value AS unchanged
-  )
-  SELECT recorded.id, recorded.unchanged, scope.released, scope.competition_id
-    INTO v_id, v_unchanged, v_released, v_competition
-    FROM recorded, scope;
-  IF v_released AND v_api AND COALESCE(current_setting('{{role_setting}}', true), '') NOT IN ('head', 'admin', 'system') THEN
-    RAISE EXCEPTION 'released; ask the head judge to reopen'
-      USING ERRCODE = 'GY409', DETAIL = format('competition %s, discipline %s', v_competition, p_discipline);
-  END IF;
-  IF v_unchanged THEN
-    DELETE FROM {{prefix}}svc_score_audit WHERE id = v_id;
-  END IF;
+  RETURN COALESCE(NEW, OLD);
 END;
 $$;
+DROP TRIGGER IF EXISTS {{prefix}}svc_release_scope_detail ON {{prefix}}wertungen_details;
+CREATE TRIGGER {{prefix}}svc_release_scope_detail BEFORE INSERT OR UPDATE OR DELETE ON {{prefix}}wertungen_details
+  FOR EACH ROW WHEN (current_setting('{{origin_setting}}', true) = '{{api_origin}}')
+  EXECUTE FUNCTION {{prefix}}svc_take_release_scope();
+DROP TRIGGER IF EXISTS {{prefix}}svc_release_scope_jury ON {{prefix}}jury_results;
+CREATE TRIGGER {{prefix}}svc_release_scope_jury BEFORE INSERT OR UPDATE OR DELETE ON {{prefix}}jury_results
+  FOR EACH ROW WHEN (current_setting('{{origin_setting}}', true) = '{{api_origin}}')
+  EXECUTE FUNCTION {{prefix}}svc_take_release_scope();
 
 -- A jury result whose kind changes is audited like a value change (old and new value equal): the
 -- release check applies, and no record stays, since the value did not change.
@@ -180,7 +150,8 @@ DECLARE
 BEGIN
   -- 2: the trigger functions of the legacy tables that write the service's tables.
   FOR v_function IN
-    SELECT unnest(ARRAY['{{prefix}}svc_audit_details()', '{{prefix}}svc_audit_jury()', '{{prefix}}svc_refuse_released_move()',
+    SELECT unnest(ARRAY['{{prefix}}svc_audit_details()', '{{prefix}}svc_audit_jury()', '{{prefix}}svc_take_release_scope()',
+                        '{{prefix}}svc_refuse_released_move()',
                         '{{prefix}}svc_legacy_jury_events()', '{{prefix}}svc_legacy_detail_events()']::regprocedure[])
   LOOP
     EXECUTE format('ALTER FUNCTION %s SECURITY DEFINER SET search_path = %I, pg_temp', v_function, current_schema());
