@@ -149,13 +149,13 @@ describe('the desktop role', () => {
     for (const [sql, values] of statements) answers.push([sql.split(' ').slice(0, 3).join(' '), await refusal(sql, values)]);
     expect(answers).toEqual(statements.map(([sql]) => [sql.split(' ').slice(0, 3).join(' '), '42501']));
     // Still released, still recorded, still its value.
-    const reopenedWrite = await postJson(`${service.url}/api/scores/save-value`, {
+    const refusedWrite = await postJson(`${service.url}/api/scores/save-value`, {
       competitionId: competition.competitionId,
       participantId: scoreId,
       disciplineId: discipline.id,
       score: 1,
     });
-    expect(reopenedWrite.status).toBe(409);
+    expect(refusedWrite.status).toBe(409);
     expect(await finalValue()).toEqual([{ value: 8.5 }]);
     const history = await fetch(`${service.url}/api/scores/${scoreId}/history`).then((response) => response.json());
     expect(history.changes).toEqual([expect.objectContaining({ source: 'legacy', to: 8.5 })]);
