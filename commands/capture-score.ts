@@ -25,7 +25,7 @@ import {
 } from '../src/model/scoring-context.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { captureFinal, checkDistinctFields, disciplineOfFields } from './individual-score-decision.js';
-import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
+import { checkPanelFields, recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { decidePanel } from './panel-decision.js';
 import { lockScoreRowWithFields, scoreValueEvent, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
 
@@ -52,6 +52,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
 
   await upsertJuryResults(tx, scoreId, input.fieldValues, null);
   let captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  await checkPanelFields(tx, captured, fieldIds);
   const judges = captured.panel?.judgeFieldIds ?? [];
   const panel = fieldIds.some((fieldId) => judges.includes(fieldId)) ? decidePanel(captured) : null;
   if (panel?.storeAggregate) {

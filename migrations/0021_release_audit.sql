@@ -47,3 +47,7 @@ DROP TRIGGER IF EXISTS {{prefix}}svc_audit_releases ON {{prefix}}svc_releases;
 CREATE TRIGGER {{prefix}}svc_audit_releases
   AFTER INSERT OR UPDATE OR DELETE ON {{prefix}}svc_releases
   FOR EACH ROW EXECUTE FUNCTION {{prefix}}svc_audit_releases();
+
+-- Only the owner calls the service's functions (0020); the trigger runs its function without the privilege.
+REVOKE EXECUTE ON FUNCTION {{prefix}}svc_audit_release_row(integer, integer, text, text, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION {{prefix}}svc_audit_releases() FROM PUBLIC;

@@ -519,6 +519,8 @@ $function$
 CREATE OR REPLACE FUNCTION app_svc_audit_details()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 BEGIN
   IF TG_OP = 'UPDATE' AND OLD.int_wertungenid = NEW.int_wertungenid AND OLD.int_disziplinenid = NEW.int_disziplinenid
@@ -543,6 +545,8 @@ $function$
 CREATE OR REPLACE FUNCTION app_svc_audit_jury()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 BEGIN
   IF TG_OP = 'UPDATE' AND OLD.int_wertungenid IS NOT DISTINCT FROM NEW.int_wertungenid
@@ -627,6 +631,8 @@ $function$
 CREATE OR REPLACE FUNCTION app_svc_legacy_detail_events()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE
   v_xact text;
@@ -703,6 +709,8 @@ $function$
 CREATE OR REPLACE FUNCTION app_svc_legacy_jury_events()
  RETURNS trigger
  LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE
   v_xact text;
@@ -791,6 +799,48 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION app_svc_limit_desktop_role(p_role name)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+DECLARE
+  v_legacy text[] := ARRAY['veranstaltungen', 'wettkaempfe', 'disziplinen', 'disziplinen_felder', 'formeln', 'teilnehmer', 'vereine',
+                           'gruppen', 'mannschaften', 'wertungen', 'wertungen_details', 'jury_results', 'status', 'bereiche', 'sport'];
+  v_object record;
+BEGIN
+  -- Whatever earlier grants gave it on this installation's tables and sequences (its own excepted).
+  FOR v_object IN
+    SELECT c.oid::regclass AS name, c.relkind = 'S' AS is_sequence
+      FROM pg_class c
+     WHERE c.relnamespace = current_schema()::regnamespace AND left(c.relname, length('app_')) = 'app_'
+       AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S') AND c.relowner <> p_role::text::regrole
+  LOOP
+    EXECUTE format('REVOKE ALL ON %s %s FROM %I', CASE WHEN v_object.is_sequence THEN 'SEQUENCE' ELSE 'TABLE' END, v_object.name, p_role);
+  END LOOP;
+  FOR v_object IN
+    SELECT to_regclass(format('%I.%I', current_schema(), 'app_' || legacy)) AS name FROM unnest(v_legacy) AS legacy
+  LOOP
+    CONTINUE WHEN v_object.name IS NULL;
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE %s TO %I', v_object.name, p_role);
+  END LOOP;
+  FOR v_object IN
+    SELECT d.objid::regclass AS name
+      FROM pg_depend d
+     WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')
+       AND d.refobjid IN (SELECT to_regclass(format('%I.%I', current_schema(), 'app_' || legacy)) FROM unnest(v_legacy) AS legacy)
+       AND (SELECT c.relkind FROM pg_class c WHERE c.oid = d.objid) = 'S'
+  LOOP
+    EXECUTE format('GRANT USAGE, SELECT, UPDATE ON SEQUENCE %s TO %I', v_object.name, p_role);
+  END LOOP;
+  EXECUTE format('REVOKE CREATE ON SCHEMA %I FROM %I', current_schema(), p_role);
+  -- Default privileges an earlier start gave it on every future table.
+  EXECUTE format('ALTER DEFAULT PRIVILEGES IN SCHEMA %I REVOKE ALL ON TABLES FROM %I', current_schema(), p_role);
+  EXECUTE format('ALTER DEFAULT PRIVILEGES IN SCHEMA %I REVOKE ALL ON SEQUENCES FROM %I', current_schema(), p_role);
+END;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION app_svc_number_committed_events(p_limit integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -864,6 +914,38 @@ END;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION app_svc_refuse_released_move()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+  IF (OLD.var_riege, OLD.int_wettkaempfeid) IS NOT DISTINCT FROM (NEW.var_riege, NEW.int_wettkaempfeid)
+     OR NOT app_svc_service_marked() OR COALESCE(current_setting('gym.role', true), '') IN ('head', 'admin', 'system') THEN
+    RETURN NEW;
+  END IF;
+  PERFORM pg_advisory_xact_lock_shared(731048261, c.competition_id)
+     FROM (SELECT DISTINCT unnest(ARRAY[OLD.int_wettkaempfeid, NEW.int_wettkaempfeid]) AS competition_id) c
+    WHERE c.competition_id IS NOT NULL;
+  IF EXISTS (
+    SELECT 1
+      FROM app_svc_releases r
+     WHERE ((r.competition_id = OLD.int_wettkaempfeid AND r.squad_name IN ('', COALESCE(btrim(OLD.var_riege), '')))
+            OR (r.competition_id = NEW.int_wettkaempfeid AND r.squad_name IN ('', COALESCE(btrim(NEW.var_riege), ''))))
+       AND (EXISTS (SELECT 1 FROM app_wertungen_details d
+                     WHERE d.int_wertungenid = OLD.int_wertungenid AND d.int_disziplinenid = r.discipline_id AND d.rel_leistung IS NOT NULL)
+            OR EXISTS (SELECT 1 FROM app_jury_results j
+                         JOIN app_disziplinen_felder f ON f.int_disziplinen_felderid = j.int_disziplinen_felderid
+                        WHERE j.int_wertungenid = OLD.int_wertungenid AND f.int_disziplinenid = r.discipline_id AND j.rel_leistung IS NOT NULL))) THEN
+    RAISE EXCEPTION 'released; ask the head judge to reopen'
+      USING ERRCODE = 'GY409', DETAIL = format('score %s leaves or enters a released scope', OLD.int_wertungenid);
+  END IF;
+  RETURN NEW;
+END;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION app_svc_scope_released(p_competition integer, p_discipline integer, p_squad text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -878,13 +960,47 @@ END;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION app_svc_service_marked()
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+BEGIN
+  IF current_setting('gym.origin', true) IS DISTINCT FROM 'api' THEN
+    RETURN false;
+  END IF;
+  IF NOT pg_has_role(session_user, current_user, 'MEMBER') THEN
+    RAISE EXCEPTION 'gym.origin is set by the service only' USING ERRCODE = '42501';
+  END IF;
+  RETURN true;
+END;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION app_svc_take_release_scope()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+  IF app_svc_service_marked() THEN
+    PERFORM pg_advisory_xact_lock_shared(731048261, w.int_wettkaempfeid)
+       FROM app_wertungen w
+      WHERE w.int_wertungenid IN (OLD.int_wertungenid, NEW.int_wertungenid) AND w.int_wettkaempfeid IS NOT NULL;
+  END IF;
+  RETURN COALESCE(NEW, OLD);
+END;
+$function$
+;
+
 -- Triggers
 
 CREATE TRIGGER app_svc_audit_jury_delete AFTER DELETE ON app_jury_results FOR EACH ROW WHEN (((old.rel_leistung IS NOT NULL) AND (current_setting('gym.origin'::text, true) = 'api'::text))) EXECUTE FUNCTION app_svc_audit_jury();
 
 CREATE TRIGGER app_svc_audit_jury_insert AFTER INSERT ON app_jury_results FOR EACH ROW WHEN (((new.rel_leistung IS NOT NULL) AND (current_setting('gym.origin'::text, true) = 'api'::text))) EXECUTE FUNCTION app_svc_audit_jury();
 
-CREATE TRIGGER app_svc_audit_jury_update AFTER UPDATE ON app_jury_results FOR EACH ROW WHEN ((((((old.rel_leistung IS DISTINCT FROM new.rel_leistung) OR (old.int_wertungenid IS DISTINCT FROM new.int_wertungenid)) OR (old.int_disziplinen_felderid IS DISTINCT FROM new.int_disziplinen_felderid)) OR (old.int_versuch IS DISTINCT FROM new.int_versuch)) AND (current_setting('gym.origin'::text, true) = 'api'::text))) EXECUTE FUNCTION app_svc_audit_jury();
+CREATE TRIGGER app_svc_audit_jury_update AFTER UPDATE ON app_jury_results FOR EACH ROW WHEN (((((((old.rel_leistung IS DISTINCT FROM new.rel_leistung) OR (old.int_wertungenid IS DISTINCT FROM new.int_wertungenid)) OR (old.int_disziplinen_felderid IS DISTINCT FROM new.int_disziplinen_felderid)) OR (old.int_versuch IS DISTINCT FROM new.int_versuch)) OR (old.int_kp IS DISTINCT FROM new.int_kp)) AND (current_setting('gym.origin'::text, true) = 'api'::text))) EXECUTE FUNCTION app_svc_audit_jury();
 
 CREATE TRIGGER app_svc_legacy_jury_delete AFTER DELETE ON app_jury_results REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION app_svc_legacy_jury_events();
 
@@ -892,11 +1008,15 @@ CREATE TRIGGER app_svc_legacy_jury_insert AFTER INSERT ON app_jury_results REFER
 
 CREATE TRIGGER app_svc_legacy_jury_update AFTER UPDATE ON app_jury_results REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_svc_legacy_jury_events();
 
+CREATE TRIGGER app_svc_release_scope_jury BEFORE INSERT OR DELETE OR UPDATE ON app_jury_results FOR EACH ROW WHEN ((current_setting('gym.origin'::text, true) = 'api'::text)) EXECUTE FUNCTION app_svc_take_release_scope();
+
 CREATE TRIGGER app_svc_outbox_mark_released BEFORE INSERT ON app_svc_outbox FOR EACH ROW WHEN (((new.topic = 'score-updated'::text) AND (NOT (new.payload ? 'released'::text)))) EXECUTE FUNCTION app_svc_outbox_mark_released();
 
 CREATE TRIGGER app_svc_outbox_notify AFTER UPDATE ON app_svc_outbox REFERENCING NEW TABLE AS numbered FOR EACH STATEMENT EXECUTE FUNCTION app_svc_outbox_numbered_notify();
 
 CREATE TRIGGER app_svc_audit_releases AFTER INSERT OR DELETE OR UPDATE ON app_svc_releases FOR EACH ROW EXECUTE FUNCTION app_svc_audit_releases();
+
+CREATE TRIGGER app_svc_release_move BEFORE UPDATE ON app_wertungen FOR EACH ROW WHEN ((current_setting('gym.origin'::text, true) = 'api'::text)) EXECUTE FUNCTION app_svc_refuse_released_move();
 
 CREATE TRIGGER app_svc_audit_detail_delete AFTER DELETE ON app_wertungen_details FOR EACH ROW WHEN (((old.rel_leistung IS NOT NULL) AND (current_setting('gym.origin'::text, true) = 'api'::text))) EXECUTE FUNCTION app_svc_audit_details();
 
@@ -909,3 +1029,5 @@ CREATE TRIGGER app_svc_legacy_detail_delete AFTER DELETE ON app_wertungen_detail
 CREATE TRIGGER app_svc_legacy_detail_insert AFTER INSERT ON app_wertungen_details REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_svc_legacy_detail_events();
 
 CREATE TRIGGER app_svc_legacy_detail_update AFTER UPDATE ON app_wertungen_details REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION app_svc_legacy_detail_events();
+
+CREATE TRIGGER app_svc_release_scope_detail BEFORE INSERT OR DELETE OR UPDATE ON app_wertungen_details FOR EACH ROW WHEN ((current_setting('gym.origin'::text, true) = 'api'::text)) EXECUTE FUNCTION app_svc_take_release_scope();

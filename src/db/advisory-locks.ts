@@ -13,3 +13,11 @@ export const SEQUENCER_LOCK_KEY = 7_310_482_612;
 
 /** Transaction-level: held by one instance's outbox clean-up at a time, released by its commit. */
 export const RETENTION_LOCK_KEY = 7_310_482_614;
+
+/**
+ * Transaction-level, the first of two keys (`pg_advisory_xact_lock(class, competitionId)`; two-key
+ * locks never meet the one-key ones above): an API write into a competition takes it shared before
+ * it reads whether its scope is released, a release or reopen of a device of that competition
+ * exclusive (migration 0020), so a write either commits before the release or sees it.
+ */
+export const RELEASE_SCOPE_LOCK_CLASS = 731_048_261;

@@ -40,6 +40,18 @@ describe('migrations/schema.sql', () => {
   });
 });
 
+describe("the service's functions", () => {
+  it('may be called by their owner only (the desktop role cannot run them, migration 0020)', async () => {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT p.proname AS name FROM pg_proc p
+        WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'app\\_svc\\_%'
+          AND (p.proacl IS NULL OR EXISTS (SELECT 1 FROM aclexplode(p.proacl) a WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE'))
+        ORDER BY 1`,
+    );
+    expect(rows.map((row) => row.name)).toEqual([]);
+  });
+});
+
 function readAllTs(dir: string): string {
   return readdirSync(dir)
     .map((entry) => path.join(dir, entry))

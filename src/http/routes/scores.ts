@@ -55,8 +55,8 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         .run((tx) => applyFinalCorrections(tx, page.corrections), withClientGone(AUTO_CALCULATION, request))
         .catch((error: unknown) => {
           // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
-          // another writer must not fail the read. The page then shows what is stored.
-          request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
+          // another writer must not fail the read. The page then shows the computed values.
+          request.log.warn({ err: error }, 'corrections on read were not written; the page shows the computed values');
           return [];
         });
       return toScoresPage(page, written);
