@@ -48,6 +48,7 @@ const IssueBody = Type.Object(
     day: Type.Optional(
       Type.String({
         format: 'date',
+        maxLength: 10,
         description: 'Competition day (YYYY-MM-DD) at whose end it expires; default: today, or the event’s first day',
       }),
     ),
