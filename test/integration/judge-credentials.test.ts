@@ -8,6 +8,7 @@ import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCompetition,
+  createGroupTeamEvent,
   detailRows,
   insertDetailRow,
   insertDiscipline,
@@ -137,6 +138,27 @@ describe('judge credentials with AUTH_MODE=strict', () => {
       [scoreId, floor.id],
     );
     expect(rows).toEqual([{ field: floor.fields.B }]);
+  });
+
+  it('keeps group scores to its apparatus too', async () => {
+    const event = await createGroupTeamEvent(strict.pool);
+    const issued = await sendJson('POST', credentialsUrl(strict, event.eventId), { disciplineId: event.disciplineId }, admin);
+    expect(issued.status).toBe(201);
+    const save = (disciplineId: number) =>
+      sendJson(
+        'POST',
+        `${strict.url}/api/scores/group`,
+        { groupId: event.groupId, competitionId: event.groupCompetitionId, disciplineId, finalScore: 9 },
+        bearer(issued.body.token),
+      );
+    expect((await save(event.disciplineId)).status).toBe(200);
+    expect((await save(event.plainDisciplineId)).status).toBe(403);
+    const { rows } = await strict.pool.query(
+      `SELECT d.int_disziplinenid AS discipline FROM ${t.wertungen_details} d JOIN ${t.wertungen} w ON w.int_wertungenid = d.int_wertungenid
+        WHERE w.int_gruppenid = $1 AND d.rel_leistung IS NOT NULL`,
+      [event.groupId],
+    );
+    expect(rows).toEqual([{ discipline: event.disciplineId }]);
   });
 
   it('refuses a revoked credential’s token at once (401) and lists it as revoked', async () => {
