@@ -112,6 +112,25 @@ CREATE TABLE app_svc_group_members (
   CONSTRAINT app_svc_group_members_pkey PRIMARY KEY (group_id, participant_id)
 );
 
+CREATE TABLE app_svc_judge_credentials (
+  id integer NOT NULL DEFAULT nextval('app_svc_judge_credentials_id_seq'::regclass),
+  event_id integer NOT NULL,
+  competition_id integer,
+  discipline_id integer NOT NULL,
+  field_id integer,
+  judge_name text NOT NULL,
+  issued_at timestamp with time zone NOT NULL DEFAULT now(),
+  issued_by text NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  revoked_at timestamp with time zone,
+  revoked_by text,
+  CONSTRAINT app_svc_judge_credentials_competition_id_fkey FOREIGN KEY (competition_id) REFERENCES app_wettkaempfe(int_wettkaempfeid) ON DELETE CASCADE,
+  CONSTRAINT app_svc_judge_credentials_discipline_id_fkey FOREIGN KEY (discipline_id) REFERENCES app_disziplinen(int_disziplinenid) ON DELETE CASCADE,
+  CONSTRAINT app_svc_judge_credentials_event_id_fkey FOREIGN KEY (event_id) REFERENCES app_veranstaltungen(int_veranstaltungenid) ON DELETE CASCADE,
+  CONSTRAINT app_svc_judge_credentials_field_id_fkey FOREIGN KEY (field_id) REFERENCES app_disziplinen_felder(int_disziplinen_felderid) ON DELETE CASCADE,
+  CONSTRAINT app_svc_judge_credentials_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE app_svc_migrations (
   id integer NOT NULL,
   name text NOT NULL,
@@ -170,6 +189,38 @@ CREATE TABLE app_svc_releases (
   released_at timestamp with time zone NOT NULL DEFAULT now(),
   released_by text NOT NULL,
   CONSTRAINT app_svc_releases_pkey PRIMARY KEY (competition_id, discipline_id, squad_name)
+);
+
+CREATE TABLE app_svc_rotation_plans (
+  event_id integer NOT NULL,
+  current_rotation integer,
+  current_started_at timestamp with time zone,
+  current_started_by text,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by text NOT NULL,
+  CONSTRAINT app_svc_rotation_plans_event_id_fkey FOREIGN KEY (event_id) REFERENCES app_veranstaltungen(int_veranstaltungenid) ON DELETE CASCADE,
+  CONSTRAINT app_svc_rotation_plans_pkey PRIMARY KEY (event_id)
+);
+
+CREATE TABLE app_svc_rotation_slots (
+  event_id integer NOT NULL,
+  rotation integer NOT NULL,
+  discipline_id integer NOT NULL,
+  squad_name text NOT NULL,
+  judges text[] NOT NULL DEFAULT '{}'::text[],
+  CONSTRAINT app_svc_rotation_slots_discipline_id_fkey FOREIGN KEY (discipline_id) REFERENCES app_disziplinen(int_disziplinenid) ON DELETE CASCADE,
+  CONSTRAINT app_svc_rotation_slots_event_id_rotation_fkey FOREIGN KEY (event_id, rotation) REFERENCES app_svc_rotations(event_id, rotation) ON DELETE CASCADE,
+  CONSTRAINT app_svc_rotation_slots_event_id_rotation_squad_name_key UNIQUE (event_id, rotation, squad_name),
+  CONSTRAINT app_svc_rotation_slots_pkey PRIMARY KEY (event_id, rotation, discipline_id)
+);
+
+CREATE TABLE app_svc_rotations (
+  event_id integer NOT NULL,
+  rotation integer NOT NULL,
+  planned_start timestamp with time zone NOT NULL,
+  CONSTRAINT app_svc_rotations_event_id_fkey FOREIGN KEY (event_id) REFERENCES app_svc_rotation_plans(event_id) ON DELETE CASCADE,
+  CONSTRAINT app_svc_rotations_pkey PRIMARY KEY (event_id, rotation),
+  CONSTRAINT app_svc_rotations_rotation_check CHECK ((rotation > 0))
 );
 
 CREATE TABLE app_svc_score_audit (
@@ -290,6 +341,8 @@ CREATE SEQUENCE app_mannschaften_int_mannschaftenid_seq;
 
 CREATE SEQUENCE app_sport_int_sportid_seq;
 
+CREATE SEQUENCE app_svc_judge_credentials_id_seq;
+
 CREATE SEQUENCE app_svc_outbox_id_seq;
 
 CREATE SEQUENCE app_svc_outbox_seq;
@@ -315,6 +368,8 @@ CREATE INDEX app_felder_discipline_idx ON app_disziplinen_felder USING btree (in
 CREATE UNIQUE INDEX app_jury_results_score_field_attempt_key ON app_jury_results USING btree (int_wertungenid, int_disziplinen_felderid, int_versuch);
 
 CREATE INDEX app_svc_group_members_participant ON app_svc_group_members USING btree (participant_id);
+
+CREATE INDEX app_svc_judge_credentials_event_idx ON app_svc_judge_credentials USING btree (event_id);
 
 CREATE INDEX app_svc_outbox_event_seq_idx ON app_svc_outbox USING btree (event_id, seq) WHERE (seq IS NOT NULL);
 

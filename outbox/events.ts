@@ -109,12 +109,34 @@ export interface ReleaseChangedPayload {
  */
 export type PanelDeviationPayload = PanelDeviation;
 
+/**
+ * POST /api/events/:eventId/rotations/current (issue 45): the day moved to `rotation`; one event per
+ * start (starting the rotation that is already current appends none).
+ */
+export interface RotationChangedPayload {
+  eventId: number;
+  rotation: number;
+  /** The rotation that was current before, null at the first start. */
+  previousRotation: number | null;
+  /** ISO 8601. */
+  plannedStart: string;
+  startedAt: string;
+  /** Whole minutes behind the planned start (negative: ahead). */
+  delayMinutes: number;
+  /** Which squad is on which apparatus now. */
+  apparatus: Array<{ disciplineId: number; squadName: string }>;
+  /** Who started it. */
+  by: string;
+  timestamp: string;
+}
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
   | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload }
   | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload }
-  | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload };
+  | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload }
+  | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -251,4 +273,8 @@ export function releaseChanged(
   by: string,
 ): OutboxEvent {
   return { topic: 'release-changed', eventId, payload: { eventId, ...state, by, timestamp: now() } };
+}
+
+export function rotationChanged(payload: Omit<RotationChangedPayload, 'timestamp'>): OutboxEvent {
+  return { topic: 'rotation-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
 }

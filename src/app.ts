@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import type { AppDeps, TypedApp } from './http/app-types.js';
 import { contractClientErrorHandler, contractFrameworkErrors, installErrorHandling, refuseRequestsWhileClosing } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
+import { judgeCredentialActive } from '../queries/judge-credentials.js';
 import { registerClientGone } from './http/client-gone.js';
 import { registerSecurity } from './http/security.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
@@ -69,7 +70,11 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   // A request that ran into a full disk (or similar) is what health reports as the shortage.
   app.addHook('onError', async (_request, _reply, error) => void resourceShortageOf(deps.pool)?.record(error));
   refuseRequestsWhileClosing(app);
-  await registerAuth(app, { secret: deps.config.jwtSecret, mode: deps.config.authMode });
+  await registerAuth(app, {
+    secret: deps.config.jwtSecret,
+    mode: deps.config.authMode,
+    judgeCredentialActive: (credentialId) => judgeCredentialActive(deps.pool, credentialId),
+  });
   await registerSecurity(app, deps.config);
 
   const pkg = readPackageInfo();

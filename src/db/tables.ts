@@ -36,6 +36,10 @@ export const TABLE_NAMES = [
   'svc_score_audit',
   'svc_panel_settings',
   'svc_panel_deviations',
+  'svc_rotation_plans',
+  'svc_rotations',
+  'svc_rotation_slots',
+  'svc_judge_credentials',
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',

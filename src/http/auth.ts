@@ -25,9 +25,41 @@ export function guardRequirement(hook: unknown): AuthRequirement | null {
   return typeof hook === 'function' ? (guards.get(hook) ?? null) : null;
 }
 
+/** A judge credential's scope (issue 45): the token writes scores of this apparatus (and field) of this event only. */
+export interface JudgeScope {
+  credentialId: number;
+  eventId: number;
+  disciplineId: number;
+  /** An E-judge's field; null: every field of the apparatus and its final. */
+  fieldId: number | null;
+}
+
 export interface TokenClaims {
   sub: string;
   role: Role;
+  /** Present on a judge credential's token only. */
+  judge?: JudgeScope;
+}
+
+const isId = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
+
+function isJudgeScope(value: unknown): value is JudgeScope {
+  const scope = value as Partial<JudgeScope> | null;
+  return (
+    typeof scope === 'object' &&
+    scope !== null &&
+    isId(scope.credentialId) &&
+    isId(scope.eventId) &&
+    isId(scope.disciplineId) &&
+    (scope.fieldId === null || isId(scope.fieldId))
+  );
+}
+
+export interface AuthOptions {
+  secret: string;
+  mode: AuthMode;
+  /** Whether a judge credential still counts (not revoked, not expired); asked on every request its token makes. */
+  judgeCredentialActive(credentialId: number): Promise<boolean>;
 }
 
 declare module '@fastify/jwt' {
@@ -50,7 +82,7 @@ declare module 'fastify' {
   }
 }
 
-export async function registerAuth(app: FastifyInstance, options: { secret: string; mode: AuthMode }): Promise<void> {
+export async function registerAuth(app: FastifyInstance, options: AuthOptions): Promise<void> {
   await app.register(fastifyJwt, {
     secret: options.secret,
     sign: { algorithm: 'HS256' },
@@ -78,6 +110,13 @@ export async function registerAuth(app: FastifyInstance, options: { secret: stri
       if (!Number.isFinite(new Date((claims as TokenClaims & { exp: number }).exp * 1000).getTime())) {
         throw new AppError(401, 'UNAUTHORIZED', 'The token’s expiry is not a valid time');
       }
+      if (claims.judge !== undefined) {
+        // Revocation and the stored expiry take effect at once, whatever the signed token says.
+        if (!isJudgeScope(claims.judge) || claims.role !== 'jury')
+          throw new AppError(401, 'UNAUTHORIZED', 'The token’s judge scope is malformed');
+        if (!(await options.judgeCredentialActive(claims.judge.credentialId)))
+          throw new AppError(401, 'UNAUTHORIZED', 'The judge credential was revoked or has expired');
+      }
       if (!roles.includes(claims.role)) {
         throw new AppError(403, 'FORBIDDEN', `This action needs the role ${roles.join(' or ')}`);
       }
@@ -96,4 +135,15 @@ export async function registerAuth(app: FastifyInstance, options: { secret: stri
 
 export function signToken(app: FastifyInstance, claims: TokenClaims, hours: number): string {
   return app.jwt.sign(claims, { expiresIn: `${hours}h` });
+}
+
+/** A judge credential's token: role jury, the judge's name as subject, valid until `expiresAt`. */
+export function signJudgeToken(app: FastifyInstance, judgeName: string, scope: JudgeScope, expiresAt: string): string {
+  const claims: TokenClaims & { exp: number } = {
+    sub: judgeName,
+    role: 'jury',
+    judge: scope,
+    exp: Math.floor(Date.parse(expiresAt) / 1000),
+  };
+  return app.jwt.sign(claims);
 }

@@ -4,6 +4,7 @@ import { replaceGroupMembers } from '../../../commands/replace-group-members.js'
 import { ANONYMOUS } from '../../../commands/run-command.js';
 import { withClientGone } from '../client-gone.js';
 import { commandContext } from '../actor.js';
+import { enforceJudgeScope } from '../judge-scope.js';
 import { saveGroupScore } from '../../../commands/save-group-score.js';
 import { selectGroupMembers } from '../../../queries/group-members.js';
 import { selectCandidates } from '../../../queries/available-participants.js';
@@ -153,6 +154,7 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { body } = request;
+      await enforceJudgeScope(deps.pool, request, { competitionId: body.competitionId, disciplineId: body.disciplineId, final: true });
       const result = await deps.commands.run(
         (tx) => saveGroupScore(tx, collectiveScoreInput(body.groupId, body.attemptNumber, body)),
         commandContext(request),

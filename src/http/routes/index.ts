@@ -13,6 +13,8 @@ import { officeRoutes } from './office.js';
 import { resultsRoutes } from './results.js';
 import { headJudgeRoutes } from './head-judge.js';
 import { panelRoutes } from './panel.js';
+import { rotationsRoutes } from './rotations.js';
+import { judgeCredentialsRoutes } from './judge-credentials.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -31,5 +33,7 @@ export const routeModules: RouteModule[] = [
   resultsRoutes,
   headJudgeRoutes,
   panelRoutes,
+  rotationsRoutes,
+  judgeCredentialsRoutes,
   webRoutes,
 ];

@@ -6,6 +6,7 @@
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { AUTO_CALCULATION } from '../../../commands/run-command.js';
 import { commandContext } from '../actor.js';
+import { enforceJudgeScope } from '../judge-scope.js';
 import { withClientGone } from '../client-gone.js';
 import { applyFinalCorrections } from '../../../commands/apply-final-corrections.js';
 import { captureScore } from '../../../commands/capture-score.js';
@@ -74,7 +75,15 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         response: withErrors({ 200: CaptureReply }, ...WRITE_ERRORS),
       },
     },
-    async (request) => deps.commands.run((tx) => captureScore(tx, request.body, request.log), commandContext(request)),
+    async (request) => {
+      const { wertungenId, fieldValues } = request.body;
+      await enforceJudgeScope(deps.pool, request, {
+        scoreId: wertungenId,
+        fieldIds: fieldValues.map((value) => value.fieldId),
+        final: false,
+      });
+      return deps.commands.run((tx) => captureScore(tx, request.body, request.log), commandContext(request));
+    },
   );
 
   app.post(
@@ -88,7 +97,11 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         response: { ...withErrors({ 200: SaveValueReply }, ...WRITE_ERRORS), 409: StaleValueBodySchema },
       },
     },
-    async (request) => deps.commands.run((tx) => saveScoreValue(tx, request.body, request.log), commandContext(request)),
+    async (request) => {
+      const { competitionId, disciplineId } = request.body;
+      await enforceJudgeScope(deps.pool, request, { competitionId, disciplineId, final: true });
+      return deps.commands.run((tx) => saveScoreValue(tx, request.body, request.log), commandContext(request));
+    },
   );
 
   app.get(
@@ -117,6 +130,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { participantId, disciplineFieldId, performance, attempt, type, expectedPerformance } = request.body;
+      await enforceJudgeScope(deps.pool, request, { scoreId: participantId, fieldIds: [disciplineFieldId], final: false });
       const input = {
         participantId,
         disciplineFieldId,

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { commandContext } from '../actor.js';
+import { enforceJudgeScope } from '../judge-scope.js';
 import { saveTeamScore } from '../../../commands/save-team-score.js';
 import { listTeamScores, selectTeamExists } from '../../../queries/team-scores.js';
 import { notFound, validationFailed } from '../../domain/errors.js';
@@ -69,6 +70,7 @@ export async function teamsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
       if (body.attempt !== undefined && body.attemptNumber !== undefined && body.attempt !== body.attemptNumber) {
         throw validationFailed('body.attempt and body.attemptNumber name the same attempt and must agree');
       }
+      await enforceJudgeScope(pool, request, { competitionId: body.competitionId, disciplineId: body.disciplineId, final: true });
       const result = await deps.commands.run(
         (tx) => saveTeamScore(tx, collectiveScoreInput(body.teamId, body.attempt ?? body.attemptNumber, body)),
         commandContext(request),
