@@ -225,58 +225,15 @@ export function nextPending(
   return after ?? rows.slice(0, Math.max(index, 0)).find(isPending) ?? null;
 }
 
-// ---------------------------------------------------------------- plausibility (issue 17, point 4)
-
-/** What a value may be: `min`/`max` plausible (outside: confirm), `negative` allowed at all. */
-export interface PlausibleRange {
-  min: number;
-  max: number;
-  negative: boolean;
-  /** Where the range comes from, for the message and the docs. */
-  source: 'time' | 'start value' | 'default';
-}
-
-/** Documented defaults (docs/decisions.md "Plausibility of typed values"). */
-export const PLAUSIBILITY_DEFAULTS = {
-  /** A field value (D-score, deduction, level…): 0 to 10. */
-  fieldMax: 10,
-  /** A final score: 0 to twice the discipline's start value (10 → 20). */
-  finalFactor: 2,
-  /** A time (time mask): up to 10 minutes. */
-  timeMaxSeconds: 600,
-} as const;
-
-/** Fields whose name marks a bonus or a correction may be negative; every other value may not. */
-const MAY_BE_NEGATIVE = /bonus|korrektur|correction/i;
-
-export function plausibleRange(input: {
-  kind: 'field' | 'final';
-  name: string;
-  shortName?: string | null;
-  isTime: boolean;
-  startValue: number | null;
-}): PlausibleRange {
-  const negative = input.kind === 'field' && MAY_BE_NEGATIVE.test(`${input.name} ${input.shortName ?? ''}`);
-  if (input.isTime) return { min: 0, max: PLAUSIBILITY_DEFAULTS.timeMaxSeconds, negative: false, source: 'time' };
-  if (input.kind === 'final') {
-    const start = input.startValue !== null && input.startValue > 0 ? input.startValue : null;
-    return {
-      min: 0,
-      max: (start ?? 10) * PLAUSIBILITY_DEFAULTS.finalFactor,
-      negative: false,
-      source: start === null ? 'default' : 'start value',
-    };
-  }
-  return { min: negative ? -PLAUSIBILITY_DEFAULTS.fieldMax : 0, max: PLAUSIBILITY_DEFAULTS.fieldMax, negative, source: 'default' };
-}
-
-export type PlausibilityVerdict = { kind: 'ok' } | { kind: 'refuse' } | { kind: 'confirm' };
-
-export function judgeValue(value: number, range: PlausibleRange): PlausibilityVerdict {
-  if (value < 0 && !range.negative) return { kind: 'refuse' };
-  if (value < range.min || value > range.max) return { kind: 'confirm' };
-  return { kind: 'ok' };
-}
+// The portal's modules import the plausibility rule from here; it lives in the shared module the
+// office's group and team entry use too.
+export {
+  judgeValue,
+  plausibleRange,
+  PLAUSIBILITY_DEFAULTS,
+  type PlausibleRange,
+  type PlausibilityVerdict,
+} from '../shared/plausibility.js';
 
 // ---------------------------------------------------------------- E-panel (issue 21)
 

@@ -4,8 +4,9 @@
  * and whether leaving a cell should save the attempt.
  */
 import type { TeamScoreEntry } from '../../queries/team-scores.js';
-import { parse, variablesInOrder } from '../../src/domain/formula.js';
+import { evaluate, parse, variablesInOrder, type Expr } from '../../src/domain/formula.js';
 import type { DisciplineField } from '../shared/api.js';
+import { plausibleRange, type PlausibilityCheck, type PlausibleRange } from '../shared/plausibility.js';
 
 export interface SheetLayout {
   /** One column per enabled non-final field, in the server's sort order. */
@@ -17,23 +18,26 @@ export interface SheetLayout {
    * the final score is typed like any other cell.
    */
   formulaFields: DisciplineField[] | null;
+  /** The parsed formula when `formulaFields` is not null. */
+  expr: Expr | null;
 }
 
 export function sheetLayout(fields: readonly DisciplineField[], disciplineId: number, formula: string | null): SheetLayout {
   const enabled = fields.filter((field) => field.disciplineId === disciplineId && field.enabled);
   const finalField = enabled.find((field) => field.isFinalScore) ?? null;
   const columns = enabled.filter((field) => !field.isFinalScore);
-  return { columns, finalField, formulaFields: formulaFieldsOf(formula, columns) };
+  return { columns, finalField, ...formulaFieldsOf(formula, columns) };
 }
 
-function formulaFieldsOf(formula: string | null, columns: readonly DisciplineField[]): DisciplineField[] | null {
-  if (formula === null) return null;
+function formulaFieldsOf(formula: string | null, columns: readonly DisciplineField[]): Pick<SheetLayout, 'formulaFields' | 'expr'> {
+  const none = { formulaFields: null, expr: null };
+  if (formula === null) return none;
   const parsed = parse(formula);
-  if (!parsed.ok) return null;
+  if (!parsed.ok) return none;
   const byShortName = new Map(columns.filter((field) => field.shortName).map((field) => [field.shortName!, field]));
   const variables = variablesInOrder(parsed.expr);
-  if (!variables.every((name) => byShortName.has(name))) return null;
-  return variables.map((name) => byShortName.get(name)!);
+  if (!variables.every((name) => byShortName.has(name))) return none;
+  return { formulaFields: variables.map((name) => byShortName.get(name)!), expr: parsed.expr };
 }
 
 export interface StoredAttempt {
@@ -105,4 +109,46 @@ export function decideSave(
   }
   if (typedFinal === null) return { kind: 'incomplete', reason: 'type-final' };
   return { kind: 'save', components, finalScore: typedFinal };
+}
+
+/** What the plausibility rule needs of the discipline: a time mask and its start value. */
+export interface SheetScale {
+  isTime: boolean;
+  startValue: number | null;
+}
+
+export const fieldRange = (field: DisciplineField, scale: SheetScale): PlausibleRange =>
+  plausibleRange({ kind: 'field', name: field.name ?? '', shortName: field.shortName, ...scale });
+
+export const finalRange = (scale: SheetScale): PlausibleRange => plausibleRange({ kind: 'final', name: 'final', ...scale });
+
+/** A checked value and the column it was typed in (`final`: the final score, typed or calculated). */
+export interface SheetCheck extends PlausibilityCheck {
+  column: number | 'final';
+}
+
+/**
+ * The values a save would store, checked by the portal's rule: every component, and the final
+ * score as typed or as the formula makes it (a typo in a field shows there too).
+ */
+export function saveChecks(
+  layout: SheetLayout,
+  decision: Extract<SaveDecision, { kind: 'save' }>,
+  scale: SheetScale,
+  finalLabel: string,
+): SheetCheck[] {
+  const checks = decision.components.flatMap(({ fieldId, value }): SheetCheck[] => {
+    const field = layout.columns.find((column) => column.id === fieldId);
+    return field ? [{ column: fieldId, label: field.name || fieldLabel(field), value, range: fieldRange(field, scale) }] : [];
+  });
+  const finalScore = decision.finalScore ?? formulaFinal(layout, decision.components);
+  if (finalScore !== null) checks.push({ column: 'final', label: finalLabel, value: finalScore, range: finalRange(scale) });
+  return checks;
+}
+
+function formulaFinal(layout: SheetLayout, components: ReadonlyArray<{ fieldId: number; value: number }>): number | null {
+  if (layout.formulaFields === null || layout.expr === null) return null;
+  const values = new Map(components.map(({ fieldId, value }) => [fieldId, value]));
+  const bindings = new Map(layout.formulaFields.map((field) => [field.shortName!, values.get(field.id) ?? Number.NaN]));
+  return evaluate(layout.expr, bindings);
 }
