@@ -46,10 +46,17 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[], $7::int[], $8::text[], $9::float8[])
                   WITH ORDINALITY AS i(kind, score_id, discipline_id, field_id, value, expected, event_id, panel_values, tolerance, ord)
+     ), own_aggregate AS (
+       -- An aggregate is written only into the field the discipline's panel names now: settings
+       -- changed since the read hand no other field to the auto-calculation.
+       SELECT i.ord FROM input i
+         JOIN ${tx.tables.svc_panel_settings} s ON s.discipline_id = i.discipline_id AND s.aggregate_field_id = i.field_id
+        WHERE i.kind IN ('aggregate', 'aggregate-new')
      ), inserted AS (
        -- Rule 5's missing final and a panel's missing aggregate: whoever got there first wins.
        INSERT INTO ${tx.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
-       SELECT score_id, field_id, value, 1, 0 FROM input WHERE kind IN ('calculate', 'aggregate-new') ORDER BY ord
+       SELECT score_id, field_id, value, 1, 0 FROM input
+        WHERE kind = 'calculate' OR (kind = 'aggregate-new' AND ord IN (SELECT ord FROM own_aggregate)) ORDER BY ord
        ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch) DO NOTHING
        RETURNING int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung
      ), inserted_kinds AS (
@@ -59,7 +66,8 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
        -- A panel's stale aggregate, only while it still holds the value the read saw.
        UPDATE ${tx.tables.jury_results} j SET rel_leistung = i.value
          FROM input i
-        WHERE i.kind = 'aggregate' AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
+        WHERE i.kind = 'aggregate' AND i.ord IN (SELECT ord FROM own_aggregate)
+          AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
           AND j.int_versuch = 1 AND j.rel_leistung IS NOT DISTINCT FROM i.expected::real
        RETURNING j.int_juryresultsid, j.int_wertungenid, j.int_disziplinen_felderid, j.rel_leistung
      ), recalculated AS (

@@ -86,6 +86,15 @@ const EN = {
   'panels.links': 'Judge links (open one per judge on a phone or tablet)',
   'panels.loadFailed': 'Could not load the devices: {error}',
   'panels.fieldsFailed': 'Could not load the fields of this device: {error}',
+  'panels.fieldEmpty': '{field} (empty)',
+  'panels.fieldHolds': '{field} (holds {count} values)',
+  'panels.noEmptyField':
+    'Every field left for the aggregate holds values. Add an empty field for it (e.g. "E-Note") in the desktop program, or choose a field whose values the panel may replace.',
+  'panels.replaceQuestion':
+    '{count} stored values of "{field}" are not what the panel computes; its aggregate would replace them (the audit trail keeps the old values). Replace them?',
+  'panels.replace': 'Replace {count} values',
+  'panels.keep': 'Keep the values, do not save',
+  'panels.kept': 'Not saved: the stored values of {field} stay as they are.',
   'count.squad': '1 squad',
   'count.squads': '{count} squads',
   'count.participant': '1 participant',
@@ -387,6 +396,15 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
   'panels.links': 'Links für die Kampfrichter (je Kampfrichter einer, auf Telefon oder Tablet öffnen)',
   'panels.loadFailed': 'Die Geräte konnten nicht geladen werden: {error}',
   'panels.fieldsFailed': 'Die Felder dieses Geräts konnten nicht geladen werden: {error}',
+  'panels.fieldEmpty': '{field} (leer)',
+  'panels.fieldHolds': '{field} (enthält {count} Werte)',
+  'panels.noEmptyField':
+    'Jedes Feld, das für das Ergebnis bleibt, enthält Werte. Legen Sie dafür im Desktop-Programm ein leeres Feld an (z. B. „E-Note“) oder wählen Sie ein Feld, dessen Werte das Kampfgericht ersetzen darf.',
+  'panels.replaceQuestion':
+    '{count} gespeicherte Werte von „{field}“ sind nicht, was das Kampfgericht berechnet; sein Ergebnis würde sie ersetzen (das Protokoll behält die alten Werte). Ersetzen?',
+  'panels.replace': '{count} Werte ersetzen',
+  'panels.keep': 'Werte behalten, nicht speichern',
+  'panels.kept': 'Nicht gespeichert: Die gespeicherten Werte von {field} bleiben, wie sie sind.',
   'count.squad': '1 Riege',
   'count.squads': '{count} Riegen',
   'count.participant': '1 Teilnehmende',

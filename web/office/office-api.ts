@@ -10,6 +10,7 @@ import type { AllAroundResults, TeamResults } from '../../queries/results.js';
 import type { TeamScoresPage } from '../../queries/team-scores.js';
 import type { GroupHeader, GroupScoreEntry } from '../../queries/group-scores.js';
 import type { Completeness } from '../../queries/completeness.js';
+import type { FieldValueCounts } from '../../queries/field-values.js';
 import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
 import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
@@ -161,8 +162,15 @@ export function officeApi(session: Session) {
     reopen: (scope: ReleaseScope) => authed((options) => deleteJson<ReleaseState>('/api/releases', scope, options)),
     savePanel: (
       disciplineId: number,
-      body: { judgeFieldIds: number[]; aggregation: PanelAggregation; aggregateFieldId: number; tolerance: number },
+      body: {
+        judgeFieldIds: number[];
+        aggregation: PanelAggregation;
+        aggregateFieldId: number;
+        tolerance: number;
+        replaceStoredValues?: number | undefined;
+      },
     ) => authed((options) => putJson<PanelSettings>(`/api/disciplines/${disciplineId}/panel`, body, options)),
+    fieldValues: (disciplineId: number) => getJson<FieldValueCounts>(`/api/disciplines/${disciplineId}/field-values`),
     removePanel: (disciplineId: number) =>
       authed((options) => deleteJson<null>(`/api/disciplines/${disciplineId}/panel`, undefined, options)),
     panelDeviations: (eventId: number) =>
