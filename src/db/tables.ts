@@ -36,6 +36,7 @@ export const TABLE_NAMES = [
   'svc_score_audit',
   'svc_panel_settings',
   'svc_panel_deviations',
+  'svc_squad_audit',
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',

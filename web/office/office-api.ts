@@ -13,6 +13,7 @@ import type { Completeness } from '../../queries/completeness.js';
 import type { FieldValueCounts } from '../../queries/field-values.js';
 import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
 import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
+import type { SquadEditResult as SquadEditReply } from '../../commands/edit-squads.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
@@ -121,8 +122,20 @@ export function officeApi(session: Session) {
       authed((options) =>
         postJson<GenerateResponse>('/api/squad-management/auto-assign/generate', body, { ...options, timeoutMs: 30_000 }),
       ),
-    applySquads: (body: { eventId: number; squads: Array<{ name: string; participantIds: number[] }>; clearExisting: boolean }) =>
-      authed((options) => postJson<ApplyResponse>('/api/squad-management/auto-assign/apply', body, { ...options, timeoutMs: 30_000 })),
+    applySquads: (body: {
+      eventId: number;
+      squads: Array<{ name: string; participantIds: number[] }>;
+      clearExisting: boolean;
+      keepGroupAndTeamSquads: boolean;
+    }) => authed((options) => postJson<ApplyResponse>('/api/squad-management/auto-assign/apply', body, { ...options, timeoutMs: 30_000 })),
+    createSquad: (eventId: number, name: string, participantIds: number[]) =>
+      authed((options) => postJson<SquadEditReply>(`/api/events/${eventId}/squads`, { name, participantIds }, options)),
+    renameSquad: (eventId: number, squadName: string, name: string) =>
+      authed((options) => putJson<SquadEditReply>(`/api/events/${eventId}/squads/${encodeURIComponent(squadName)}`, { name }, options)),
+    deleteSquad: (eventId: number, squadName: string) =>
+      authed((options) => deleteJson<SquadEditReply>(`/api/events/${eventId}/squads/${encodeURIComponent(squadName)}`, undefined, options)),
+    moveToSquad: (eventId: number, participantId: number, squadName: string | null) =>
+      authed((options) => putJson<SquadEditReply>(`/api/events/${eventId}/participants/${participantId}/squad`, { squadName }, options)),
     groupMembers: (groupId: number) => authed((options) => getJson<GroupMembersReply>(`/api/groups/${groupId}/members`, {}, options)),
     saveGroupMembers: (groupId: number, participantIds: number[]) =>
       authed((options) => putJson<GroupMembersReply>(`/api/groups/${groupId}/members`, { participantIds }, options)),
