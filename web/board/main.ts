@@ -91,12 +91,16 @@ if (root) {
   const disciplineId = queryInteger('disciplineId');
   const competitionId = queryInteger('competitionId');
   const search = new URLSearchParams(window.location.search);
-  const rotation = eventId === null ? [] : parseRotation(search.get('rotate'), eventId, competitionId);
+  const releasedOnly = search.get('released') === 'only';
+  const rotation = (eventId === null ? [] : parseRotation(search.get('rotate'), eventId, competitionId)).map((target) => ({
+    ...target,
+    releasedOnly,
+  }));
   if (search.get('view') === 'all-around' && eventId !== null && competitionId !== null) {
     void new AllAroundBoard(root, eventId, competitionId, search.get('groupBy') === 'ageClass').start();
   } else if (rotation.length > 0) rotate(root, rotation);
   else if (eventId !== null && disciplineId !== null)
-    void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly: search.get('released') === 'only' }).start();
+    void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly }).start();
   else void renderPicker(root);
   registerOfflineShell();
 }
