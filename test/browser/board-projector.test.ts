@@ -126,3 +126,18 @@ describe('the board setup screen in the office', () => {
     await board.context.close();
   });
 });
+
+describe("the board's own picker", () => {
+  it("offers a chosen competition's devices only", async () => {
+    const { demo, server, browser } = context;
+    const picker = await openPage(browser, `${server.url}/board/?lang=en`, LAPTOP);
+    await picker.page.locator(`#board-competition option[value="${girls().id}"]`).waitFor({ state: 'attached' });
+    expect(await picker.page.locator('#board-discipline option').count()).toBe(demo.disciplines.length);
+    await picker.page.selectOption('#board-competition', String(girls().id));
+    const own = demo.competitions.find((competition) => competition.id === girls().id)!.disciplineIds;
+    await expect.poll(() => picker.page.locator('#board-discipline option').count()).toBe(own.length);
+    const offered = await picker.page.$$eval('#board-discipline option', (options) => options.map((option) => Number(option.value)));
+    expect(new Set(offered)).toEqual(new Set(own));
+    await picker.context.close();
+  });
+});

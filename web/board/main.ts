@@ -1,6 +1,7 @@
 import '../shared/base.css';
 import './board.css';
-import { api, type CompetitionSummary } from '../shared/api.js';
+import { api, getJson, type CompetitionSummary, type DisciplineSummary } from '../shared/api.js';
+import type { Completeness } from '../../queries/completeness.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { languageSwitch, t } from '../shared/i18n.js';
@@ -32,28 +33,44 @@ async function renderPicker(root: HTMLElement): Promise<void> {
     message,
   );
   root.replaceChildren(form, h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)));
+  let disciplines: DisciplineSummary[] = [];
+  /** A chosen competition offers its own devices only (those its score rows are planned on). */
+  const fillDevices = async () => {
+    const competitionId = Number(competitionSelect.value);
+    const own = competitionId
+      ? await getJson<Completeness>('/api/completeness', { eventId: Number(eventSelect.value), competitionId }).then(
+          (completeness) => new Set(completeness.devices.map((device) => device.disciplineId)),
+          () => null,
+        )
+      : null;
+    deviceSelect.replaceChildren(
+      ...disciplines
+        .filter((discipline) => own === null || own.has(discipline.id))
+        .map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)),
+    );
+  };
   const fillCompetitions = async () => {
     const competitions = await api.competitions(Number(eventSelect.value)).catch(() => [] as CompetitionSummary[]);
     competitionSelect.replaceChildren(
       h('option', { value: '' }, t('board.allCompetitions')),
       ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `#${competition.id}`)),
     );
+    await fillDevices();
   };
   // An empty competition is left out of the address: all competitions, each ranked on its own.
   form.addEventListener('submit', () => {
     if (!competitionSelect.value) competitionSelect.disabled = true;
   });
   eventSelect.addEventListener('change', () => void fillCompetitions());
+  competitionSelect.addEventListener('change', () => void fillDevices());
   try {
-    const [events, disciplines] = await Promise.all([api.events(), api.disciplines()]);
+    const [events, catalog] = await Promise.all([api.events(), api.disciplines()]);
+    disciplines = catalog;
     if (events.length === 0) {
       message.textContent = t('common.noEvents');
       return;
     }
     eventSelect.replaceChildren(...events.map((event) => h('option', { value: event.id }, event.name)));
-    deviceSelect.replaceChildren(
-      ...disciplines.map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)),
-    );
     await fillCompetitions();
     message.textContent = '';
   } catch (error) {
