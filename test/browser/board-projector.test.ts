@@ -136,7 +136,9 @@ describe("the board's own picker", () => {
     await picker.page.selectOption('#board-competition', String(girls().id));
     const own = demo.competitions.find((competition) => competition.id === girls().id)!.disciplineIds;
     await expect.poll(() => picker.page.locator('#board-discipline option').count()).toBe(own.length);
-    const offered = await picker.page.$$eval('#board-discipline option', (options) => options.map((option) => Number(option.value)));
+    const offered = await picker.page.$$eval('#board-discipline option', (options) =>
+      options.map((option) => Number((option as HTMLOptionElement).value)),
+    );
     expect(new Set(offered)).toEqual(new Set(own));
     await picker.context.close();
   });
