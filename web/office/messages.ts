@@ -252,6 +252,10 @@ const EN = {
   'res.number': 'No.',
   'res.clubYear': 'Club · Year',
   'res.incomplete': 'not every discipline scored yet',
+  'res.scoredOf': '{scored} of {all}',
+  'res.includeIncomplete': ' Certificates for incomplete all-arounds too',
+  'res.leftOut':
+    'No certificate for {names}: not every discipline is scored yet. Tick "Certificates for incomplete all-arounds too" to print them anyway.',
   'res.ocNote': '{oc} = out of competition',
   'res.tieBreak': 'Equal totals: the higher best device score ranks first, then the next best.',
   'res.certificate': 'Certificate',
@@ -611,6 +615,10 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
   'res.number': 'Nr.',
   'res.clubYear': 'Verein · Jahrgang',
   'res.incomplete': 'noch nicht alle Disziplinen gewertet',
+  'res.scoredOf': '{scored} von {all}',
+  'res.includeIncomplete': ' Urkunden auch für unvollständige Mehrkämpfe',
+  'res.leftOut':
+    'Keine Urkunde für {names}: Noch sind nicht alle Disziplinen gewertet. Kreuzen Sie „Urkunden auch für unvollständige Mehrkämpfe“ an, um sie trotzdem zu drucken.',
   'res.ocNote': '{oc} = außer Konkurrenz',
   'res.tieBreak': 'Bei gleicher Summe entscheidet die höhere beste Gerätewertung, dann die nächstbeste.',
   'res.certificate': 'Urkunde',
