@@ -147,7 +147,7 @@ export interface CpuMark {
 // ---------------------------------------------------------------------------------------------
 // Phases in rounds. The machine is shared, and its speed drifts within a minute: two variants
 // measured one after the other differed by as much as two runs of the same code (docs/performance.md,
-// issue 18). A comparison therefore runs each variant in rounds that take turns, and merges them.
+// "Method"). A comparison therefore runs each variant in rounds that take turns, and merges them.
 
 /**
  * Runs `phase` for every variant in `rounds` rounds, the variants taking turns (the order reversed
@@ -285,13 +285,12 @@ export async function sequencedSince(context: Context, afterId: number): Promise
 
 /**
  * The write paths a phase can drive: the service's route, the naive direct emit (no outbox), and
- * the ceilings on the service's stack: one named upsert, and the minimal outbox command (BEGIN, lock,
- * upsert, outbox insert, COMMIT; named statements), one statement after the other as the issue
- * defines it, and pipelined as the service's commands are.
+ * the ceilings: one named upsert, and the minimal outbox command (BEGIN, lock, upsert, outbox
+ * insert, COMMIT; named statements) on the service's fastify stack and on a bare fastify instance.
  */
-export type Variant = 'service' | 'naive' | 'outbox-ceiling' | 'pipelined-ceiling' | 'upsert-ceiling';
+export type Variant = 'service' | 'naive' | 'outbox-ceiling' | 'bare-outbox-ceiling' | 'upsert-ceiling';
 /** Variants whose events go through the outbox and the relay (checked by seq). */
-export const viaOutbox = (variant: Variant) => variant === 'service' || variant === 'outbox-ceiling' || variant === 'pipelined-ceiling';
+export const viaOutbox = (variant: Variant) => variant === 'service' || variant === 'outbox-ceiling' || variant === 'bare-outbox-ceiling';
 
 /**
  * autocannon stops with requests in flight whose commits land after it returned: the phase's
@@ -399,7 +398,7 @@ const PATHS: Record<Variant, { url: keyof Pick<Context, 'serviceUrl' | 'bareUrl'
   service: { url: 'serviceUrl', path: '/api/jury-results' },
   naive: { url: 'serviceStackUrl', path: '/naive/jury-results' },
   'outbox-ceiling': { url: 'serviceStackUrl', path: '/ceiling/outbox-command' },
-  'pipelined-ceiling': { url: 'serviceStackUrl', path: '/ceiling/outbox-command-pipelined' },
+  'bare-outbox-ceiling': { url: 'bareUrl', path: '/ceiling/outbox-command' },
   'upsert-ceiling': { url: 'serviceStackUrl', path: '/ceiling/upsert' },
 };
 

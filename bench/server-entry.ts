@@ -8,12 +8,11 @@
  * Environment: BENCH_DATABASE_URL, BENCH_DATA_DIR, JWT_SECRET, LOG_LEVEL (as for `npm start`).
  */
 import { performance } from 'node:perf_hooks';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import pg from 'pg';
-import { runCommand } from '../commands/run-command.js';
-import { outboxCommitted, type CommittedEvents } from '../outbox/append.js';
 import { API_ORIGIN, ORIGIN_SETTING } from '../src/db/origin.js';
 import { saveJuryResult } from '../commands/save-jury-result.js';
+import { createCommandRunner } from '../commands/run-command.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { generateSquadProposals, resolveSquadCriteria } from '../src/domain/squad-planner.js';
@@ -118,15 +117,14 @@ bare.post('/naive/squads/generate', async (request) => {
 
 // ---------------------------------------------------------------------------------------------
 // The ceilings: what this stack can do at best for one write, and for one outbox command. Their pool
-// marks every session as the service's own (gym.origin, as runCommand does per transaction), so the
+// marks every session as the service's own (gym.origin, as a command does per transaction), so the
 // legacy triggers skip their writes as they skip the service's. Named statements: parsed and planned
 // once per connection.
 //
 // An outbox command's event must reach the boards: after its COMMIT the minimal outbox command wakes
-// the relay as a service command does that leaves its event to the sequencer. When issue 18 was
-// filed its insert woke the relay (the outbox trigger notified on every insert); since migration
-// 0010 commits notify nobody, and the ceiling's events waited for the relay's one-second backstop,
-// numbered about 700 at a time: a ceiling with delivery up to a second late, cheaper than prompt delivery.
+// the relay as a service command does (a commit notifies nobody, migration 0010). Without the wake-up
+// its events would wait for the relay's one-second backstop and be numbered hundreds at a time: a
+// ceiling with delivery up to a second late, cheaper than prompt delivery.
 
 const ceilingPoolConfig: pg.PoolConfig = {
   connectionString: databaseUrl,
@@ -135,15 +133,9 @@ const ceilingPoolConfig: pg.PoolConfig = {
   options: `-c ${ORIGIN_SETTING}=${API_ORIGIN}`,
 };
 const ceilingPool = new pg.Pool(ceilingPoolConfig);
-// The same command pipelined as the service's commands are (src/db/pool.ts): the issue's ceiling
-// waits for every answer, and a command that does not would otherwise be measured against less than
-// what the stack can do.
-const pipelinedCeilingPool = new pg.Pool({ ...ceilingPoolConfig, pipeline: true });
 // An idle client losing its server emits 'error' on its pool; without a listener the bench server exits.
-for (const pool of [ceilingPool, pipelinedCeilingPool])
-  pool.on('error', (error) => logger.warn({ err: error }, 'ceiling pool connection lost'));
+ceilingPool.on('error', (error) => logger.warn({ err: error }, 'ceiling pool connection lost'));
 let ceilingUpserts = 0;
-const LEFT_TO_THE_SEQUENCER: CommittedEvents = { numbered: [], unnumbered: true };
 const ceilingUpsert = (body: CeilingBody): pg.QueryConfig => ({
   name: 'ceiling-upsert',
   text: `INSERT INTO ${tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
@@ -184,10 +176,12 @@ const ceilingReply = (body: CeilingBody, stored: { id: number; value: number }, 
   finalScore,
 });
 
-const serviceStack = await buildApp({ config, pool: running.pool, logger, relay: running.relay });
+// The naive route appends no event, so its commits wake no relay.
+const naiveCommands = createCommandRunner(running.pool);
+const serviceStack = await buildApp({ config, pool: running.pool, commands: running.commands, logger, relay: running.relay });
 
 /**
- * The naive design without an outbox: the same command in one transaction (runCommand marks it as
+ * The naive design without an outbox: the same command in one transaction (the runner marks it as
  * the service's own write, as the real route does), except that the outbox INSERT is kept in memory
  * instead of being sent, and the event goes to the room right after COMMIT. On the service's stack,
  * as the real route is: the comparison is of the outbox and relay against the direct emit, not of
@@ -204,7 +198,7 @@ serviceStack.post('/naive/jury-results', { schema: { body: SaveJuryResultBody } 
   };
   let event: { eventId: number; payload: Record<string, unknown> } | null = null;
   const outboxInsert = `INSERT INTO ${tables.svc_outbox}`;
-  const reply = await runCommand(running.pool, (tx) => {
+  const reply = await naiveCommands.run((tx) => {
     const direct = new Proxy(tx, {
       get(target, property, receiver) {
         if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
@@ -248,8 +242,11 @@ async function onCeilingConnection<T>(pool: pg.Pool, work: (client: pg.PoolClien
   }
 }
 
-/** Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT. */
-serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
+/**
+ * Ceiling 2: the minimal outbox command — BEGIN, lock the score row, upsert, outbox insert, COMMIT —
+ * on the service's fastify stack and, to show what that stack costs, on the bare fastify instance.
+ */
+async function minimalOutboxCommand(request: FastifyRequest, reply: FastifyReply) {
   const body = request.body as CeilingBody;
   return onCeilingConnection(ceilingPool, async (client) => {
     await client.query('BEGIN');
@@ -262,34 +259,12 @@ serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBod
     const stored = rows[0]!;
     await client.query(ceilingOutbox(body, locked.rows[0]!.event_id, stored.value));
     await client.query('COMMIT');
-    outboxCommitted(running.pool, LEFT_TO_THE_SEQUENCER);
+    running.relay.commandCommitted();
     return ceilingReply(body, stored, stored.value);
   });
-});
-
-/** Ceiling 3: ceiling 2 in two round trips — BEGIN, lock and upsert; then the outbox insert and COMMIT. */
-serviceStack.post('/ceiling/outbox-command-pipelined', { schema: { body: SaveJuryResultBody } }, async (request, reply) => {
-  const body = request.body as CeilingBody;
-  return onCeilingConnection(pipelinedCeilingPool, async (client) => {
-    const [, locked, upserted] = await Promise.all([
-      client.query('BEGIN'),
-      client.query<{ event_id: number }>(ceilingLock(body)),
-      client.query<{ id: number; value: number }>(ceilingUpsert(body)),
-    ]);
-    if (locked.rowCount !== 1) {
-      await client.query('ROLLBACK');
-      return reply.code(404).send({ error: 'not found' });
-    }
-    const stored = upserted.rows[0]!;
-    const [, committed] = await Promise.all([
-      client.query(ceilingOutbox(body, locked.rows[0]!.event_id, stored.value)),
-      client.query('COMMIT'),
-    ]);
-    if (committed.command !== 'COMMIT') throw new Error(`the transaction ended in ${committed.command}`);
-    outboxCommitted(running.pool, LEFT_TO_THE_SEQUENCER);
-    return ceilingReply(body, stored, stored.value);
-  });
-});
+}
+serviceStack.post('/ceiling/outbox-command', { schema: { body: SaveJuryResultBody } }, minimalOutboxCommand);
+bare.post('/ceiling/outbox-command', minimalOutboxCommand);
 
 await serviceStack.listen({ port: 0, host: '127.0.0.1' });
 const serviceStackAddress = serviceStack.server.address();
@@ -340,7 +315,6 @@ function stop(code: number): Promise<void> {
       await bare.close();
       await serviceStack.close();
       await ceilingPool.end();
-      await pipelinedCeilingPool.end();
       await running.close();
     } finally {
       // process.exit (not a hard kill) is what lets --cpu-prof write its profile.

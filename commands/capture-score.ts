@@ -23,9 +23,9 @@ import {
   type JuryResultEntry,
   type WarnLogger,
 } from '../src/model/scoring-context.js';
-import { appendLastOutboxEvent, appendOutboxEvent } from '../outbox/append.js';
+import { appendOutboxEvent } from '../outbox/append.js';
 import { captureFinal, checkDistinctFields, disciplineOfFields } from './individual-score-decision.js';
-import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
+import { checkPanelFields, recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { decidePanel } from './panel-decision.js';
 import { lockScoreRowWithFields, scoreValueEvent, storeFinalScore, upsertJuryResults, type FieldValue } from './score-writes.js';
 
@@ -52,6 +52,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
 
   await upsertJuryResults(tx, scoreId, input.fieldValues, null);
   let captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  await checkPanelFields(tx, captured, fieldIds);
   const judges = captured.panel?.judgeFieldIds ?? [];
   const panel = fieldIds.some((fieldId) => judges.includes(fieldId)) ? decidePanel(captured) : null;
   if (panel?.storeAggregate) {
@@ -63,7 +64,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
   if (final.value !== null) await storeFinalScore(tx, captured, final.value);
 
   const stored = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
-  if (panel === null) void appendLastOutboxEvent(tx, scoreValueEvent(stored));
+  if (panel === null) void appendOutboxEvent(tx, scoreValueEvent(stored));
   else {
     await appendOutboxEvent(tx, scoreValueEvent(stored));
     await recordPanelDeviation(tx, captured, panel);

@@ -4,12 +4,13 @@
  * and the score's standing deviation opened, kept or closed, each crossing announced once as a
  * `panel-deviation` event through the outbox.
  */
+import { ACTOR_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import type { TxClient } from '../src/db/pool.js';
 import type { PanelReading } from '../src/domain/panel.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { panelDeviation } from '../outbox/events.js';
 import type { DisciplineState } from '../src/model/scoring-context.js';
-import type { PanelDecision } from './panel-decision.js';
+import { ANONYMOUS_ACTOR, panelFieldRefusal, type PanelDecision, type PanelFieldRecord } from './panel-decision.js';
 import { storeFinalScore, upsertJuryResults } from './score-writes.js';
 
 /** The aggregate (when it changed) and, with `storeFinal`, the final of a complete panel. */
@@ -60,4 +61,49 @@ export async function deleteDeviation(tx: TxClient, scoreId: number, disciplineI
     [scoreId, disciplineId],
   );
   return rows[0]?.state ?? null;
+}
+
+/**
+ * The panel's fields on this score (its judges' and the aggregate's): their judge by the audit
+ * record and whether this transaction changed them, with the caller as the transaction records it.
+ */
+export async function selectPanelFieldRecords(
+  tx: TxClient,
+  state: DisciplineState,
+  fieldIds: readonly number[],
+): Promise<{ records: PanelFieldRecord[]; actor: string; role: string | null }> {
+  const { rows } = await tx.query<PanelFieldRecord & { actor: string; role: string | null }>(
+    `SELECT f.field_id AS "fieldId",
+            (SELECT a.actor FROM ${tx.tables.svc_score_audit} a
+              WHERE a.score_id = $1 AND a.discipline_id = $2 AND a.field_id = f.field_id AND a.source = 'api' AND a.kind IS NULL
+                AND a.actor <> $4
+              ORDER BY a.id LIMIT 1) AS judge,
+            EXISTS (SELECT 1 FROM ${tx.tables.svc_score_audit} a
+                     WHERE a.xact = pg_current_xact_id() AND a.score_id = $1 AND a.discipline_id = $2
+                       AND COALESCE(a.field_id, 0) = f.field_id) AS changed,
+            COALESCE(current_setting('${ACTOR_SETTING}', true), $4) AS actor,
+            NULLIF(current_setting('${ROLE_SETTING}', true), '') AS role
+       FROM unnest($3::int[]) AS f(field_id)`,
+    [state.scoreId, state.disciplineId, fieldIds, ANONYMOUS_ACTOR],
+  );
+  return {
+    records: rows.map(({ fieldId, judge, changed }) => ({ fieldId, judge, changed })),
+    actor: rows[0]?.actor ?? ANONYMOUS_ACTOR,
+    role: rows[0]?.role ?? null,
+  };
+}
+
+/**
+ * Refuses (throws) the command when it changed another judge's value or the aggregate field of the
+ * score's panel (`panelFieldRefusal`); `written` are the fields the command wrote. Runs after those
+ * writes and before the aggregate's own, so the transaction shows exactly what the caller changed.
+ */
+export async function checkPanelFields(tx: TxClient, state: DisciplineState, written: readonly number[]): Promise<void> {
+  const panel = state.panel;
+  if (panel === null) return;
+  const fieldIds = [...panel.judgeFieldIds, panel.aggregateFieldId];
+  if (!written.some((fieldId) => fieldIds.includes(fieldId))) return;
+  const { records, actor, role } = await selectPanelFieldRecords(tx, state, fieldIds);
+  const refusal = panelFieldRefusal(state.scoreId, panel, { actor, role }, records);
+  if (refusal !== null) throw refusal;
 }

@@ -4,9 +4,16 @@
  * then gives, and where the score's deviation goes. The SQL that carries it out is in
  * `commands/panel-aggregation.ts`.
  */
+import { conflict, validationFailed, type DomainError } from '../src/domain/errors.js';
 import { calculateFinalScore } from '../src/domain/final-score.js';
 import { sameStoredValue } from '../src/domain/stored-value.js';
-import { deviationTransition, isOverTolerance, type DeviationTransition, type PanelReading } from '../src/domain/panel.js';
+import {
+  deviationTransition,
+  isOverTolerance,
+  type DeviationTransition,
+  type PanelReading,
+  type PanelSettings,
+} from '../src/domain/panel.js';
 import { formulaFieldsOf, panelReadingOf, type DisciplineState } from '../src/model/scoring-context.js';
 
 export interface PanelDecision {
@@ -39,4 +46,55 @@ export function decidePanel(state: DisciplineState): PanelDecision | null {
     finalScore: calculateFinalScore(state.formula, withAggregate),
     deviation: deviationTransition(state.deviationState, isOverTolerance(reading)),
   };
+}
+
+/** One field of a panel on one score, as the audit record and the command's transaction show it. */
+export interface PanelFieldRecord {
+  fieldId: number;
+  /** The first named caller whose API write stored a value in the field on this score: its judge. */
+  judge: string | null;
+  /** Whether this transaction changed the field's value. */
+  changed: boolean;
+}
+
+/** Who the command acts for, as its transaction records it (`commands/run-command.ts`). */
+export interface PanelCaller {
+  actor: string;
+  role: string | null;
+}
+
+/** The actor a command without a name records; such saves make nobody a field's judge. */
+export const ANONYMOUS_ACTOR = 'anonymous';
+const MAY_CHANGE_EVERY_JUDGE = ['head', 'admin'];
+
+/**
+ * Why the command's changes to a panel's fields are refused, or null (issue 43). The aggregate field
+ * is the service's: nobody changes it directly. A judge field's value belongs to the judge who
+ * first stored one there for this score: another caller (named, anonymous or with a jury token)
+ * may not change it, and a named judge who has given another judge field of the score may not give
+ * this one. The head judge and admins may change every judge's value. A value sent unchanged (a
+ * form that shows every field sends them all) is no change.
+ */
+export function panelFieldRefusal(
+  scoreId: number,
+  panel: PanelSettings,
+  caller: PanelCaller,
+  records: readonly PanelFieldRecord[],
+): DomainError | null {
+  const changed = records.filter((record) => record.changed);
+  if (changed.some((record) => record.fieldId === panel.aggregateFieldId)) {
+    return validationFailed(`field ${panel.aggregateFieldId} is the E-panel's aggregate: the service computes it from the judges' values`);
+  }
+  if (caller.role !== null && MAY_CHANGE_EVERY_JUDGE.includes(caller.role)) return null;
+  const judged = records.filter((record) => panel.judgeFieldIds.includes(record.fieldId));
+  for (const record of changed) {
+    if (!panel.judgeFieldIds.includes(record.fieldId)) continue;
+    if (record.judge !== null && record.judge !== caller.actor) {
+      return conflict(`field ${record.fieldId} of score ${scoreId} holds ${record.judge}'s value; the head judge may change it`);
+    }
+    if (caller.actor === ANONYMOUS_ACTOR) continue;
+    const other = judged.find((candidate) => candidate.fieldId !== record.fieldId && candidate.judge === caller.actor);
+    if (other) return conflict(`${caller.actor} gave field ${other.fieldId} of score ${scoreId}; a judge gives one field of a panel`);
+  }
+  return null;
 }

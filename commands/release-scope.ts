@@ -3,8 +3,13 @@
  * every squad or one squad, and reopens it. While released, API writes into the scope are refused
  * by the audit trigger unless the caller is head or admin (migration 0008); desktop writes are
  * stored and flagged. A `release-changed` event tells consoles and scoreboards.
+ *
+ * The change takes the competition's release lock exclusively (migration 0020): API writes into the
+ * competition hold it shared from their release check to their commit, so a write in flight commits
+ * before the release does, and one that comes later waits for it and then sees it.
  */
 import type { TxClient } from '../src/db/pool.js';
+import { RELEASE_SCOPE_LOCK_CLASS } from '../src/db/advisory-locks.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { releaseChanged } from '../outbox/events.js';
 import { eventOfReleaseScope, releaseStateOf, type ReleaseScope, type ReleaseState } from './release-decision.js';
@@ -16,11 +21,13 @@ interface ScopeRow {
   discipline_found: boolean;
 }
 
-export async function selectReleaseScope(tx: TxClient, scope: ReleaseScope): Promise<ScopeRow> {
+/** Also takes the competition's release lock, exclusive, until the commit. */
+export async function lockReleaseScope(tx: TxClient, scope: ReleaseScope): Promise<ScopeRow> {
   const { rows } = await tx.query<ScopeRow>(
     `SELECT (SELECT int_veranstaltungenid FROM ${tx.tables.wettkaempfe} WHERE int_wettkaempfeid = $1) AS event_id,
-            EXISTS (SELECT 1 FROM ${tx.tables.disziplinen} WHERE int_disziplinenid = $2) AS discipline_found`,
-    [scope.competitionId, scope.disciplineId],
+            EXISTS (SELECT 1 FROM ${tx.tables.disziplinen} WHERE int_disziplinenid = $2) AS discipline_found
+       FROM (SELECT pg_advisory_xact_lock($3, $1)) AS locked`,
+    [scope.competitionId, scope.disciplineId, RELEASE_SCOPE_LOCK_CLASS],
   );
   return rows[0]!;
 }
@@ -55,7 +62,7 @@ export async function selectReleaseState(tx: TxClient, scope: ReleaseScope): Pro
 }
 
 export async function changeRelease(tx: TxClient, scope: ReleaseScope, release: boolean, actor: string): Promise<ReleaseState> {
-  const found = await selectReleaseScope(tx, scope);
+  const found = await lockReleaseScope(tx, scope);
   const eventId = eventOfReleaseScope(scope, { eventId: found.event_id, disciplineFound: found.discipline_found });
   if (release) await insertRelease(tx, scope, actor);
   else await deleteRelease(tx, scope);

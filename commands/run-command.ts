@@ -1,13 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import {
-  appendedThrough,
-  commandOnPool,
-  lastEventAppended,
-  lastEventSettled,
-  outboxCommitted,
-  type CommittedEvents,
-} from '../outbox/append.js';
 import { ACTOR_SETTING, API_ORIGIN, ORIGIN_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import { RequestAbortedError, withQuery, withTransaction, type Pool, type TxClient } from '../src/db/pool.js';
 
@@ -64,42 +56,37 @@ function transactionSettings(context: CommandContext): pg.QueryConfig {
   };
 }
 
+/** Runs commands, each as one transaction; what the routes and scripts receive. */
+export interface CommandRunner {
+  run<T>(handler: (tx: TxClient) => Promise<T>, context?: CommandContext): Promise<T>;
+}
+
 /**
  * One command = one transaction. BEGIN and its settings travel with the handler's first statements
  * (withTransaction); the handler receives the transaction client, never the pool. A command that
- * could not get its locks in time rolled back completely, so running it again is safe.
+ * could not get its locks in time rolled back completely, so running it again is safe. After each
+ * commit `committed` is called: the service passes its relay's wake-up, so the events the command
+ * appended are numbered and delivered at once (the commit itself notifies nobody).
  */
-export async function runCommand<T>(pool: Pool, handler: (tx: TxClient) => Promise<T>, context: CommandContext = ANONYMOUS): Promise<T> {
-  const settings = transactionSettings(context);
-  const deadline = Date.now() + LOCK_WAIT_BUDGET_MS;
-  for (;;) {
-    try {
-      let appended: CommittedEvents | undefined;
-      let named: TxClient | undefined;
-      const result = await withTransaction(
-        pool,
-        async (tx) => {
-          named = namedStatements(tx);
-          commandOnPool(named, pool);
-          const value = await handler(named);
-          appended = appendedThrough(named);
-          return value;
-        },
-        settings,
-        context.signal,
-      ).finally(() => {
-        if (named) lastEventSettled(named);
-      });
-      // The commit notified nobody (migration 0010): hand the events to this instance's relay.
-      if (appended) outboxCommitted(pool, appended);
-      return result;
-    } catch (error) {
-      const pause = RETRY_PAUSE_MS[0] + Math.random() * (RETRY_PAUSE_MS[1] - RETRY_PAUSE_MS[0]);
-      if (!isLockTimeout(error) || Date.now() + pause >= deadline) throw error;
-      await sleep(pause);
-      if (context.signal?.aborted) throw new RequestAbortedError();
-    }
-  }
+export function createCommandRunner(pool: Pool, committed: () => void = () => undefined): CommandRunner {
+  return {
+    async run(handler, context = ANONYMOUS) {
+      const settings = transactionSettings(context);
+      const deadline = Date.now() + LOCK_WAIT_BUDGET_MS;
+      for (;;) {
+        try {
+          const result = await withTransaction(pool, (tx) => handler(namedStatements(tx)), settings, context.signal);
+          committed();
+          return result;
+        } catch (error) {
+          const pause = RETRY_PAUSE_MS[0] + Math.random() * (RETRY_PAUSE_MS[1] - RETRY_PAUSE_MS[0]);
+          if (!isLockTimeout(error) || Date.now() + pause >= deadline) throw error;
+          await sleep(pause);
+          if (context.signal?.aborted) throw new RequestAbortedError();
+        }
+      }
+    },
+  };
 }
 
 // Statement text → prepared statement name, for the process. Command statements are fixed texts
@@ -117,19 +104,13 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-/**
- * The transaction client, with `query(text, values)` sent as a named statement. A statement after
- * the command's last event (`appendLastOutboxEvent`) is refused: that event may hold the numbering
- * lock, which must not wait for anything but the COMMIT.
- */
+/** The transaction client, with `query(text, values)` sent as a named statement. */
 function namedStatements(tx: TxClient): TxClient {
-  const named = withQuery(tx, ((text: unknown, values?: unknown, callback?: unknown) => {
-    if (lastEventAppended(named)) throw new Error("a statement after the command's last outbox event");
+  return withQuery(tx, ((text: unknown, values?: unknown, callback?: unknown) => {
     if (typeof text === 'string' && Array.isArray(values) && callback === undefined) {
       const name = statementName(text);
       if (name !== undefined) return tx.query({ name, text, values });
     }
     return (tx.query as (...args: unknown[]) => unknown)(text, values, callback);
   }) as TxClient['query']);
-  return named;
 }

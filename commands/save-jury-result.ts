@@ -13,12 +13,12 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
-import { appendLastOutboxEvent, appendOutboxEvent } from '../outbox/append.js';
+import { appendOutboxEvent } from '../outbox/append.js';
 import { juryResultScoreUpdated } from '../outbox/events.js';
 import { calculatedScoreOf, loadDisciplineState, loadFieldDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { checkExpectedPerformance, checkJuryResultAttempt } from './individual-score-decision.js';
 import { decidePanel } from './panel-decision.js';
-import { recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
+import { checkPanelFields, recordPanelDeviation, storePanelAggregate } from './panel-aggregation.js';
 import { lockScoreRowAndUpsertJuryResult, selectJuryResultValue, upsertJuryResults, type FieldValue } from './score-writes.js';
 
 export interface SaveJuryResultInput {
@@ -59,6 +59,7 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   if (written.stored?.inserted) checkExpectedPerformance(input.disciplineFieldId, input.expectedPerformance, null);
 
   const state = (written.stored ? await stateAfterWrite : await loadDisciplineState(tx, scoreId, disciplineId, log))!;
+  await checkPanelFields(tx, state, [input.disciplineFieldId]);
   const panel = state.panel?.judgeFieldIds.includes(input.disciplineFieldId) ? decidePanel(state) : null;
   const reply = {
     success: true as const,
@@ -69,7 +70,7 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
   };
   if (panel === null) {
     const finalScore = calculatedScoreOf(state);
-    void appendLastOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
+    void appendOutboxEvent(tx, juryResultScoreUpdated(state, finalScore));
     return { ...reply, finalScore };
   }
   await storePanelAggregate(tx, state, panel, true);

@@ -13,7 +13,7 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
-import { appendLastOutboxEvent } from '../outbox/append.js';
+import { appendOutboxEvent } from '../outbox/append.js';
 import { loadDisciplineState, type WarnLogger } from '../src/model/scoring-context.js';
 import { checkExpectedScore, decideSaveTarget } from './individual-score-decision.js';
 import { lockScoreRow, scoreValueEvent, storeFinalScore } from './score-writes.js';
@@ -107,6 +107,6 @@ export async function saveScoreValue(tx: TxClient, input: SaveScoreValueInput, l
   // rolls back the transaction, also a score row created just above.
   checkExpectedScore(input.expectedScore, state.detailValue);
   const stored = await storeFinalScore(tx, state, input.score);
-  void appendLastOutboxEvent(tx, scoreValueEvent({ ...state, detailValue: stored }));
+  void appendOutboxEvent(tx, scoreValueEvent({ ...state, detailValue: stored }));
   return { success: true, wertungenId: scoreId, score: stored };
 }

@@ -1,9 +1,6 @@
--- The sequencer's pass numbers its usual few waiting events in one statement (issue 18) instead of
--- two round trips (the waiting ids, then the numbering under the numbering lock): half the
--- sequencer's statements per command. At 50 portals the events a pass numbers are those of
--- commands that left theirs in a slowdown of the machine; most of the pass's time there is the wait
--- for the numbering lock and its own commit, so those events came a few milliseconds sooner at
--- most (docs/performance.md, session 20).
+-- The sequencer's pass numbers its usual few waiting events in one statement instead of two round
+-- trips (the waiting ids, then the numbering under the numbering lock). Superseded by 0019, which
+-- drops these functions: one sequencer numbers every event.
 --
 -- svc_number_waiting_locked: the numbering shared by commands (0017) and the sequencer. The caller
 -- holds the numbering lock; the read runs in a snapshot taken under it, so nothing numbered

@@ -131,9 +131,6 @@ export type Delivered<P> = P & { seq: number; source: EventSource };
  * score-updated row the outbox's insert trigger (migrations 0008, 0013) adds it.
  */
 export type ScoreUpdatedMessage = Delivered<ScoreUpdatedPayload & { released: boolean }>;
-export type SquadsAppliedMessage = Delivered<SquadsAppliedPayload>;
-export type ReleaseChangedMessage = Delivered<ReleaseChangedPayload>;
-export type PanelDeviationMessage = Delivered<PanelDeviationPayload>;
 
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;

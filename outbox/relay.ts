@@ -1,25 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import cron, { type ScheduledTask } from 'node-cron';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Pool, Queryable } from '../src/db/pool.js';
-import { onNumberInPlace, onOutboxCommitted, type CommittedEvents, type NumberedRow } from './append.js';
 import type { OutboxTopic } from './events.js';
 import { OutboxListener } from './listener.js';
 import { mayHaveMore, nextReplayStep, sentUpToAfterRead } from './replay-plan.js';
-import { OutboxSequencer, type UnusedSeq } from './sequencer.js';
+import { OutboxSequencer, type NumberedRow } from './sequencer.js';
 
 const READ_BATCH = 500;
-/**
- * A pass begins at least this long after the one before it began. Under a stream of commands the
- * passes came back to back, each numbering a handful of events in a transaction of its own (a
- * statement, a commit, the delivery's turn); spaced, a stream's events are numbered in fewer,
- * larger batches: +1.9 % and +4.4 % saves/s in two alternating runs at 10 connections, 0.32 → 0.21
- * sequencer statements per save. A pass after a quiet spell starts at once, and events the
- * commands number in place are handed over without a pass: only events left to the sequencer
- * while it is busy wait, by at most this long.
- */
-const PASS_SPACING_MS = 10;
 /** Payload of the notification a command's instance sends to the sequencer on another instance. */
 export const COMMITTED_NOTIFICATION = 'committed';
 
@@ -108,12 +96,13 @@ export interface OutboxRelayOptions {
 
 /**
  * Turns sequenced outbox rows into deliveries, in `seq` order, on every instance. Wake-ups come
- * from a command committed by this instance (in process), from NOTIFY (a latency hint only: the
- * legacy triggers and the sequencer's numbering send it), from every (re)connect of the LISTEN
- * client, and from a node-cron backstop each second; whatever woke it, one pass reads
+ * from a command committed by this instance (in process, `commandCommitted`), from NOTIFY (a
+ * latency hint only: the legacy triggers and the sequencer's numbering send it), from every
+ * (re)connect of the LISTEN client, and from a node-cron backstop each second. Whatever woke it, a
+ * pass lets the sequencer number what is committed (on the one instance that is the sequencer) and
+ * delivers what it numbered when that continues the cursor without a gap; otherwise it reads
  * `seq > cursor` until drained, so a lost notification costs at most a second and a reconnect
- * catches up everything. On the sequencer's instance the rows a pass has just numbered are
- * delivered from the numbering statement itself when they follow the cursor without a gap.
+ * catches up everything.
  */
 export class OutboxRelay {
   private readonly listener: OutboxListener;
@@ -128,11 +117,8 @@ export class OutboxRelay {
   private reportCatchUp = false;
   private readFailing = false;
   private stopped = false;
-  private readonly unsubscribeCommits: () => void;
-  private readonly unregisterInPlace: () => void;
   private notifying = false;
-  private passStartedAt = Number.NEGATIVE_INFINITY;
-  private pendingNotification: string | number | null = null;
+  private pendingNotification: string | null = null;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.listener = new OutboxListener({
@@ -157,41 +143,27 @@ export class OutboxRelay {
       this.listener.applicationName,
       options.clientClass,
     );
-    this.unsubscribeCommits = onOutboxCommitted(options.pool, (events) => this.commandCommitted(events));
-    // How commands number their events in place (appendLastOutboxEvent): waiting for the numbering
-    // lock while this relay is idle, trying it while it is at work (under a stream of commands,
-    // waits would queue the commits).
-    this.unregisterInPlace = onNumberInPlace(options.pool, () => (this.running === null ? 'wait' : 'try'));
   }
 
   /**
-   * A command of this instance committed events; its commit notified nobody. The events it
-   * numbered itself are delivered at once when they continue the cursor; otherwise, and for
-   * events left to the sequencer, this relay runs a pass. Other instances are told with a NOTIFY
-   * outside the command's transaction (no command commit waits on the notify lock for it): the
-   * sequencer elsewhere, to number what is unnumbered; every relay, when the command numbered its
-   * events, with the highest seq.
+   * A command of this instance committed; its commit notified nobody. The sequencer numbers its
+   * events: this instance's at once, or another instance's, told with a NOTIFY sent outside the
+   * command's transaction (no command's commit waits on the notify lock for it). Passed to the
+   * command runner by the composition root.
    */
-  private commandCommitted(events: CommittedEvents): void {
+  commandCommitted(): void {
     if (this.stopped) return;
-    const handedOver = events.numbered.length > 0 && this.deliverNumbered(events.numbered, true);
-    if (events.unnumbered || (events.numbered.length > 0 && !handedOver)) this.wake();
-    // The sequencer elsewhere numbers the rest after these, and its numbering's notification
-    // names a seq above them.
-    if (events.unnumbered && !this.sequencer.isSequencer) this.notifyPeers(COMMITTED_NOTIFICATION);
-    else if (events.numbered.length > 0 && this.sequencer.peersMayListen) this.notifyPeers(events.numbered.at(-1)!.seq);
+    if (this.sequencer.isSequencer) this.wake();
+    else this.notifyPeers(COMMITTED_NOTIFICATION);
   }
 
   /**
    * One notification in flight at a time, over the LISTEN connection (no pool slot). Those asked
-   * for while one is on its way merge into one sent after it: `committed` when any was (the
-   * sequencer's numbering then notifies the rest), else the highest seq.
+   * for while one is on its way merge into one sent after it.
    */
-  private notifyPeers(payload: string | number): void {
+  private notifyPeers(payload: string): void {
     if (this.notifying) {
-      const pending = this.pendingNotification;
-      if (pending === COMMITTED_NOTIFICATION || payload === COMMITTED_NOTIFICATION) this.pendingNotification = COMMITTED_NOTIFICATION;
-      else this.pendingNotification = pending === null || payload > pending ? payload : pending;
+      this.pendingNotification = payload;
       return;
     }
     this.notifying = true;
@@ -225,8 +197,6 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.unsubscribeCommits();
-    this.unregisterInPlace();
     await this.backstop?.destroy();
     await this.listener.stop();
     await this.running;
@@ -249,21 +219,19 @@ export class OutboxRelay {
     });
   }
 
-  /** Single flight: wake-ups during a pass merge into one more pass, begun PASS_SPACING_MS after this one began. */
+  /** Single flight: wake-ups during a pass merge into one more pass after it. */
   private async run(): Promise<void> {
     try {
       while (this.again && !this.stopped) {
-        const spacing = this.passStartedAt + PASS_SPACING_MS - performance.now();
-        if (spacing > 0) await sleep(spacing);
-        if (this.stopped) break;
-        this.passStartedAt = performance.now();
         this.again = false;
         const waiters = this.nextPassWaiters;
         this.nextPassWaiters = [];
         try {
-          // A large batch is read in READ_BATCH slices instead, so sockets flush between slices.
-          const numbered = await this.sequencer.step(READ_BATCH);
-          if (!this.deliverNumbered(numbered.rows, numbered.complete)) await this.drain();
+          let readNeeded = false;
+          const numbered = await this.sequencer.step(READ_BATCH, (events) => {
+            if (readNeeded || !this.deliverNumbered(events)) readNeeded = true;
+          });
+          if (readNeeded || !numbered || !this.sequencer.isSequencer) await this.drain();
         } finally {
           for (const resolve of waiters) resolve();
         }
@@ -275,20 +243,15 @@ export class OutboxRelay {
   }
 
   /**
-   * Delivers rows this instance has just numbered and committed (by its sequencer or in a command),
-   * in seq order, when they continue the cursor without a gap, and passes over the seqs its
-   * sequencer drew unused; returns false when a read is needed instead: nothing numbered, a gap (a
-   * number drawn by a failed statement, or rows another instance numbered), a full batch, or a
-   * catch-up to report.
+   * Delivers events this instance's sequencer has just numbered and committed, in seq order, when
+   * they continue the cursor without a gap; returns false when a read is needed instead: a gap (a
+   * seq drawn by a failed statement, or rows another instance numbered before this one became the
+   * sequencer), or a catch-up to report.
    */
-  private deliverNumbered(rows: Array<NumberedRow | UnusedSeq>, complete: boolean): boolean {
-    if (!complete || rows.length === 0 || this.reportCatchUp) return false;
-    let expected = this.cursor + 1;
-    for (const row of rows) if (row.seq !== expected++) return false;
-    for (const row of rows) {
-      if (row.topic === null) this.cursor = row.seq;
-      else this.deliver(row as OutboxRow);
-    }
+  private deliverNumbered(events: NumberedRow[]): boolean {
+    if (this.reportCatchUp || events[0]!.seq !== this.cursor + 1) return false;
+    for (let i = 1; i < events.length; i++) if (events[i]!.seq !== events[i - 1]!.seq + 1) return false;
+    for (const event of events) this.deliver(event as OutboxRow);
     return true;
   }
 

@@ -1,13 +1,11 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { NUMBERING_LOCK_KEY, SEQUENCER_LOCK_KEY } from '../src/db/advisory-locks.js';
+import { SEQUENCER_LOCK_KEY } from '../src/db/advisory-locks.js';
 import { withTables, type Queryable, type WithTables } from '../src/db/pool.js';
-import { LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
+import { NUMBERED_NOTIFY_SETTING } from '../src/db/origin.js';
 import type { Tables } from '../src/db/tables.js';
-import { NUMBERING_LOCK_CTE, type NumberedRow } from './append.js';
 import { LISTEN_APPLICATION_NAME } from './listener.js';
 
-const BATCH_SIZE = 1_000;
 // Non-holders ask for the lock at most this often, so a lost sequencer is replaced within about a second.
 const ACQUIRE_INTERVAL_MS = 900;
 
@@ -15,79 +13,27 @@ export const SEQUENCER_APPLICATION_NAME = 'gym-competition-service:sequencer';
 /** How often the sequencer looks for other instances' LISTEN connections. */
 const PEERS_CHECK_INTERVAL_MS = 1_000;
 
-/** The next unnumbered rows in id order, and which of them are legacy writes' captures (migration 0016). */
-export async function selectUnsequenced(db: Queryable, limit: number): Promise<{ ids: number[]; captures: number[] }> {
-  const { rows } = await db.query<{ id: number; capture: boolean }>({
-    name: `${db.tables.prefix}svc-unsequenced`,
-    text: `SELECT id, topic = '${LEGACY_CAPTURE_TOPIC}' AS capture FROM ${db.tables.svc_outbox} WHERE seq IS NULL ORDER BY id LIMIT $1`,
+/** An event as the sequencer numbered it: what the relay delivers. */
+export interface NumberedRow {
+  seq: number;
+  topic: string;
+  event_id: number | null;
+  source: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Numbers at most `limit` committed rows in one statement (migration 0019): the legacy writes'
+ * captures among them applied, every other row given the next seq in id order. Returns how many
+ * rows it read, and the numbered events in seq order.
+ */
+export async function numberCommittedEvents(db: Queryable, limit: number): Promise<{ read: number; events: NumberedRow[] }> {
+  const { rows } = await db.query<{ numbered: { read: number; events: NumberedRow[] } }>({
+    name: `${db.tables.prefix}svc-number-committed`,
+    text: `SELECT ${db.tables.prefix}svc_number_committed_events($1) AS numbered`,
     values: [limit],
   });
-  return { ids: rows.map((row) => row.id), captures: rows.filter((row) => row.capture).map((row) => row.id) };
-}
-
-/**
- * Numbers at most `limit` waiting events in one statement, under the numbering lock, and returns
- * them in seq order; null when more wait or a legacy write's capture does (migration 0018): the
- * batches below number those.
- */
-export async function sequenceWaitingEvents(db: Queryable, limit: number): Promise<NumberedRow[] | null> {
-  const { rows } = await db.query<{ numbered: NumberedRow[] | null }>({
-    name: `${db.tables.prefix}svc-sequence-waiting`,
-    text: `SELECT ${db.tables.prefix}svc_sequence_waiting_events($1, $2) AS numbered`,
-    values: [NUMBERING_LOCK_KEY, limit],
-  });
   return rows[0]!.numbered;
-}
-
-/**
- * Applies legacy writes' captures (migration 0016): their audit records, their events in place,
- * the rest deleted. Returns the deleted ids, which the caller leaves out of the numbering.
- */
-export async function applyLegacyCaptures(db: Queryable, captureIds: number[]): Promise<Set<number>> {
-  const { rows } = await db.query<{ dropped: number[] }>(`SELECT ${db.tables.prefix}svc_apply_legacy_captures($1::bigint[]) AS dropped`, [
-    captureIds,
-  ]);
-  return new Set(rows[0]!.dropped.map(Number));
-}
-
-/**
- * The numbering of the statements below: `ids` in id order, each given the next seq. It first
- * takes the numbering lock and holds it until its commit is visible, so no command numbers its own
- * event in between. A command that held the lock before may have numbered some of the ids since
- * they were read (migration 0017): their rows are left as they are, and the seqs drawn for them
- * stay unused.
- */
-const drawnForIds = (tables: Tables) => `${NUMBERING_LOCK_CTE},
-     drawn AS MATERIALIZED (SELECT id, nextval('${tables.svc_outbox_seq}') AS seq FROM numbering_lock, unnest($1::bigint[]) AS id)`;
-const numberDrawn = (tables: Tables) =>
-  `UPDATE ${tables.svc_outbox} AS o SET seq = d.seq, sequenced_at = now() FROM drawn AS d WHERE o.id = d.id AND o.seq IS NULL`;
-
-/** nextval is taken in id order (the order of the array) as far as the rows of one batch go. */
-export async function assignSeq(db: Queryable, ids: number[]): Promise<void> {
-  await db.query(`WITH ${drawnForIds(db.tables)} ${numberDrawn(db.tables)}`, [ids]);
-}
-
-/** A seq drawn for a row that a command numbered first: no row will ever carry it. */
-export interface UnusedSeq {
-  seq: number;
-  topic: null;
-}
-
-/**
- * `assignSeq` returning every seq it drew, in order: the rows it numbered, which the relay
- * delivers, and the unused seqs, which the relay passes over without reading. (One statement
- * reading the ids and numbering them, a CTE over the unsequenced index, was planned as a scan per
- * row on PostgreSQL 15 after a 20,000-row burst and ran into the statement timeout.)
- */
-export async function assignSeqReturning(db: Queryable, ids: number[]): Promise<Array<NumberedRow | UnusedSeq>> {
-  const { rows } = await db.query<NumberedRow | UnusedSeq>({
-    name: `${db.tables.prefix}svc-number-returning`,
-    text: `WITH ${drawnForIds(db.tables)},
-     numbering AS (${numberDrawn(db.tables)} RETURNING o.seq, o.topic, o.event_id, o.source, o.payload)
-     SELECT d.seq, n.topic, n.event_id, n.source, n.payload FROM drawn AS d LEFT JOIN numbering AS n ON n.seq = d.seq ORDER BY d.seq`,
-    values: [ids],
-  });
-  return rows;
 }
 
 /**
@@ -144,45 +90,27 @@ export class OutboxSequencer {
   }
 
   /**
-   * Numbers what is visible now (when this instance is the sequencer) and returns the rows it
-   * numbered and the seqs it drew unused, in seq order, as long as they are at most `keep`;
-   * `complete` is false when more were
-   * numbered than that, or the connection failed midway (the caller reads them instead). Each batch
-   * commits before the next is drawn.
+   * Numbers what is visible now, when this instance is the sequencer, at most `limit` rows per
+   * statement, each committing before the next is drawn. Calls `numbered` with each statement's
+   * events, in seq order. Returns false when the connection failed (the caller reads instead).
    */
-  async step(keep = 0): Promise<{ rows: Array<NumberedRow | UnusedSeq>; complete: boolean }> {
-    if (!this.holding && !(await this.tryAcquire())) return { rows: [], complete: true };
+  async step(limit: number, numbered: (events: NumberedRow[]) => void): Promise<boolean> {
+    if (!this.holding && !(await this.tryAcquire())) return true;
     const client = this.client!;
-    let numbered: Array<NumberedRow | UnusedSeq> = [];
-    let complete = true;
     try {
       // Whether another instance listens decides whether the numbering notifies (migration 0014).
       if (Date.now() - this.peersCheckedAt >= PEERS_CHECK_INTERVAL_MS) {
         this.peersListening = await setNumberedNotify(client, this.ownListener);
         this.peersCheckedAt = Date.now();
       }
-      // The usual pass, a few events, is one statement; a burst or a desktop write's capture goes to the batches.
-      const few = keep > 0 ? await sequenceWaitingEvents(client, keep) : null;
-      if (few !== null) return { rows: few, complete: true };
       for (;;) {
-        const batch = await selectUnsequenced(client, BATCH_SIZE);
-        const dropped = batch.captures.length > 0 ? await applyLegacyCaptures(client, batch.captures) : new Set<number>();
-        const ids = dropped.size > 0 ? batch.ids.filter((id) => !dropped.has(id)) : batch.ids;
-        // Only a non-empty batch is written (the UPDATE's trigger notifies when it numbered rows,
-        // migration 0010). The rows come back only while the caller keeps them: a burst is read
-        // by the relay in slices instead of travelling twice.
-        if (ids.length > 0 && complete && numbered.length + ids.length <= keep)
-          numbered = numbered.concat(await assignSeqReturning(client, ids));
-        else if (ids.length > 0) {
-          await assignSeq(client, ids);
-          complete = false;
-          numbered = [];
-        }
-        if (batch.ids.length < BATCH_SIZE) return { rows: numbered, complete };
+        const batch = await numberCommittedEvents(client, limit);
+        if (batch.events.length > 0) numbered(batch.events);
+        if (batch.read < limit) return true;
       }
     } catch (error) {
       this.drop(error);
-      return { rows: [], complete: false };
+      return false;
     }
   }
 
@@ -214,15 +142,6 @@ export class OutboxSequencer {
     // If this process vanishes without closing the socket, the server ends the session (and frees the
     // lock) once it has been idle this long; a live sequencer runs a statement every second.
     await client.query(`SET idle_session_timeout = '30s'`).catch(() => undefined);
-    // The unnumbered rows are read through the partial index in id order. The planner prefers a
-    // bitmap scan there, which returns every entry of a row numbered since the last vacuum and never
-    // marks them dead: the scan grew by 0.2 ms per 4,000 events (0.85 ms after 16,000). A plain
-    // index scan marks them as it passes and stays at 0.02 ms.
-    await client.query('SET enable_bitmapscan = off');
-    // The named statements keep the plan they got at first use: one made while the outbox was one
-    // page scanned the whole table at every batch (sequencer CPU 0.03 → 0.2 ms per event over
-    // 30,000 events).
-    await client.query('SET enable_seqscan = off');
     return withTables(client, this.tables);
   }
 

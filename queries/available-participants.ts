@@ -1,6 +1,7 @@
 import type { Queryable } from '../src/db/pool.js';
 import { genderFromCode } from '../src/domain/final-score.js';
 import type { Gender } from '../src/domain/squad-planner.js';
+import { GROUP_PARTICIPANT_TYPE } from '../src/model/participant-types.js';
 
 export interface CandidateFilter {
   eventId: number;
@@ -19,9 +20,6 @@ export interface Candidate {
   gender: Gender;
   birthDate: string | null;
 }
-
-/** The legacy program's marker for participants entered as group members. */
-export const GROUP_PARTICIPANT_TYPE = 'Gruppe';
 
 /**
  * Rules 1-4 of "Group candidates" in one statement. The filters are spliced in as fixed fragments

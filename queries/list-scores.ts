@@ -90,15 +90,31 @@ export async function selectScorePageKeys(db: Queryable, input: ListScoresInput)
   return rows[0]!;
 }
 
-/** Folds the rows the correction statement wrote back into the states, so the reply shows them. */
-function applyWrittenCorrections(states: ScoringState[], written: readonly WrittenCorrection[]): void {
+/**
+ * Folds the corrections into the states, so the reply shows them: as the correction statement wrote
+ * them (with their row ids), else with the value they compute. A correction is not written when the
+ * desktop program holds its row or the write failed; the read still answers what the formula gives,
+ * and a later read stores it.
+ */
+function applyCorrections(states: ScoringState[], corrections: readonly PendingCorrection[], written: readonly WrittenCorrection[]): void {
   const byKey = new Map(written.map((row) => [`${row.score_id}:${row.field_id}`, row]));
+  const computed = new Map(
+    corrections.flatMap(({ scoreId, correction }) =>
+      correction.kind === 'deviation-open' || correction.kind === 'deviation-close'
+        ? []
+        : [[`${scoreId}:${correction.fieldId}`, correction]],
+    ),
+  );
   for (const state of states) {
     state.fields = state.fields.map((field) => {
-      const row = byKey.get(`${state.scoreId}:${field.fieldId}`);
-      if (row === undefined) return field;
-      if (row.kind === 'calculate' || row.kind === 'recalculate') state.detailValue = row.value;
-      return { ...field, resultId: row.result_id, value: row.value };
+      const key = `${state.scoreId}:${field.fieldId}`;
+      const row = byKey.get(key);
+      const correction = computed.get(key);
+      const kind = row?.kind ?? correction?.kind;
+      const value = row?.value ?? correction?.value;
+      if (value === undefined) return field;
+      if (kind === 'calculate' || kind === 'recalculate') state.detailValue = value;
+      return { ...field, resultId: row?.result_id ?? field.resultId, value };
     });
   }
 }
@@ -143,9 +159,9 @@ export async function loadScoresPage(db: Queryable, input: ListScoresInput, log:
   return { input, total: keys.total, states, corrections: pendingCorrections(states) };
 }
 
-/** The reply, showing the corrections as written (`written` empty: the stored values). */
+/** The reply, showing the corrections as written, or computed where they were not written. */
 export function toScoresPage(page: LoadedScoresPage, written: readonly WrittenCorrection[]): ScoresPage {
-  applyWrittenCorrections(page.states, written);
+  applyCorrections(page.states, page.corrections, written);
   const { input, total, states } = page;
   return {
     results: states.map(toEntry),

@@ -10,7 +10,7 @@
  * discipline's final field (bol_endwert); the best attempt counts. Did-not-start rows are left out.
  *
  * Three statements per request (scope, disciplines, entries) plus the settings reads, however
- * many rows: the per-discipline scores arrive aggregated as JSON per entry.
+ * many rows: each entry arrives with its final values aggregated into arrays.
  */
 import type { Queryable } from '../src/db/pool.js';
 import type { Tables } from '../src/db/tables.js';
@@ -145,7 +145,7 @@ interface EntryRow {
   entryId: number;
   scoreId: number;
   outOfCompetition: boolean;
-  /** Best final value per discipline id (JSON object keys are strings). */
+  /** Best final value per discipline id. */
   scores: Record<string, number>;
 }
 
@@ -163,12 +163,37 @@ export interface TeamRow extends EntryRow {
   clubName: string | null;
 }
 
+/** As the statement returns an entry: every final value of its score rows, the discipline of each beside it. */
+type FinalsRow<R extends EntryRow> = Omit<R, 'scores'> & { disciplineIds: number[]; finals: number[] };
+
+/** The best attempt per discipline (the highest value, also over several score rows of one entry). */
+function withBestScores<R extends EntryRow>({ disciplineIds, finals, ...entry }: FinalsRow<R>): R {
+  const scores: Record<string, number> = {};
+  disciplineIds.forEach((disciplineId, index) => {
+    const key = String(disciplineId);
+    scores[key] = Math.max(scores[key] ?? Number.NEGATIVE_INFINITY, finals[index]!);
+  });
+  return { ...entry, scores } as unknown as R;
+}
+
+/** The participant or team table of a list, joined with its club; `columns` select from them. */
+interface EntryUnit {
+  join: string;
+  key: string;
+  club: string;
+  columns: string;
+}
+
 /**
  * The entries of a competition (one per participant or team, whatever number of score rows the
- * desktop program wrote for it; its lowest score row id is `scoreId`) with their best final value
- * per discipline.
+ * desktop program wrote for it; its lowest score row id is `scoreId`) with every final value of
+ * their score rows. One join of tables by their keys and one aggregation, so no plan can grow
+ * faster than the rows: with the entries and their best scores aggregated apart and then joined,
+ * statistics from before a large start list was entered (autovacuum analyzes a minute or more
+ * later) made the planner expect one row and pick a nested loop that aggregated every entry's
+ * scores again for each entry; 20,000 participants ran into the statement timeout.
  */
-function entriesSql(tables: Tables, kind: EntryKind, details: string): string {
+function entriesSql(tables: Tables, kind: EntryKind, unit: EntryUnit): string {
   const column = KIND_COLUMN[kind];
   // Individuals keep their final value under int_kp 0; team rows under the final field's id.
   const finalRow =
@@ -176,46 +201,46 @@ function entriesSql(tables: Tables, kind: EntryKind, details: string): string {
       ? 'COALESCE(d.int_kp, 0) = 0'
       : `EXISTS (SELECT 1 FROM ${tables.disziplinen_felder} f
                   WHERE f.int_disziplinen_felderid = d.int_kp AND f.int_disziplinenid = d.int_disziplinenid AND f.bol_endwert)`;
-  return `WITH rows AS (
-       SELECT w.int_wertungenid, w.${column} AS entry_id, COALESCE(w.bol_ak, false) AS out_of_competition
-         FROM ${tables.wertungen} w
-        WHERE w.int_wettkaempfeid = $1 AND w.${column} IS NOT NULL AND NOT COALESCE(w.bol_startet_nicht, false)
-     ), entries AS (
-       SELECT entry_id, min(int_wertungenid) AS score_id, bool_or(out_of_competition) AS out_of_competition
-         FROM rows GROUP BY entry_id
-     ), best AS (
-       SELECT r.entry_id, d.int_disziplinenid AS discipline_id, max(d.rel_leistung) AS score
-         FROM rows r
-         JOIN ${tables.wertungen_details} d ON d.int_wertungenid = r.int_wertungenid
-        WHERE d.rel_leistung IS NOT NULL AND ${finalRow}
-        GROUP BY r.entry_id, d.int_disziplinenid
-     ), scores AS (
-       SELECT entry_id, json_object_agg(discipline_id, score) AS scores FROM best GROUP BY entry_id
-     )
-     SELECT e.entry_id AS "entryId", e.score_id AS "scoreId", e.out_of_competition AS "outOfCompetition",
-            COALESCE(s.scores, '{}'::json) AS scores, ${details}
-       FROM entries e
-       LEFT JOIN scores s ON s.entry_id = e.entry_id`;
+  // Both arrays are filled from the same rows in the same order, so their positions pair up.
+  return `SELECT ${unit.key} AS "entryId", min(w.int_wertungenid) AS "scoreId",
+                 bool_or(COALESCE(w.bol_ak, false)) AS "outOfCompetition",
+                 COALESCE(array_agg(d.int_disziplinenid) FILTER (WHERE d.int_wertungenid IS NOT NULL), '{}') AS "disciplineIds",
+                 COALESCE(array_agg(d.rel_leistung) FILTER (WHERE d.int_wertungenid IS NOT NULL), '{}') AS finals,
+                 ${unit.columns}
+            FROM ${tables.wertungen} w
+            ${unit.join}
+            LEFT JOIN ${tables.vereine} v ON v.int_vereineid = ${unit.club}
+            LEFT JOIN ${tables.wertungen_details} d
+              ON d.int_wertungenid = w.int_wertungenid AND d.rel_leistung IS NOT NULL AND ${finalRow}
+           WHERE w.int_wettkaempfeid = $1 AND w.${column} IS NOT NULL AND NOT COALESCE(w.bol_startet_nicht, false)
+           GROUP BY ${unit.key}, v.int_vereineid`;
 }
 
 export async function selectParticipantEntries(db: Queryable, competitionId: number): Promise<ParticipantRow[]> {
-  const { rows } = await db.query<ParticipantRow>(
-    `${entriesSql(db.tables, 'individual', `p.var_vorname AS "firstName", p.var_nachname AS "lastName", p.var_startnummer AS "startNumber", v.var_name AS "clubName", p.dat_geburtstag AS "birthDate"`)}
-       JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = e.entry_id
-       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid`,
+  const { rows } = await db.query<FinalsRow<ParticipantRow>>(
+    entriesSql(db.tables, 'individual', {
+      join: `JOIN ${db.tables.teilnehmer} p ON p.int_teilnehmerid = w.int_teilnehmerid`,
+      key: 'p.int_teilnehmerid',
+      club: 'p.int_vereineid',
+      columns: `p.var_vorname AS "firstName", p.var_nachname AS "lastName", p.var_startnummer AS "startNumber",
+                v.var_name AS "clubName", p.dat_geburtstag AS "birthDate"`,
+    }),
     [competitionId],
   );
-  return rows;
+  return rows.map(withBestScores);
 }
 
 export async function selectTeamEntries(db: Queryable, competitionId: number): Promise<TeamRow[]> {
-  const { rows } = await db.query<TeamRow>(
-    `${entriesSql(db.tables, 'team', `m.var_name AS name, m.int_startnummer AS "startNumber", v.var_name AS "clubName"`)}
-       JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = e.entry_id
-       LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = m.int_vereineid`,
+  const { rows } = await db.query<FinalsRow<TeamRow>>(
+    entriesSql(db.tables, 'team', {
+      join: `JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = w.int_mannschaftenid`,
+      key: 'm.int_mannschaftenid',
+      club: 'm.int_vereineid',
+      columns: `m.var_name AS name, m.int_startnummer AS "startNumber", v.var_name AS "clubName"`,
+    }),
     [competitionId],
   );
-  return rows;
+  return rows.map(withBestScores);
 }
 
 /** Ranks one class of entries and lists it (ranked by rank, then the others), names breaking ties in the listing. */

@@ -1,13 +1,22 @@
 /**
  * Reads of the audit record (migration 0008's `svc_score_audit`, filled by triggers on the legacy
- * score tables): one score's history, oldest first, and an event's corrections log, newest first.
- * Names are joined at read time and may be null when the row they came from was deleted since.
+ * score tables and, since 0021, on the releases table): one score's history, oldest first, and an
+ * event's corrections log, newest first, releases and reopenings included. Names are joined at read
+ * time and may be null when the row they came from was deleted since.
  */
 import type { Queryable } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
 
+/**
+ * What an audit row records: a changed value, the head judge's confirmation of a panel deviation,
+ * or a scope released or reopened (no score: `scoreId` null in the log).
+ */
+export type AuditKind = 'change' | 'panel-confirmed' | 'release' | 'reopen';
+export const AUDIT_KINDS: readonly AuditKind[] = ['change', 'panel-confirmed', 'release', 'reopen'];
+
 export interface ScoreChange {
   id: number;
+  kind: AuditKind;
   at: string;
   source: 'api' | 'legacy';
   actor: string;
@@ -24,7 +33,7 @@ export interface ScoreHistory {
   changes: ScoreChange[];
 }
 
-const CHANGE_COLUMNS = `a.id, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, a.source, a.actor,
+const CHANGE_COLUMNS = `a.id, COALESCE(a.kind, 'change') AS kind, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, a.source, a.actor,
   a.discipline_id AS "disciplineId", a.field_id AS "fieldId", a.attempt, a.old_value AS "from", a.new_value AS "to",
   a.after_release AS "afterRelease"`;
 
@@ -53,13 +62,15 @@ export interface AuditQuery {
 }
 
 export interface AuditEntry extends ScoreChange {
-  scoreId: number;
+  /** null for a release or reopening, which concerns a device or squad rather than one score. */
+  scoreId: number | null;
   eventId: number;
   competitionId: number | null;
   disciplineName: string | null;
   fieldName: string | null;
   /** Participant "first last", or the group's or team's name. */
   name: string | null;
+  /** The score's squad; for a release or reopening the squad it concerns, null for the whole device. */
   squadName: string | null;
 }
 
@@ -75,7 +86,7 @@ export async function selectAuditPage(db: Queryable, query: AuditQuery): Promise
     `SELECT ${CHANGE_COLUMNS}, a.score_id AS "scoreId", a.event_id AS "eventId", a.competition_id AS "competitionId",
             d.var_name AS "disciplineName", f.var_name AS "fieldName",
             COALESCE(NULLIF(concat_ws(' ', p.var_vorname, p.var_nachname), ''), g.var_name, m.var_name) AS name,
-            w.var_riege AS "squadName"
+            CASE WHEN a.score_id IS NULL THEN a.squad_name ELSE w.var_riege END AS "squadName"
        FROM ${db.tables.svc_score_audit} a
        LEFT JOIN ${db.tables.disziplinen} d ON d.int_disziplinenid = a.discipline_id
        LEFT JOIN ${db.tables.disziplinen_felder} f ON f.int_disziplinen_felderid = a.field_id

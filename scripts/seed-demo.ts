@@ -1,7 +1,7 @@
 // `npm run seed:demo [-- --force] [-- --json]`: migrates DATABASE_URL (or the embedded server, the
 // same one `npm start` uses) and fills it with one demo event, then prints the ids to try the API with.
 import { parseArgs } from 'node:util';
-import { runCommand } from '../commands/run-command.js';
+import { createCommandRunner } from '../commands/run-command.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { migrateDatabase, openDatabase } from '../src/db/database.js';
 import { DemoSeedRefused, seedDemo, type DemoSummary } from './demo-seed.js';
@@ -77,7 +77,7 @@ try {
     const pool = createPool({ connectionString: database.url, tables, max: 1, applicationName: 'seed-demo' }, logger);
     try {
       // Marked like a service command: the legacy-write triggers must not announce demo rows as live scores.
-      const summary = await runCommand(pool, (tx) => seedDemo(tx, { force: flags.force }));
+      const summary = await createCommandRunner(pool).run((tx) => seedDemo(tx, { force: flags.force }));
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
       console.log(flags.json ? JSON.stringify(summary, null, 2) : formatSummary(summary, tables, `http://${host}:${config.port}`));
     } finally {

@@ -11,6 +11,7 @@ import { registerClientGone } from './http/client-gone.js';
 import { registerSecurity } from './http/security.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
 import { routeModules } from './http/routes/index.js';
+import { resourceShortageOf } from './db/pool.js';
 import { readPackageInfo } from './system/package-info.js';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -65,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   app.addSchema(ErrorBodySchema);
   registerClientGone(app);
   installErrorHandling(app);
+  // A request that ran into a full disk (or similar) is what health reports as the shortage.
+  app.addHook('onError', async (_request, _reply, error) => void resourceShortageOf(deps.pool)?.record(error));
   refuseRequestsWhileClosing(app);
   await registerAuth(app, { secret: deps.config.jwtSecret, mode: deps.config.authMode });
   await registerSecurity(app, deps.config);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isValidRulePrefix } from './firewall/services.js';
@@ -27,7 +27,7 @@ export interface Config {
   /** Exact allowed origins from CORS_ORIGINS (`*` allows any); empty: the LAN client-port policy of `src/http/security.ts`. */
   corsOrigins: string[];
   /** Requests per minute per client address and route; 0 turns a limit off. */
-  rateLimit: { adminPerMinute: number; scoreWritesPerMinute: number };
+  rateLimit: { adminPerMinute: number; readsPerMinute: number; scoreWritesPerMinute: number };
   /** Extra `Host` names from ALLOWED_HOSTS (`*` any, `.example.org` a domain and its subdomains); see `hostPolicy` in `src/http/security.ts`. */
   allowedHosts: string[];
   /** Time a client has to send a whole request, and its headers, in milliseconds. */
@@ -75,6 +75,24 @@ function readDatabaseUrl(env: Env): string | null {
   return raw;
 }
 
+/**
+ * The service keeps the generated JWT secret and the embedded database in DATA_DIR; a directory it
+ * cannot write (a read-only mount, another owner's) stops the start here with one line instead of
+ * a stack trace from the first file written.
+ */
+function requireWritableDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new ConfigError(
+      'DATA_DIR',
+      `must be a directory this service can write to (it keeps the JWT secret and the embedded database there), got "${dataDir}" (${code ?? message})`,
+    );
+  }
+}
+
 function readJwtSecret(env: Env, dataDir: string): string {
   const raw = env.JWT_SECRET;
   if (raw !== undefined && raw !== '') {
@@ -83,7 +101,7 @@ function readJwtSecret(env: Env, dataDir: string): string {
   }
   const file = path.join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  requireWritableDataDir(dataDir);
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   chmodSync(file, 0o600);
@@ -205,8 +223,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError('RULE_PREFIX', 'must be 1-64 ASCII letters, digits, spaces or ._()- and not start or end with a space');
   }
   const port = readPort(env, 'PORT', 3001);
+  const databaseUrl = readDatabaseUrl(env);
+  if (databaseUrl === null) requireWritableDataDir(dataDir);
   return {
-    databaseUrl: readDatabaseUrl(env),
+    databaseUrl,
     embeddedDb: { host: readListenAddress(env, 'EMBEDDED_DB_HOST', '127.0.0.1'), port: readPort(env, 'EMBEDDED_DB_PORT', 5432) },
     port,
     host,
@@ -225,6 +245,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     corsOrigins: readOrigins(env),
     rateLimit: {
       adminPerMinute: readLimit(env, 'RATE_LIMIT_PER_MINUTE', 60),
+      // The head judge's console reads completeness and the corrections log again after every
+      // score event of the competition (a few a second on a busy day), with a token.
+      readsPerMinute: readLimit(env, 'RATE_LIMIT_READS_PER_MINUTE', 600),
       // Portals behind the stand-alone client port share one address, and an offline save queue
       // flushes in bursts, so score writes get ten times the room of admin actions.
       scoreWritesPerMinute: readLimit(env, 'RATE_LIMIT_SCORE_WRITES_PER_MINUTE', 600),

@@ -10,12 +10,14 @@ import { createRealtimeGateway, REPLAY_CONNECTIONS, type RealtimeGateway } from 
 import { corsOriginPolicy, hostPolicy, requestOriginPolicy } from './http/security.js';
 import { OutboxRelay } from '../outbox/relay.js';
 import { OutboxRetention } from '../outbox/retention.js';
+import { createCommandRunner, type CommandRunner } from '../commands/run-command.js';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface RunningServer {
   app: TypedApp;
   pool: Pool;
+  commands: CommandRunner;
   relay: OutboxRelay;
   retention: OutboxRetention;
   gateway: RealtimeGateway;
@@ -40,7 +42,8 @@ export async function startServer(
   await migrateDatabase(databaseUrl, tables, logger);
   const pool = createPool({ connectionString: databaseUrl, tables, clientClass }, logger);
   const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger, clientClass });
-  const app = await buildApp({ config, pool, logger, relay, ...adapters });
+  const commands = createCommandRunner(pool, () => relay.commandCommitted());
+  const app = await buildApp({ config, pool, commands, logger, relay, ...adapters });
   // Replays read through their own small pool: a flood of joins must not take the connections saves need.
   const replayPool = createPool(
     { connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay', clientClass },
@@ -64,6 +67,7 @@ export async function startServer(
   return {
     app,
     pool,
+    commands,
     relay,
     retention,
     gateway,

@@ -1,9 +1,7 @@
 /**
  * The service's advisory lock keys, all in one place: any fixed 64-bit key works as long as every
- * instance sharing a database uses the same one, and no two purposes share one. Two that did would
- * hold each other up: until session 18 the outbox clean-up used the numbering lock's key, so its
- * DELETE, every ten minutes, held up the numbering of every event until it committed, and a save
- * numbering its event made that clean-up skip its turn. (Per-row locks keyed by a hashed text,
+ * instance sharing a database uses the same one, and no two purposes share one: two that did would
+ * hold each other up. (Per-row locks keyed by a hashed text,
  * as save-value's, take `hashtextextended(..., 0)` of their own text and do not come from here.)
  */
 
@@ -13,13 +11,13 @@ export const MIGRATION_LOCK_KEY = 7_310_482_611;
 /** Session-level, held by the one instance per database whose sequencer numbers outbox rows. */
 export const SEQUENCER_LOCK_KEY = 7_310_482_612;
 
-/**
- * Whoever draws outbox seqs holds this transaction-level lock from the draw until its commit is
- * visible: the sequencer for each batch it numbers, and a command that numbers its own last event
- * in place (`appendLastOutboxEvent`). So seqs become visible in the order they were drawn, and a
- * reader that has seen seq N can see every lower one (`seq > cursor` never skips).
- */
-export const NUMBERING_LOCK_KEY = 7_310_482_613;
-
 /** Transaction-level: held by one instance's outbox clean-up at a time, released by its commit. */
 export const RETENTION_LOCK_KEY = 7_310_482_614;
+
+/**
+ * Transaction-level, the first of two keys (`pg_advisory_xact_lock(class, competitionId)`; two-key
+ * locks never meet the one-key ones above): an API write into a competition takes it shared before
+ * it reads whether its scope is released, a release or reopen of a device of that competition
+ * exclusive (migration 0020), so a write either commits before the release or sees it.
+ */
+export const RELEASE_SCOPE_LOCK_CLASS = 731_048_261;

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { readOrCreateSecret, startEmbeddedDatabase } from './embedded.js';
 import { migrate } from './migrate.js';
-import type { Tables } from './tables.js';
+import { DESKTOP_ROLE } from './origin.js';
+import { createTables, type Tables } from './tables.js';
 
 export interface DatabaseHandle {
   url: string;
@@ -12,8 +13,7 @@ export interface DatabaseHandle {
 }
 
 export const EMBEDDED_DATABASE_NAME = 'gym';
-/** The legacy desktop program's login on the embedded server; its password is generated once. */
-export const DESKTOP_ROLE = 'desktop';
+/** The desktop program's password on the embedded server, generated once. */
 export const DESKTOP_PASSWORD_FILE = 'desktop-password';
 
 export interface DesktopConnection {
@@ -41,19 +41,20 @@ export function desktopConnection(config: Config, lanAddresses: readonly string[
 
 /**
  * The desktop role may log in with the password of its file (set again at every start, so the
- * file is what counts), and read and write every table of the service's database, also those a
- * later migration creates: the legacy-write triggers it fires append to the outbox as that role.
+ * file is what counts), and read and write the legacy tables, nothing else (migration 0020's
+ * `svc_limit_desktop_role`, applied again here so a role an administrator changed gets its limits
+ * back; on a first start the migrations that follow create the function and apply it).
  */
-async function provideDesktopRole(admin: pg.Client, password: string): Promise<void> {
+async function provideDesktopRole(admin: pg.Client, password: string, tables: Tables): Promise<void> {
   const literal = admin.escapeLiteral(password);
   const { rowCount } = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [DESKTOP_ROLE]);
   await admin.query(`${rowCount ? 'ALTER' : 'CREATE'} ROLE ${DESKTOP_ROLE} WITH LOGIN PASSWORD ${literal}`);
   await admin.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${EMBEDDED_DATABASE_NAME} TO ${DESKTOP_ROLE}`);
-  await admin.query(`GRANT USAGE, CREATE ON SCHEMA public TO ${DESKTOP_ROLE}`);
-  await admin.query(`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${DESKTOP_ROLE}`);
-  await admin.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${DESKTOP_ROLE}`);
-  await admin.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ALL ON TABLES TO ${DESKTOP_ROLE}`);
-  await admin.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT ALL ON SEQUENCES TO ${DESKTOP_ROLE}`);
+  await admin.query(`GRANT USAGE ON SCHEMA public TO ${DESKTOP_ROLE}`);
+  const { rows } = await admin.query<{ present: boolean }>('SELECT to_regprocedure($1) IS NOT NULL AS present', [
+    `${tables.svc_limit_desktop_role}(name)`,
+  ]);
+  if (rows[0]?.present) await admin.query(`SELECT ${tables.svc_limit_desktop_role}($1)`, [DESKTOP_ROLE]);
 }
 
 async function withClient<T>(url: string, logger: Logger, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -85,7 +86,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
       if (!rowCount) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE_NAME}`);
     });
     await withClient(url.toString(), logger, (admin) =>
-      provideDesktopRole(admin, readOrCreateSecret(config.dataDir, DESKTOP_PASSWORD_FILE)),
+      provideDesktopRole(admin, readOrCreateSecret(config.dataDir, DESKTOP_PASSWORD_FILE), createTables(config.tablePrefix)),
     );
   } catch (error) {
     await server.stop();

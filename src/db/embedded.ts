@@ -241,7 +241,7 @@ const MAX_SOCKET_PATH = 107;
  * Where the embedded server puts its Unix socket: `<baseDir>/pg-socket`, or null where it cannot
  * (Windows, a path too long for a socket, or one PostgreSQL's list setting would split or misquote).
  * The service talks to its own database over it: a round trip there costs both processes about half
- * the CPU of one over loopback TCP (docs/performance.md, issue 18).
+ * the CPU of one over loopback TCP (docs/performance.md, "Unix socket to the embedded server").
  */
 export function embeddedSocketDir(baseDir: string, port: number): string | null {
   const dir = path.join(path.resolve(baseDir), 'pg-socket');

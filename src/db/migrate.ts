@@ -3,8 +3,16 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../system/project-root.js';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { MIGRATION_LOCK_KEY } from './advisory-locks.js';
-import { ACTOR_SETTING, API_ORIGIN, LEGACY_CAPTURE_TOPIC, NUMBERED_NOTIFY_SETTING, ORIGIN_SETTING, ROLE_SETTING } from './origin.js';
+import { MIGRATION_LOCK_KEY, RELEASE_SCOPE_LOCK_CLASS } from './advisory-locks.js';
+import {
+  ACTOR_SETTING,
+  API_ORIGIN,
+  DESKTOP_ROLE,
+  LEGACY_CAPTURE_TOPIC,
+  NUMBERED_NOTIFY_SETTING,
+  ORIGIN_SETTING,
+  ROLE_SETTING,
+} from './origin.js';
 import type { Tables } from './tables.js';
 
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
@@ -32,7 +40,8 @@ export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 /**
  * The names a migration's SQL shares with the TypeScript code, as `{{name}}` placeholders: the
  * table prefix, and the outbox channel, origin marker, actor/role and numbered-notify settings and
- * the legacy capture topic, which have their single spelling in `tables.ts` and `origin.ts`.
+ * the legacy capture topic, the desktop program's role and the release lock's key class, which have
+ * their single spelling in `tables.ts`, `origin.ts` and `advisory-locks.ts`.
  */
 export function migrationPlaceholders(tables: Tables): Record<string, string> {
   return {
@@ -44,6 +53,8 @@ export function migrationPlaceholders(tables: Tables): Record<string, string> {
     role_setting: ROLE_SETTING,
     numbered_notify_setting: NUMBERED_NOTIFY_SETTING,
     legacy_capture_topic: LEGACY_CAPTURE_TOPIC,
+    desktop_role: DESKTOP_ROLE,
+    release_lock_class: String(RELEASE_SCOPE_LOCK_CLASS),
   };
 }
 

@@ -26,3 +26,9 @@ export const NUMBERED_NOTIFY_SETTING = 'gym.numbered_notify';
  * never numbers one as such. The migrations receive it as `{{legacy_capture_topic}}`.
  */
 export const LEGACY_CAPTURE_TOPIC = 'legacy-score';
+
+/**
+ * The embedded server's login for the desktop program (`npm run db:info`). Migration 0020 limits
+ * it to the legacy tables; the migrations receive it as `{{desktop_role}}`.
+ */
+export const DESKTOP_ROLE = 'desktop';

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { ResourceShortage } from './resource-shortage.js';
 import type { Tables } from './tables.js';
 
 /** The installation's table names travel with every connection (`db.tables.wertungen`). */
@@ -47,6 +48,8 @@ type ConnectCallback<C> = (error: Error | undefined, client: C | undefined, done
 class TablesPool extends pg.Pool implements WithTables {
   /** When each checkout still waiting for a connection asked for it, oldest first (a Map keeps insertion order). */
   private readonly checkoutsWaiting = new Map<object, number>();
+  /** A full disk or similar shortage its users ran into, until a write commits again (src/db/resource-shortage.ts). */
+  readonly resources = new ResourceShortage();
 
   constructor(
     config: pg.PoolConfig,
@@ -155,6 +158,11 @@ export function poolPressure(pool: Pool, now: number = Date.now()): 'ok' | 'satu
   return waitingSince !== undefined && now - waitingSince >= POOL_WAIT_DEGRADED_MS ? 'exhausted' : 'saturated';
 }
 
+/** The resource shortage the pool's users report and its commits end; null for a pool not made by createPool. */
+export function resourceShortageOf(pool: Pool): ResourceShortage | null {
+  return pool instanceof TablesPool ? pool.resources : null;
+}
+
 /** Thrown when the request's client went away: nobody is left to answer. */
 export class RequestAbortedError extends Error {
   readonly code = 'REQUEST_ABORTED';
@@ -211,9 +219,9 @@ const corkedUntilNextTick = new WeakSet<Corkable>();
  * Holds the connection's socket writes until the current turn of the event loop has run its
  * microtasks, so that statements sent together leave in one system call. pg writes every statement
  * on its own (one `writev` for a statement's Parse/Bind/Execute/Sync, one `write` for BEGIN and
- * COMMIT): six calls per jury-results save, now two. Server CPU per save went 0.46 / 0.44 →
- * 0.41 / 0.43 ms in alternating bench runs (docs/performance.md, session 10). A statement sent in a
- * later turn starts a new batch, so nothing waits for a later turn.
+ * COMMIT): six calls per jury-results save without this, two with it. Server CPU per save went
+ * 0.46 / 0.44 → 0.41 / 0.43 ms in alternating bench runs (docs/performance.md, "Statements pipelined").
+ * A statement sent in a later turn starts a new batch, so nothing waits for a later turn.
  */
 function sendTogetherThisTurn(client: TxClient): void {
   const socket = (client as TxClient & { connection?: { stream?: Partial<Corkable> } }).connection?.stream;
@@ -282,6 +290,7 @@ export async function withTransaction<T>(
     if (failed) throw failed.reason;
     const { command } = await commit;
     if (command !== 'COMMIT') throw new Error(`the transaction ended in ${command}, not COMMIT`);
+    resourceShortageOf(pool)?.committed();
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

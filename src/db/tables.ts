@@ -40,6 +40,8 @@ export const TABLE_NAMES = [
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',
+  'svc_limit_desktop_role',
+  'svc_legacy_score_event',
 ] as const;
 
 export type TableName = (typeof TABLE_NAMES)[number];

@@ -28,9 +28,21 @@ function cellText(cell: CsvCell, decimalMark: string): string {
   return cell;
 }
 
+// What makes a spreadsheet read a cell as a formula: = + - @ first, also behind blanks or control
+// characters it skips, and in the full-width or small forms (＝ ＋ － ＠ ﹦ …) that NFKC folds into them.
+const LEADING_BLANKS = /^[\s\p{Cc}]*/u;
+const FORMULA_START = /^[=+\-@]/;
+
+/** True for text a spreadsheet could run: a formula start (see above), or a leading TAB or CR (OWASP's list). Numbers stay numbers. */
+export function runsAsFormula(text: string): boolean {
+  if (text.trim() !== '' && Number.isFinite(Number(text))) return false;
+  if (/^[\t\r]/.test(text)) return true;
+  const first = text.replace(LEADING_BLANKS, '').codePointAt(0);
+  return first !== undefined && FORMULA_START.test(String.fromCodePoint(first).normalize('NFKC'));
+}
+
 function quoted(text: string, separator: string): string {
-  // A leading = + - @ would make a spreadsheet evaluate a name as a formula; numbers never start with them here.
-  const guarded = /^[=+\-@]/.test(text) && Number.isNaN(Number(text)) ? `'${text}` : text;
+  const guarded = runsAsFormula(text) ? `'${text}` : text;
   return guarded.includes(separator) || /["\r\n]/.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
 }
 

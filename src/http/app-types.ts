@@ -10,11 +10,14 @@ import type { Config } from '../config.js';
 import type { Pool } from '../db/pool.js';
 import type { Firewall } from '../firewall/index.js';
 import type { RelayStatus } from '../../outbox/relay.js';
+import type { CommandRunner } from '../../commands/run-command.js';
 
 /** Everything the HTTP layer needs from the composition root; tests build it the same way. */
 export interface AppDeps {
   config: Config;
   pool: Pool;
+  /** Runs a command in one transaction and wakes this instance's relay after its commit. */
+  commands: CommandRunner;
   logger: Logger;
   relay: { status(): RelayStatus };
   /** Host firewall; absent means the one `createFirewall` picks for this OS from the config. */

@@ -74,6 +74,10 @@ export async function registerAuth(app: FastifyInstance, options: { secret: stri
       if (typeof claims.sub !== 'string' || !ROLES.includes(claims.role)) {
         throw new AppError(401, 'UNAUTHORIZED', 'The token lacks a subject or a known role');
       }
+      // The verifier takes any number as `exp`; one no date can hold (1e308) would be valid for ever.
+      if (!Number.isFinite(new Date((claims as TokenClaims & { exp: number }).exp * 1000).getTime())) {
+        throw new AppError(401, 'UNAUTHORIZED', 'The token’s expiry is not a valid time');
+      }
       if (!roles.includes(claims.role)) {
         throw new AppError(403, 'FORBIDDEN', `This action needs the role ${roles.join(' or ')}`);
       }

@@ -13,7 +13,7 @@ declare module 'fastify' {
  * it runs receive it in their context (`commandContext`, `withClientGone`), so a command whose
  * client is gone stops waiting and gives its connection back instead of holding it until a timeout.
  * Handed down explicitly: an AsyncLocalStorage carrying it made Node 20 run a hook at every promise
- * the service created, 2.5 % of the throughput of saves (docs/performance.md, session 16).
+ * the service created, 2.5 % of the throughput of saves (docs/performance.md, "No AsyncLocalStorage").
  */
 export function registerClientGone(app: FastifyInstance): void {
   app.decorateRequest('clientGone', null as unknown as AbortSignal);

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ReplacesStoredValuesError, StaleValueError, type DomainErrorKind } from '../domain/errors.js';
+import { RESOURCE_CONDITION_TEXT, resourceConditionOf } from '../db/resource-shortage.js';
 
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -56,7 +57,7 @@ export function errorBody(statusCode: number, code: ErrorCode, message: string):
 }
 
 // SQLSTATE classes that mean "the database is not reachable right now", not "the request is wrong".
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
 
 function isDatabaseUnavailable(error: { code?: unknown; message?: unknown }): boolean {
@@ -122,6 +123,11 @@ export function toErrorBody(error: unknown): ErrorBody {
     case '40001':
     case '40P01':
       return errorBody(409, 'CONFLICT', 'The record was changed by another request at the same moment; retry');
+  }
+  const shortage = resourceConditionOf(candidate);
+  if (shortage !== null) {
+    const condition = RESOURCE_CONDITION_TEXT[shortage];
+    return errorBody(503, 'UNAVAILABLE', `${condition.charAt(0).toUpperCase()}${condition.slice(1)}; retry once it is resolved`);
   }
   if (typeof candidate.code === 'string' && /^22/.test(candidate.code)) {
     return errorBody(400, 'VALIDATION_FAILED', 'A value in the request is out of range for its field');

@@ -227,7 +227,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       auth === null
         ? 0
         : auth.when === 'always'
-          ? config.rateLimit.adminPerMinute
+          ? methods.every((method) => method === 'GET' || method === 'HEAD')
+            ? config.rateLimit.readsPerMinute
+            : config.rateLimit.adminPerMinute
           : config.authMode === 'strict'
             ? config.rateLimit.scoreWritesPerMinute
             : 0;

@@ -48,7 +48,7 @@ export interface RoomBroadcastOptions {
  * A slice of a pass that took d ms is followed by the next no sooner than FLUSH_SPACING × d after
  * it began. At 5,000 boards (~80 ms of writes, one write syscall per board) a board gets the
  * events of ~160 ms in one write instead of one write per event, which is what keeps the server
- * and the boards out of saturation (docs/performance.md, issue 18).
+ * and the boards out of saturation (docs/performance.md, "Room broadcast for fan-out").
  */
 const FLUSH_SPACING = 2;
 /**

@@ -48,19 +48,22 @@ afterAll(async () => {
 });
 
 describe('office: head judge console', () => {
-  it('shows completeness, releases as head judge, and highlights a late desktop correction live', async () => {
+  it('asks for a sign-in, then shows completeness, releases as head judge, logs the release and highlights a late desktop correction live', async () => {
     const page = office.page;
+    // Completeness and the log name judges: nothing is shown (or asked for) before a sign-in.
+    await page.locator('#completeness-sign-in').waitFor();
+    expect(await page.locator('#console-hint').isVisible()).toBe(true);
+    expect(await page.locator('.console-device').count()).toBe(0);
+
+    await signIn(page, headToken);
     const deviceCard = page.locator(`.console-device[data-discipline-id="${device.id}"]`);
     const squadRow = deviceCard.locator('tr[data-squad="R1"]');
-    await squadRow.waitFor();
+    await squadRow.waitFor({ timeout: 10_000 });
     expect(await squadRow.locator('td').first().textContent()).toBe('1/2');
     expect(await squadRow.locator('.missing').textContent()).toBe('Anna Bach');
     const release = deviceCard.locator('.device-head button[data-action="release"]');
-    expect(await release.isDisabled()).toBe(true);
-    expect(await page.locator('#console-hint').isVisible()).toBe(true);
-
-    await signIn(page, headToken);
     await expect.poll(() => release.isDisabled(), { timeout: 10_000 }).toBe(false);
+    expect(await page.locator('#console-hint').isVisible()).toBe(false);
     await release.click();
     // Bach's score is missing: the console asks first (office-release.test.ts covers the question).
     await page.locator('#release-confirm[open] #release-anyway').click();
@@ -70,6 +73,17 @@ describe('office: head judge console', () => {
       device.id,
     ]);
     expect(rows).toEqual([{ released_by: 'oberkampfrichter' }]);
+    const logged = page.locator('#corrections-log tr.release-entry[data-kind="release"]');
+    await logged.waitFor({ timeout: 10_000 });
+    expect((await logged.locator('td').allTextContents()).slice(1, 8)).toEqual([
+      'all squads',
+      'Schwebebalken',
+      'released',
+      '',
+      '',
+      '',
+      'oberkampfrichter',
+    ]);
     await page.locator('#console-live[data-state="live"]').waitFor({ timeout: 10_000 });
 
     // The desktop program corrects the score after the release: no reload, the row appears highlighted.

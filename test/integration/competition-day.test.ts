@@ -4,8 +4,8 @@
  * `kind` and the time order in `GET /api/live-results`, and group members stored by the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../commands/run-command.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
+import { insertRow } from '../support/fixtures.js';
 import { t } from '../support/tables.js';
 import { adminToken, bearer, juryToken } from '../support/tokens.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -45,7 +45,7 @@ async function outboxCount(): Promise<number> {
 
 beforeAll(async () => {
   server = await startTestServer();
-  demo = await runCommand(server.pool, (tx) => seedDemo(tx));
+  demo = await server.commands.run((tx) => seedDemo(tx));
 });
 afterAll(async () => {
   await server?.stop();
@@ -283,5 +283,37 @@ describe('group members stored by the service', () => {
     expect((await call('PUT', `/api/groups/${group.id}/members`, { participantIds: [ids[0], ids[0]] })).status).toBe(400);
     expect((await call('PUT', `/api/groups/${group.id}/members`, { participantIds: [2_000_000] })).status).toBe(400);
     expect((await call('GET', `/api/groups/${group.id}/members`)).body.members.map((member: any) => member.id)).toEqual([ids[1]]);
+  });
+
+  it('refuses a participant of another event, and one not entered as a group member, with 400; the list stays', async () => {
+    const group = demo.groups[0]!;
+    const candidates = await call(
+      'GET',
+      `/api/groups/available-participants?eventId=${demo.event.id}&clubId=${group.clubId}&groupId=${group.id}`,
+    );
+    const member = candidates.body.results[0].id as number;
+    expect((await call('PUT', `/api/groups/${group.id}/members`, { participantIds: [member] })).status).toBe(200);
+    const otherEvent = await insertRow(server.pool, 'veranstaltungen', 'int_veranstaltungenid', { var_name: 'Herbstpokal' });
+    const stranger = await insertRow(server.pool, 'teilnehmer', 'int_teilnehmerid', {
+      var_vorname: 'Fremd',
+      var_nachname: 'Gast',
+      int_eventid: otherEvent,
+      var_typ: 'Gruppe',
+    });
+    const { rows } = await server.pool.query<{ id: number }>(
+      `SELECT int_teilnehmerid AS id FROM ${t.teilnehmer} WHERE int_eventid = $1 AND var_typ IS DISTINCT FROM 'Gruppe' LIMIT 1`,
+      [demo.event.id],
+    );
+    const individual = rows[0]!.id;
+    for (const [participantIds, message] of [
+      [[member, stranger], new RegExp(`another event than the group's: ${stranger}$`)],
+      [[individual, member], new RegExp(`not entered as group members \\(var_typ Gruppe\\): ${individual}$`)],
+    ] as const) {
+      const refused = await call('PUT', `/api/groups/${group.id}/members`, { participantIds });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(refused.body.message).toMatch(message);
+      expect((await call('GET', `/api/groups/${group.id}/members`)).body.members.map((entry: any) => entry.id)).toEqual([member]);
+    }
   });
 });

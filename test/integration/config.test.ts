@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { readOnlyDirectory } from '../support/filesystems.js';
 import { runScript } from '../support/process.js';
 
 const tempDirs: string[] = [];
@@ -85,6 +86,29 @@ describe('configuration', () => {
     // An explicit secret wins and leaves the file alone.
     expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: VALID_SECRET }, tempDir()).jwtSecret).toBe(VALID_SECRET);
     expect(readFileSync(file, 'utf8')).toBe(first.jwtSecret);
+  });
+
+  it('stops the start with one line naming DATA_DIR when it is an empty read-only directory', async () => {
+    const readOnly = await readOnlyDirectory();
+    try {
+      // Without JWT_SECRET (the secret would be generated there) and without DATABASE_URL (the embedded database would live there).
+      for (const env of [{}, { JWT_SECRET: VALID_SECRET }]) {
+        expect(() => loadConfig({ ...env, DATA_DIR: readOnly.dir }, tempDir())).toThrow(ConfigError);
+      }
+      // With both given nothing is written there, so a read-only DATA_DIR is fine.
+      expect(
+        loadConfig({ JWT_SECRET: VALID_SECRET, DATABASE_URL: 'postgres://u:p@db/gym', DATA_DIR: readOnly.dir }, tempDir()).dataDir,
+      ).toBe(readOnly.dir);
+      const result = await runScript('src/main.ts', [], { DATA_DIR: readOnly.dir }, 20_000);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Invalid configuration: DATA_DIR must be a directory this service can write to/);
+      expect(lines[0]).toContain(readOnly.dir);
+    } finally {
+      await readOnly.dispose();
+    }
   });
 
   it('stops the start with exit code 1 and exactly one line naming PORT', async () => {

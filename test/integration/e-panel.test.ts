@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyFinalCorrections } from '../../commands/apply-final-corrections.js';
-import { runCommand } from '../../commands/run-command.js';
 import {
   apiScoreOutboxRows,
   createCompetition,
@@ -312,6 +311,75 @@ describe('a judge save recomputes the aggregate and the final in its transaction
   });
 });
 
+describe("who may write a panel's fields", () => {
+  const save = (scoreId: number, fieldId: number, performance: number, headers: Record<string, string> = {}) =>
+    postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: fieldId, performance }, headers);
+  const judge = (name: string) => ({ 'x-judge-name': name });
+  const refused = (message: string) => ({ status: 409, body: { statusCode: 409, error: 'Conflict', code: 'CONFLICT', message } });
+
+  it("a judge's value is that judge's: other judges, anonymous and jury saves are refused, and a judge gives one field", async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Richter', judges: 3 });
+    await putPanel(discipline, { aggregation: 'mean' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Richter' });
+    const [e1, e2, e3] = discipline.judges as [number, number, number];
+    expect((await save(scoreId, e1, 8.5, judge('Anna'))).status).toBe(200);
+    expect((await save(scoreId, e2, 8.6, judge('Bert'))).status).toBe(200);
+
+    const before = await rowCounts(server.pool);
+    const auditBefore = (await server.pool.query(`SELECT count(*)::int AS n FROM ${t.svc_score_audit}`)).rows[0].n;
+    const bertsValue = refused(`field ${e2} of score ${scoreId} holds Bert's value; the head judge may change it`);
+    expect(await save(scoreId, e2, 9.9, judge('Anna'))).toEqual(bertsValue);
+    expect(await save(scoreId, e2, 9.9)).toEqual(bertsValue);
+    expect(await save(scoreId, e2, 9.9, bearer(juryToken))).toEqual(bertsValue);
+    expect(await save(scoreId, e3, 9.9, judge('Anna'))).toEqual(
+      refused(`Anna gave field ${e1} of score ${scoreId}; a judge gives one field of a panel`),
+    );
+    expect(await rowCounts(server.pool)).toEqual(before);
+    expect((await server.pool.query(`SELECT count(*)::int AS n FROM ${t.svc_score_audit}`)).rows[0].n).toBe(auditBefore);
+
+    // Her own value Anna may change; sending Bert's unchanged changes nothing and passes.
+    expect((await save(scoreId, e1, 8.4, judge('Anna'))).status).toBe(200);
+    expect((await save(scoreId, e2, 8.6, judge('Anna'))).status).toBe(200);
+    // The head judge may change any judge's value, and Carla gives the third.
+    expect((await save(scoreId, e2, 8.7, bearer(headToken))).status).toBe(200);
+    expect(await save(scoreId, e3, 8.6, judge('Carla'))).toMatchObject({
+      status: 200,
+      body: { panel: { aggregate: 8.567, complete: true } },
+    });
+  });
+
+  it("the aggregate field is the service's: a direct change is refused by jury-results and capture, whoever sends it", async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Sprung Aggregat', judges: 2 });
+    await putPanel(discipline, { aggregation: 'mean' });
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Aggregat' });
+    expect((await save(scoreId, discipline.judges[0]!, 8, judge('Anna'))).status).toBe(200);
+    expect((await save(scoreId, discipline.judges[1]!, 9, judge('Bert'))).status).toBe(200);
+
+    const before = await rowCounts(server.pool);
+    const body = {
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'VALIDATION_FAILED',
+      message: `field ${discipline.aggregate} is the E-panel's aggregate: the service computes it from the judges' values`,
+    };
+    for (const headers of [{}, bearer(juryToken), bearer(headToken)])
+      expect(await save(scoreId, discipline.aggregate, 9.9, headers)).toEqual({ status: 400, body });
+    const capture = (value: number) =>
+      postJson(`${server.url}/api/scores/capture`, {
+        wertungenId: scoreId,
+        fieldValues: [
+          { fieldId: discipline.difficulty, value: 5 },
+          { fieldId: discipline.aggregate, value },
+        ],
+      });
+    expect(await capture(9.9)).toEqual({ status: 400, body });
+    expect(await rowCounts(server.pool)).toEqual(before);
+    // The stored aggregate sent back unchanged, as a form that shows every field does, passes.
+    expect((await save(scoreId, discipline.aggregate, 8.5)).status).toBe(200);
+    expect(await capture(8.5)).toMatchObject({ status: 200, body: { finalScore: 13.5 } });
+  });
+});
+
 /**
  * A Socket.IO client in the event's room collecting `panel-deviation` messages. `settle()` commits a
  * marker event and waits for it: delivery is in seq order, so everything committed before has arrived.
@@ -326,7 +394,7 @@ async function watchDeviations(eventId: number) {
   const scoreEvents = collectEvents(socket);
   expect((await joinCompetition(socket, eventId)).ok).toBe(true);
   let marker = 0;
-  const settle = () => commitAndAwait(server.pool, scoreEvents, eventId, `settle-${(marker += 1)}`, 15_000);
+  const settle = () => commitAndAwait(server.commands, scoreEvents, eventId, `settle-${(marker += 1)}`, 15_000);
   return { deviations, settle, close: () => socket.close() };
 }
 
@@ -727,7 +795,7 @@ describe('panel settings over stored values', () => {
     const scoreId = await scoreWith(other, [[other.difficulty, 4.5]]);
     expect((await putPanel(other)).status).toBe(200);
     // As a read would hand it over after the settings named D-Note (and changed before the write).
-    const written = await runCommand(server.pool, (tx) =>
+    const written = await server.commands.run((tx) =>
       applyFinalCorrections(tx, [
         { scoreId, disciplineId: other.id, correction: { kind: 'aggregate', fieldId: other.difficulty, value: 9, expected: 4.5 } },
         { scoreId, disciplineId: other.id, correction: { kind: 'aggregate-new', fieldId: other.judges[0]!, value: 9 } },

@@ -37,7 +37,7 @@ function acceptsNewConnections(baseUrl: string): Promise<boolean> {
 
 /**
  * Which of `scoreIds` a service session is waiting to lock now: a session waiting for a row lock
- * holds the row's tuple lock meanwhile, which names the row. A save waits in turns (runCommand's
+ * holds the row's tuple lock meanwhile, which names the row. A save waits in turns (the command runner's
  * 100 ms lock timeout, then a pause without a connection, until its 5 s budget is spent), so the
  * caller collects these over a few polls instead of expecting every save to wait at one instant.
  */

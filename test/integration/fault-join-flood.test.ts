@@ -1,9 +1,11 @@
 /**
  * Issue 15 item 2: one anonymous Socket.IO client flooding `join-competition` with `since: 0` (each
- * a replay of thousands of events) stalled every other client and save. With the message limits,
- * the replays' own pool and queue and the batch-wise replay, a scaled-down flood (several sockets
- * from one address, reconnecting whenever they are cut) leaves the others at their normal latency:
- * saves and live events are timed before and during the flood, in the same run.
+ * a replay of thousands of events, read through the pool the saves need) stalled every other
+ * client and save. With the message limits and the replays' own pool and queue, a scaled-down flood
+ * (several sockets from one address, reconnecting whenever they are cut) is refused beyond its
+ * allowance, the replays it gets never take a connection of the request pool, and saves made
+ * meanwhile reach another room's scoreboard once each. How much the flood slows a save is a
+ * figure for the bench, not an assertion.
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { t } from '../support/tables.js';
 import { createPortalTargets, finalValueOf, sendSave, type PortalTargets } from '../support/portal-load.js';
 import { openScoreboard, waitForEvent, type Scoreboard } from '../support/realtime.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
+import { captureStatements } from '../support/statements.js';
 
 const FLOOD_EVENT = 7_001;
 const FLOOD_ROOM_EVENTS = 3_000;
@@ -52,34 +55,33 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** One save as a portal makes it, and the time until the scoreboard shows it. */
-async function probe(scoreId: number): Promise<{ saveMs: number; liveMs: number }> {
-  const started = performance.now();
+/** One save as a portal makes it, answered 200 and shown on the other room's scoreboard. */
+async function probe(scoreId: number): Promise<void> {
   const outcome = await sendSave(server.url, targets, scoreId, 'value', { timeoutMs: 60_000 });
   expect(outcome.status, JSON.stringify(outcome.body)).toBe(200);
-  const saveMs = performance.now() - started;
   await waitForEvent(observer.events, (event) => event.participantId === scoreId && event.score === finalValueOf(scoreId), 60_000);
-  return { saveMs, liveMs: performance.now() - started };
 }
 
-async function probeAll(scoreIds: number[]): Promise<Array<{ saveMs: number; liveMs: number }>> {
-  const results = [];
-  for (const scoreId of scoreIds) results.push(await probe(scoreId));
-  return results;
+async function probeAll(scoreIds: number[]): Promise<void> {
+  for (const scoreId of scoreIds) await probe(scoreId);
 }
+
+/** A replay's read of one event's outbox rows (outbox/relay.ts, selectEventRange and countEventRange). */
+const REPLAY_READ = /FROM \S*svc_outbox\S*\s+WHERE event_id = \$1 AND seq > \$2 AND seq <= \$3/;
 
 /** Sockets from one address sending joins with `since: 0` as fast as they can; a cut one reconnects. */
-function startFlood(): { stop(): void; sent: () => number; refused: () => number; cut: () => number } {
+function startFlood(): { stop(): void; sent: () => number; replayed: () => number; limited: () => number; cut: () => number } {
   let running = true;
   let sent = 0;
-  let refused = 0;
+  let replayed = 0;
+  let limited = 0;
   let cut = 0;
   const floodSockets: Socket[] = [];
   void (async () => {
     for (let index = 0; index < FLOOD_SOCKETS && running; index++) {
       const socket = await openSocket(server.url);
+      // Replayed events of the flood room: the joins that were let through were served.
+      socket.on('score-updated', () => (replayed += 1));
       socket.on('disconnect', (reason) => {
         cut += 1;
         if (running && reason === 'io server disconnect') socket.connect();
@@ -92,8 +94,9 @@ function startFlood(): { stop(): void; sent: () => number; refused: () => number
         if (!socket.connected) continue;
         for (let message = 0; message < 50; message++) {
           sent += 1;
-          socket.emit('join-competition', { eventId: FLOOD_EVENT, since: 0 }, (ack: { ok: boolean; retryAfterMs?: number }) => {
-            if (!ack.ok) refused += 1;
+          socket.emit('join-competition', { eventId: FLOOD_EVENT, since: 0 }, (ack: { ok: boolean; error?: string }) => {
+            // Refused by the message limits (not merely because this connection's replay still runs).
+            if (!ack.ok && /too many messages/.test(ack.error ?? '')) limited += 1;
           });
         }
       }
@@ -101,36 +104,41 @@ function startFlood(): { stop(): void; sent: () => number; refused: () => number
     }
     for (const socket of floodSockets) socket.disconnect();
   })();
-  return { stop: () => void (running = false), sent: () => sent, refused: () => refused, cut: () => cut };
+  return { stop: () => void (running = false), sent: () => sent, replayed: () => replayed, limited: () => limited, cut: () => cut };
 }
 
-it('keeps saves and other rooms live at their normal latency while one address floods joins with since 0', async () => {
+it('refuses a join flood beyond its allowance, replays the rest outside the request pool, and keeps saves and other rooms live', async () => {
   const scoreIds = [...targets.scoresByPortal[0]!];
-  const baseline: Array<{ saveMs: number; liveMs: number }> = [];
-  const during: Array<{ saveMs: number; liveMs: number }> = [];
   let sent = 0;
-  let refusedOrCut = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    baseline.push(...(await probeAll(scoreIds.splice(0, PROBES_PER_PHASE))));
-    const flood = startFlood();
-    try {
-      await waitFor(() => flood.sent() > 1_000, { timeoutMs: 30_000, message: 'the flood is under way' });
-      during.push(...(await probeAll(scoreIds.splice(0, PROBES_PER_PHASE))));
-      sent += flood.sent();
-      refusedOrCut += flood.refused() + flood.cut();
-    } finally {
-      flood.stop();
+  let replayed = 0;
+  let limitedOrCut = 0;
+  const { statements } = await captureStatements(server.pool, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      await probeAll(scoreIds.splice(0, PROBES_PER_PHASE));
+      const flood = startFlood();
+      try {
+        await waitFor(() => flood.sent() > 1_000 && flood.replayed() > 0, { timeoutMs: 30_000, message: 'the flood is under way' });
+        await probeAll(scoreIds.splice(0, PROBES_PER_PHASE));
+        sent += flood.sent();
+        replayed += flood.replayed();
+        limitedOrCut += flood.limited() + flood.cut();
+      } finally {
+        flood.stop();
+      }
     }
-  }
-  // The flood really ran through the measurements and was refused, not served.
+  });
+  // The flood really ran through the saves: the joins let through were replayed, the rest refused
+  // by the message limits (or the connection cut for sending on regardless).
   expect(sent).toBeGreaterThan(3 * 2_000);
-  expect(refusedOrCut).toBeGreaterThan(0);
-  const summary = (phase: Array<{ saveMs: number; liveMs: number }>, key: 'saveMs' | 'liveMs') => median(phase.map((probe) => probe[key]));
-  const figures = `baseline save ${summary(baseline, 'saveMs').toFixed(0)} ms, live ${summary(baseline, 'liveMs').toFixed(0)} ms; flood save ${summary(during, 'saveMs').toFixed(0)} ms, live ${summary(during, 'liveMs').toFixed(0)} ms`;
-  // Generous bounds for a loaded 2-core machine, relative to the same run's baseline: before the
-  // limits, this flood made saves wait seconds and fail with 503 (the issue measured 3.7 s and 17.9 s).
-  expect(summary(during, 'saveMs'), figures).toBeLessThan(5 * summary(baseline, 'saveMs') + 500);
-  expect(summary(during, 'liveMs'), figures).toBeLessThan(5 * summary(baseline, 'liveMs') + 500);
+  expect(replayed).toBeGreaterThan(0);
+  expect(limitedOrCut).toBeGreaterThan(0);
+  // The saves' pool ran the saves; the replays read through their own (before the limits, every
+  // join of the flood read the outbox through the pool and made the saves queue behind it).
+  expect(
+    statements.some((text) => text.includes('wertungen')),
+    'the saves ran on the request pool',
+  ).toBe(true);
+  expect(statements.filter((text) => REPLAY_READ.test(text))).toEqual([]);
   // Nobody else was disturbed: the observer got each of its room's events once.
   const participants = observer.events.map((event) => event.participantId);
   expect(new Set(participants).size).toBe(participants.length);

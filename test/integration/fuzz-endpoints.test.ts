@@ -19,7 +19,6 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../src/app.js';
-import { runCommand } from '../../commands/run-command.js';
 import { APP_SETTING_DEFAULTS } from '../../queries/app-settings.js';
 import { seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import type { RouteEntry } from '../../src/http/security.js';
@@ -104,10 +103,10 @@ function validates(schema: Schema, part: Part, value: unknown): boolean {
 beforeAll(async () => {
   // Rate limits would turn the later requests of a route into 429s; they have a test of their own.
   server = await startTestServer({
-    env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' },
+    env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' },
     firewall: windowsWithoutAdminRights(),
   });
-  demo = await runCommand(server.pool, (tx) => seedDemo(tx));
+  demo = await server.commands.run((tx) => seedDemo(tx));
   ids = [
     demo.event.id,
     ...demo.competitions.map((competition) => competition.id),

@@ -19,7 +19,7 @@ import {
   type Discipline,
 } from '../support/fixtures.js';
 import { startTestServer, waitForNumbered, type TestServer } from '../support/server.js';
-import { bearer, headToken, juryToken } from '../support/tokens.js';
+import { adminToken, bearer, headToken, juryToken } from '../support/tokens.js';
 
 let server: TestServer;
 let event: GroupTeamEvent;
@@ -50,7 +50,7 @@ async function send(
   return { status: response.status, body: await response.json() };
 }
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) => send('POST', path, body, headers);
-const get = (path: string) => send('GET', path, undefined);
+const get = (path: string, headers: Record<string, string> = bearer(headToken)) => send('GET', path, undefined, headers);
 
 interface AuditRow {
   scoreId: number;
@@ -420,6 +420,7 @@ describe('history and the corrections log', () => {
       changes: [
         {
           id: expect.any(Number),
+          kind: 'change',
           at: expect.stringMatching(/Z$/),
           source: 'api',
           actor: 'judge-1',
@@ -432,6 +433,7 @@ describe('history and the corrections log', () => {
         },
         {
           id: expect.any(Number),
+          kind: 'change',
           at: expect.any(String),
           source: 'api',
           actor: 'judge-1',
@@ -444,6 +446,7 @@ describe('history and the corrections log', () => {
         },
         {
           id: expect.any(Number),
+          kind: 'change',
           at: expect.any(String),
           source: 'api',
           actor: 'judge-1',
@@ -480,6 +483,21 @@ describe('history and the corrections log', () => {
     );
     expect(future.body).toEqual({ eventId: competition.eventId, changes: [], nextBefore: null });
     expect((await get(`/api/audit?eventId=${competition.eventId}&since=yesterday`)).status).toBe(400);
+  });
+
+  it('shows the record only to a head judge or admin and completeness only with a token: it names the judges', async () => {
+    const { scoreId } = await newScore();
+    const query = `eventId=${competition.eventId}&competitionId=${competition.competitionId}`;
+    for (const path of [`/api/audit?eventId=${competition.eventId}`, `/api/scores/${scoreId}/history`, `/api/completeness?${query}`]) {
+      const anonymous = await get(path, {});
+      expect(anonymous.status, path).toBe(401);
+      expect(anonymous.body).toMatchObject({ code: 'UNAUTHORIZED' });
+      expect((await get(path, bearer(adminToken))).status, path).toBe(200);
+    }
+    for (const path of [`/api/audit?eventId=${competition.eventId}`, `/api/scores/${scoreId}/history`]) {
+      expect((await get(path, bearer(juryToken))).body).toMatchObject({ statusCode: 403, code: 'FORBIDDEN' });
+    }
+    expect((await get(`/api/completeness?${query}`, bearer(juryToken))).status).toBe(200);
   });
 });
 
@@ -634,6 +652,55 @@ describe('releases', () => {
       { scoreId: a.scoreId, released: true },
     ]);
     expect((await get(`/api/live-results?eventId=${liveCompetition.eventId}&disciplineId=${device.id}&released=all`)).status).toBe(400);
+  });
+
+  it('records releasing and reopening in the audit and lists them in the corrections log, also a desktop deleting a release', async () => {
+    const recorded = await createCompetition(server.pool, 'Protokollcup');
+    const deviceScope = { competitionId: recorded.competitionId, disciplineId: device.id };
+    const adminHeaders = bearer(adminToken);
+    expect((await post('/api/releases', { ...deviceScope, squadName: 'R4' }, bearer(headToken))).status).toBe(200);
+    // Releasing what is released already changes nothing and records nothing.
+    expect((await post('/api/releases', { ...deviceScope, squadName: 'R4' }, adminHeaders)).status).toBe(200);
+    expect((await send('DELETE', '/api/releases', { ...deviceScope, squadName: 'R4' }, adminHeaders)).status).toBe(200);
+    expect((await post('/api/releases', deviceScope, bearer(headToken))).status).toBe(200);
+    await desktop((client) =>
+      client.query(`DELETE FROM ${t.svc_releases} WHERE competition_id = $1 AND discipline_id = $2`, [recorded.competitionId, device.id]),
+    );
+
+    const log = await get(`/api/audit?eventId=${recorded.eventId}&competitionId=${recorded.competitionId}`);
+    expect(log.status).toBe(200);
+    const entry = (kind: string, squadName: string | null, source: string, actor: string) => ({
+      id: expect.any(Number),
+      kind,
+      at: expect.stringMatching(/Z$/),
+      source,
+      actor,
+      scoreId: null,
+      eventId: recorded.eventId,
+      competitionId: recorded.competitionId,
+      disciplineId: device.id,
+      disciplineName: 'Barren',
+      fieldId: null,
+      fieldName: null,
+      attempt: null,
+      from: null,
+      to: null,
+      afterRelease: false,
+      name: null,
+      squadName,
+    });
+    expect(log.body).toEqual({
+      eventId: recorded.eventId,
+      changes: [
+        entry('reopen', null, 'legacy', 'TurnerDesk 4.2'),
+        entry('release', null, 'api', 'oberkampfrichter'),
+        entry('reopen', 'R4', 'api', 'anna'),
+        entry('release', 'R4', 'api', 'oberkampfrichter'),
+      ],
+      nextBefore: null,
+    });
+    const otherDevice = await get(`/api/audit?eventId=${recorded.eventId}&disciplineId=${device.id + 1_000_000}`);
+    expect(otherDevice.body.changes).toEqual([]);
   });
 });
 

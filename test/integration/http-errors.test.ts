@@ -8,6 +8,7 @@ import { withErrors } from '../../src/http/schemas/common.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 const FAILING_SQL = 'SELECT secret_column FROM app_table_that_does_not_exist';
+const RAISE_FUNCTION = 'test_raise_sqlstate';
 const logLines: string[] = [];
 let server: TestApp;
 
@@ -38,8 +39,16 @@ beforeAll(async () => {
         await deps.pool.query(FAILING_SQL);
         return {};
       });
+      // PostgreSQL itself raises the error with the SQLSTATE asked for, as it would on a full disk.
+      app.get<{ Params: { code: string } }>('/test/sqlstate/:code', async (request) => {
+        await deps.pool.query(`SELECT ${RAISE_FUNCTION}($1)`, [request.params.code]);
+        return {};
+      });
     },
   });
+  await server.deps.pool.query(
+    `CREATE FUNCTION ${RAISE_FUNCTION}(code text) RETURNS void LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'raised %', code USING ERRCODE = code; END $$`,
+  );
 });
 afterAll(async () => {
   await server?.stop();
@@ -117,6 +126,37 @@ describe('error bodies over HTTP', () => {
     const logged = logLines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request failed');
     expect(logged?.err?.message).toContain('app_table_that_does_not_exist');
     expect(logged?.err?.stack).toBeTruthy();
+  });
+});
+
+describe('resource errors of the database', () => {
+  it.each([
+    ['53000', /short of resources/],
+    ['53100', /disk is full/],
+    ['53200', /out of memory/],
+    ['53300', /no free connection slot/],
+    ['53400', /configured limit/],
+    ['57P03', /not reachable/],
+  ])('answers SQLSTATE %s with 503 UNAVAILABLE and Retry-After', async (code, message) => {
+    const response = await fetch(`${server.url}/test/sqlstate/${code}`);
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = await errorBody(response);
+    expect(body.code).toBe('UNAVAILABLE');
+    expect(body.message).toMatch(message);
+    expect(body.message).not.toContain('raised');
+  });
+
+  it('reports a class-53 shortage on health as degraded with the reason', async () => {
+    expect((await fetch(`${server.url}/test/sqlstate/53200`)).status).toBe(503);
+    const health = await fetch(`${server.url}/api/system/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({
+      status: 'degraded',
+      database: 'up',
+      resources: 'out-of-memory',
+      reason: expect.stringMatching(/out of memory \(SQLSTATE 53200\)/),
+    });
   });
 });
 

@@ -6,11 +6,9 @@
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
-import { assignSeq } from '../../outbox/sequencer.js';
 import { SEQUENCER_LOCK_KEY } from '../../src/db/advisory-locks.js';
-import { inFlight, withTables } from '../../src/db/pool.js';
+import { inFlight, withTables, type WithTables } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { createTestDatabase } from '../support/database.js';
 import { createCompetition, insertDiscipline, insertParticipant, insertScoreRow } from '../support/fixtures.js';
@@ -52,12 +50,12 @@ describe('1. atomic: an event exists if and only if its command committed', () =
   it('delivers the event of a committed command and nothing of one that rolled back', async () => {
     const events = await clientIn(1);
     await expect(
-      runCommand(server.pool, async (tx) => {
+      server.commands.run(async (tx) => {
         await appendOutboxEvent(tx, markerEvent(1, 'rolled-back'));
         throw new Error('the command fails after appending its event');
       }),
     ).rejects.toThrow('the command fails');
-    await commitEvent(server.pool, 1, 'committed');
+    await commitEvent(server.commands, 1, 'committed');
 
     // Delivery is in seq order, so once the later commit is here the failed one can no longer come.
     await waitForMarker(events, 'committed');
@@ -74,26 +72,26 @@ describe('1. atomic, with statements pipelined behind BEGIN and in front of COMM
   it('commits nothing, and fails the command, when a statement left in flight fails', async () => {
     const events = await clientIn(4);
     await expect(
-      runCommand(server.pool, async (tx) => {
+      server.commands.run(async (tx) => {
         await appendOutboxEvent(tx, markerEvent(4, 'before-failed-append'));
         // event_id is an integer column: this insert fails on the server, after the handler returned.
         void appendOutboxEvent(tx, markerEvent(2 ** 31, 'failed-append'));
       }),
     ).rejects.toThrow(/out of range for type integer/);
     await expect(
-      runCommand(server.pool, async (tx) => {
+      server.commands.run(async (tx) => {
         void appendOutboxEvent(tx, markerEvent(4, 'before-failed-statement'));
         void inFlight(tx.query('SELECT 1 / 0'));
       }),
     ).rejects.toThrow(/division by zero/);
     // A statement awaited behind the failed one fails only because of it: the caller hears the cause.
     await expect(
-      runCommand(server.pool, async (tx) => {
+      server.commands.run(async (tx) => {
         void appendOutboxEvent(tx, markerEvent(2 ** 31, 'failed-append'));
         await appendOutboxEvent(tx, markerEvent(4, 'after-failed-append'));
       }),
     ).rejects.toThrow(/out of range for type integer/);
-    await commitEvent(server.pool, 4, 'committed-after');
+    await commitEvent(server.commands, 4, 'committed-after');
 
     await waitForMarker(events, 'committed-after');
     for (const marker of ['before-failed-append', 'failed-append', 'before-failed-statement', 'after-failed-append']) {
@@ -148,7 +146,7 @@ describe('1. atomic, through the real commands', () => {
       ).status,
     ).toBe(404);
     // Barrier: committed after the commands, so once it is here their events can no longer come.
-    await commitAndAwait(server.pool, events, competition.eventId, 'after-commands');
+    await commitAndAwait(server.commands, events, competition.eventId, 'after-commands');
 
     const fromCommands = events.filter((event) => event.scoreId === scoreId);
     expect(fromCommands.map((event) => event.source)).toEqual(['api', 'api']);
@@ -163,11 +161,11 @@ describe('1. atomic, through the real commands', () => {
 describe('a gap in the seq numbers', () => {
   it('still delivers the next event when sequence numbers were burnt in between', async () => {
     const events = await clientIn(11);
-    await commitAndAwait(server.pool, events, 11, 'before-gap');
+    await commitAndAwait(server.commands, events, 11, 'before-gap');
     // A failed numbering statement consumes sequence values without using them; readers must not
     // wait for numbers that will never be used.
     await server.pool.query(`SELECT nextval('${t.svc_outbox_seq}') FROM generate_series(1, 3)`);
-    const after = await commitAndAwait(server.pool, events, 11, 'after-gap');
+    const after = await commitAndAwait(server.commands, events, 11, 'after-gap');
     const before = withMarker(events, 'before-gap')[0]!;
     expect(after.seq).toBeGreaterThan(before.seq + 3);
     expect(withMarker(events, 'after-gap')).toHaveLength(1);
@@ -199,6 +197,14 @@ describe('2. commits that finish out of id order', () => {
   });
 });
 
+/** Gives the row `id` the next seq, as the sequencer does. */
+async function assignSeq(sequencer: pg.Client & WithTables, ids: number[]): Promise<void> {
+  await sequencer.query(
+    `UPDATE ${t.svc_outbox} SET seq = nextval('${t.svc_outbox_seq}'), sequenced_at = now() WHERE id = ANY ($1::bigint[])`,
+    [ids],
+  );
+}
+
 describe('2b. rows numbered out of id order and read in one pass', () => {
   // Guards against the relay reading `ORDER BY id` instead of `ORDER BY seq` in
   // `selectSequencedAfter` (outbox/relay.ts): it delivers [lower id, higher id], the wrong order,
@@ -218,8 +224,8 @@ describe('2b. rows numbered out of id order and read in one pass', () => {
       const events = collectEvents(socket);
       await joinCompetition(socket, 21);
 
-      const lowerId = await commitEvent(other.pool, 21, 'lower-id');
-      const higherId = await commitEvent(other.pool, 21, 'higher-id');
+      const lowerId = await commitEvent(other.commands, 21, 'lower-id');
+      const higherId = await commitEvent(other.commands, 21, 'higher-id');
       expect(lowerId).toBeLessThan(higherId);
       // As when a later transaction's row commits first and is numbered in an earlier step: the
       // higher id gets the lower seq. One transaction makes both visible to the same relay read.
@@ -228,7 +234,7 @@ describe('2b. rows numbered out of id order and read in one pass', () => {
       await assignSeq(sequencer, [lowerId]);
       await sequencer.query('COMMIT');
       // Barrier: a row numbered after both; once it is here, nothing of the two can still come.
-      const barrierId = await commitEvent(other.pool, 21, 'barrier');
+      const barrierId = await commitEvent(other.commands, 21, 'barrier');
       await assignSeq(sequencer, [barrierId]);
       await waitForMarker(events, 'barrier', 10_000);
 
@@ -261,7 +267,7 @@ describe('3. nothing stalls behind an idle transaction', () => {
       // they arrive depends on the machine, so the deadline is generous and no latency is asserted.
       for (let index = 0; index < 10; index++) {
         const marker = `during-idle-${index}`;
-        await commitAndAwait(server.pool, events, 3, marker, 15_000);
+        await commitAndAwait(server.commands, events, 3, marker, 15_000);
         const state = await server.pool.query<{ state: string }>('SELECT state FROM pg_stat_activity WHERE pid = $1', [idlePid]);
         expect(state.rows[0]?.state).toBe('idle in transaction');
       }
@@ -282,7 +288,7 @@ describe('4. seq strictly increases in delivery order', () => {
     const first = await clientIn(4);
     const second = await clientIn(4);
     const markers = Array.from({ length: 40 }, (_, index) => `concurrent-${index}`);
-    await Promise.all(markers.map((marker) => commitEvent(server.pool, 4, marker)));
+    await Promise.all(markers.map((marker) => commitEvent(server.commands, 4, marker)));
 
     await waitFor(() => first.length === markers.length && second.length === markers.length, { message: 'all 40 events at both clients' });
     expect(isStrictlyIncreasing(seqsOf(first))).toBe(true);
@@ -309,8 +315,8 @@ describe('10. rooms', () => {
     const joinedAtConnect = collectEvents(handshakeSocket);
 
     for (let index = 0; index < 5; index++) {
-      await commitEvent(server.pool, 6, `six-${index}`);
-      await commitEvent(server.pool, 5, `five-${index}`);
+      await commitEvent(server.commands, 6, `six-${index}`);
+      await commitEvent(server.commands, 5, `five-${index}`);
     }
     await waitForMarker(inFive, 'five-4');
     await waitForMarker(inSix, 'six-4');
@@ -323,8 +329,8 @@ describe('10. rooms', () => {
     handshakeSocket.emit('leave-competition', { eventId: 5 });
     // The leave has no ack; a round trip on the same socket orders it before the next event.
     await joinCompetition(handshakeSocket, 6);
-    await commitEvent(server.pool, 5, 'after-leave');
-    await commitAndAwait(server.pool, joinedAtConnect, 6, 'six-after-leave');
+    await commitEvent(server.commands, 5, 'after-leave');
+    await commitAndAwait(server.commands, joinedAtConnect, 6, 'six-after-leave');
     await waitForMarker(inFive, 'after-leave');
     expect(withMarker(joinedAtConnect, 'after-leave')).toEqual([]);
   });

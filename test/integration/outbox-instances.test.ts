@@ -52,9 +52,9 @@ describe('6. several instances on one database', () => {
   it('delivers a command committed through A to a client of B exactly once', async () => {
     const onB = await clientOf(instanceB, 20);
     const onA = await clientOf(instanceA, 20);
-    await commitEvent(instanceA.pool, 20, 'via-a');
-    await commitEvent(instanceB.pool, 20, 'via-b');
-    await commitEvent(instanceA.pool, 20, 'closing-marker');
+    await commitEvent(instanceA.commands, 20, 'via-a');
+    await commitEvent(instanceB.commands, 20, 'via-b');
+    await commitEvent(instanceA.commands, 20, 'closing-marker');
 
     for (const events of [onA, onB]) {
       await waitForMarker(events, 'closing-marker');
@@ -76,7 +76,7 @@ describe('6. several instances on one database', () => {
     });
     expect(response.status).toBe(200);
 
-    await commitAndAwait(instanceA.pool, onB, competition.eventId, 'after-http-command');
+    await commitAndAwait(instanceA.commands, onB, competition.eventId, 'after-http-command');
     expect(onB.filter((event) => event.scoreId === scoreId).map((event) => [event.source, event.score])).toEqual([['api', 14.25]]);
   });
 
@@ -93,7 +93,7 @@ describe('6. several instances on one database', () => {
     );
     expect(rows).toEqual([{ terminated: true }]);
 
-    for (let index = 0; index < 5; index++) await commitEvent(instanceA.pool, 21, `after-failover-${index}`);
+    for (let index = 0; index < 5; index++) await commitEvent(instanceA.commands, 21, `after-failover-${index}`);
     await waitForMarker(onB, 'after-failover-4', 10_000);
     expect(onB.map((event) => event.marker)).toEqual([0, 1, 2, 3, 4].map((index) => `after-failover-${index}`));
     expect(isStrictlyIncreasing(seqsOf(onB))).toBe(true);
@@ -107,7 +107,7 @@ describe('6. several instances on one database', () => {
     const events = await clientOf(staying, 22);
     await leaving!.close();
 
-    await commitAndAwait(staying.pool, events, 22, 'after-shutdown', 10_000);
+    await commitAndAwait(staying.commands, events, 22, 'after-shutdown', 10_000);
     expect(staying.relay.status().sequencer).toBe(true);
   });
 });

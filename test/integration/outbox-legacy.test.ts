@@ -8,7 +8,6 @@
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import { t } from '../support/tables.js';
 import {
@@ -67,7 +66,7 @@ async function legacyWrite(
 ): Promise<{ received: ReceivedEvent[] }> {
   const before = events.length;
   await server.pool.query(sql, values);
-  await commitAndAwait(server.pool, events, competition.eventId, barrier, 15_000);
+  await commitAndAwait(server.commands, events, competition.eventId, barrier, 15_000);
   return { received: events.slice(before).filter((event) => event.scoreId === scoreId) };
 }
 describe('8. legacy writes', () => {
@@ -120,7 +119,7 @@ describe('8. legacy writes', () => {
 
     const before = events.length;
     await server.pool.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.25, int_versuch = 1 WHERE int_wertungenid = $1`, [scoreId]);
-    await commitAndAwait(server.pool, events, competition.eventId, 'after-no-op-update');
+    await commitAndAwait(server.commands, events, competition.eventId, 'after-no-op-update');
     expect(events.slice(before).filter((event) => event.scoreId === scoreId)).toEqual([]);
   });
 
@@ -181,7 +180,7 @@ describe('8. legacy writes', () => {
       `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, $3, 3), ($1, $2, 1, $4, 12)`,
       [scoreIds[0], discipline.id, discipline.fields.A, discipline.fields.final],
     );
-    await commitAndAwait(server.pool, events, competition.eventId, 'after-bulk');
+    await commitAndAwait(server.commands, events, competition.eventId, 'after-bulk');
     const fresh = events.slice(before).filter((event) => event.source === 'legacy');
     expect(fresh.map((event) => [event.scoreId, event.score])).toEqual([...scoreIds.map((id) => [id, 5]), [scoreIds[0], 12]]);
   });
@@ -189,7 +188,7 @@ describe('8. legacy writes', () => {
   it('produces exactly one event, source api, for a service command writing the same tables', async () => {
     const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
     const before = events.length;
-    await runCommand(server.pool, async (tx) => {
+    await server.commands.run(async (tx) => {
       await tx.query(
         `INSERT INTO ${t.wertungen_details} (int_wertungenid, int_disziplinenid, int_versuch, int_kp, rel_leistung) VALUES ($1, $2, 1, 0, 9.9)`,
         [scoreId, discipline.id],
@@ -201,7 +200,7 @@ describe('8. legacy writes', () => {
       await tx.query(`UPDATE ${t.wertungen_details} SET rel_leistung = 9.95 WHERE int_wertungenid = $1`, [scoreId]);
       await appendOutboxEvent(tx, markerEvent(competition.eventId, 'command', { scoreId }));
     });
-    await commitAndAwait(server.pool, events, competition.eventId, 'after-command');
+    await commitAndAwait(server.commands, events, competition.eventId, 'after-command');
     const forScore = events.slice(before).filter((event) => event.scoreId === scoreId);
     expect(forScore.map((event) => [event.source, event.marker])).toEqual([['api', 'command']]);
     expect(withMarker(events, 'command')).toHaveLength(1);

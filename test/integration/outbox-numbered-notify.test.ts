@@ -51,7 +51,7 @@ describe('who the numbering notifies', () => {
     // Not an instance of the service (its name lacks the listeners' prefix), so it does not count.
     const bystander = await listener('test-bystander');
 
-    for (const marker of ['alone-1', 'alone-2', 'alone-3']) await commitAndAwait(server.pool, events, 20, marker);
+    for (const marker of ['alone-1', 'alone-2', 'alone-3']) await commitAndAwait(server.commands, events, 20, marker);
     // A round trip on the bystander's connection: notifications committed before it have arrived.
     await bystander.client.query('SELECT 1');
     expect(bystander.announced).toEqual([]);
@@ -60,7 +60,7 @@ describe('who the numbering notifies', () => {
     let round = 0;
     const announcedSeq = await waitFor(
       async () => {
-        const delivered = await commitAndAwait(server.pool, events, 20, `with-peer-${round++}`);
+        const delivered = await commitAndAwait(server.commands, events, 20, `with-peer-${round++}`);
         await peer.client.query('SELECT 1');
         return peer.announced.includes(delivered.seq) ? delivered.seq : null;
       },

@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
 import { deleteExpiredOutboxRows } from '../../outbox/retention.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
-import { NUMBERING_LOCK_KEY, RETENTION_LOCK_KEY } from '../../src/db/advisory-locks.js';
-import { runCommand } from '../../commands/run-command.js';
+import { RETENTION_LOCK_KEY } from '../../src/db/advisory-locks.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -36,7 +35,7 @@ async function socketWithEvents(auth?: Record<string, unknown>): Promise<{ socke
 
 /** Commits events and waits until this instance has delivered them, so their seqs are known. */
 async function commitDelivered(eventId: number, markers: string[]): Promise<void> {
-  for (const marker of markers) await commitEvent(server.pool, eventId, marker);
+  for (const marker of markers) await commitEvent(server.commands, eventId, marker);
   await waitUntilDelivered(server.pool, server.relay);
 }
 
@@ -61,7 +60,7 @@ describe('7. replay with since', () => {
     expect(events.map((event) => event.marker)).toEqual(['c', 'd', 'e']);
     expect(seqsOf(events)).toEqual(all.slice(2));
 
-    await commitAndAwait(server.pool, events, 7, 'live');
+    await commitAndAwait(server.commands, events, 7, 'live');
     expect(events.map((event) => event.marker)).toEqual(['c', 'd', 'e', 'live']);
     expect(events.every((event) => event.eventId === 7 && event.source === 'api')).toBe(true);
 
@@ -82,7 +81,7 @@ describe('7. replay with since', () => {
         const since = seen.length > 3 ? seen[seen.length - 3]! : 0;
         joiners.push({ since, events, ack: joinCompetition(socket, eventId, since) });
       }
-      await commitEvent(server.pool, eventId, `stream-${index}`);
+      await commitEvent(server.commands, eventId, `stream-${index}`);
     }
     const acks = await Promise.all(joiners.map((joiner) => joiner.ack));
     expect(acks.every((ack) => (ack as { ok: boolean }).ok)).toBe(true);
@@ -108,14 +107,14 @@ describe('7. replay with since', () => {
     const markers = (prefix: string) => Array.from({ length: 25 }, (_, index) => `${prefix}-${index}`);
     // One transaction: the sequencer numbers the 25 rows in one step and the relay reads them in one pass.
     const commitTogether = (names: string[]) =>
-      runCommand(server.pool, async (tx) => {
+      server.commands.run(async (tx) => {
         for (const marker of names) await appendOutboxEvent(tx, markerEvent(eventId, marker));
       });
 
     const live = await socketWithEvents();
     await joinCompetition(live.socket, eventId);
     await commitTogether(markers('batch'));
-    await commitAndAwait(server.pool, live.events, eventId, 'barrier');
+    await commitAndAwait(server.commands, live.events, eventId, 'barrier');
     const all = await sequencedSeqs(server.pool, eventId);
     expect(all).toHaveLength(26);
     expect(seqsOf(live.events)).toEqual(all);
@@ -123,7 +122,7 @@ describe('7. replay with since', () => {
 
     const replaying = await socketWithEvents();
     expect(await joinCompetition(replaying.socket, eventId, 0)).toMatchObject({ ok: true, replayed: 26 });
-    await commitAndAwait(server.pool, replaying.events, eventId, 'after-replay');
+    await commitAndAwait(server.commands, replaying.events, eventId, 'after-replay');
     expect(replaying.events.map((event) => event.marker)).toEqual([...markers('batch'), 'barrier', 'after-replay']);
     expect(isStrictlyIncreasing(seqsOf(replaying.events))).toBe(true);
   });
@@ -140,7 +139,7 @@ describe('7. replay with since', () => {
     const { socket, events } = await socketWithEvents();
     const ack = await joinCompetition(socket, 11, server.relay.status().cursor + 1_000);
     expect(ack).toEqual({ ok: true, room: 'competition-11', replayed: 0 });
-    await commitAndAwait(server.pool, events, 11, 'after-future-since');
+    await commitAndAwait(server.commands, events, 11, 'after-future-since');
   });
 });
 
@@ -184,22 +183,5 @@ describe('7. retention', () => {
       other.release();
     }
     expect(await server.retention.runOnce()).toBe(0);
-  });
-
-  it('cleans up while a save holds the numbering lock, and never takes that lock itself', async () => {
-    await commitDelivered(12, ['expired-while-numbering']);
-    await server.pool.query(`UPDATE ${t.svc_outbox} SET sequenced_at = now() - interval '49 hours' WHERE payload->>'marker' = $1`, [
-      'expired-while-numbering',
-    ]);
-    // A save that numbers its event in place holds this lock through its commit.
-    const saving = await server.pool.connect();
-    try {
-      await saving.query('BEGIN');
-      await saving.query('SELECT pg_advisory_xact_lock($1)', [NUMBERING_LOCK_KEY]);
-      expect(await server.retention.runOnce()).toBe(1);
-    } finally {
-      await saving.query('ROLLBACK');
-      saving.release();
-    }
   });
 });

@@ -137,7 +137,7 @@ describe('5. the relay survives a restart of PostgreSQL', () => {
   it('reports reconnecting while the server is down, then reconnects and delivers what was committed after the restart', async () => {
     const events = collectEvents(socket);
     await joinCompetition(socket, 31);
-    await commitAndAwait(server.pool, events, 31, 'before-restart');
+    await commitAndAwait(server.commands, events, 31, 'before-restart');
 
     await postgres.stop();
     await waitFor(async () => (await health(server)).relay === 'reconnecting', { message: 'health reports reconnecting' });

@@ -10,7 +10,6 @@
 import { pino } from 'pino';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCommand } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import { collectEvents, joinCompetition, markerEvent, seqsOf, sequencedSeqs, type ReceivedEvent } from '../support/realtime.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -62,7 +61,7 @@ async function commitTransactions(count: number, label: string): Promise<void> {
   for (let start = 0; start < count; start += 4) {
     await Promise.all(
       Array.from({ length: Math.min(4, count - start) }, (_unused, index) =>
-        runCommand(server.pool, async (tx) => {
+        server.commands.run(async (tx) => {
           for (let event = 0; event < EVENTS_PER_TRANSACTION; event++)
             await appendOutboxEvent(tx, markerEvent(EVENT_ID, `${label}-${start + index}-${event}`));
         }),

@@ -135,7 +135,7 @@ describe('replay size', () => {
     );
     const since = rows[0]!.seq - 1;
     expect(await joinCompetition(socket, eventId, since)).toMatchObject({ ok: true, replayed: REPLAY_MAX_EVENTS });
-    await commitAndAwait(server.pool, events, eventId, 'live-after-replay');
+    await commitAndAwait(server.commands, events, eventId, 'live-after-replay');
     expect(seqsOf(events)[0]).toBe(since + 1);
     expect(new Set(seqsOf(events)).size).toBe(events.length);
     expect(events).toHaveLength(REPLAY_MAX_EVENTS + 1);

@@ -43,7 +43,7 @@ async function post(path: string, body: unknown): Promise<{ status: number; body
 }
 
 async function eventsOfScoreSince(before: number, marker: string): Promise<ReceivedEvent[]> {
-  await commitAndAwait(server.pool, events, competition.eventId, marker);
+  await commitAndAwait(server.commands, events, competition.eventId, marker);
   return events.slice(before).filter((event) => event.scoreId === scoreId);
 }
 
@@ -78,7 +78,7 @@ describe('9. payloads of the service commands', () => {
         (await post('/api/jury-results', { participantId: scoreId, disciplineFieldId: fieldId, performance, attempt: 1, type: 0 })).status,
       ).toBe(200);
     }
-    await commitAndAwait(server.pool, events, competition.eventId, 'after-first-fields');
+    await commitAndAwait(server.commands, events, competition.eventId, 'after-first-fields');
     const before = events.length;
     const saved = await post('/api/jury-results', {
       participantId: scoreId,

@@ -1,7 +1,9 @@
+import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { startTestServer, waitFor, type TestServer } from '../support/server.js';
+import { startTestServer, waitFor, waitForNumbered, type TestServer } from '../support/server.js';
+import { openScoreboard, waitForEvent } from '../support/realtime.js';
 import {
   insertRow,
   createCompetition,
@@ -367,17 +369,74 @@ describe('Calculation rules on read', () => {
     expect((await finalRow(scoreId, discipline))?.value).toBe(14);
   });
 
-  it('corrections on read append no events, neither as the service nor as legacy writes', async () => {
+  it("a final completed on read reaches the scoreboards as the service's event; a synced copy announces nothing", async () => {
     const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
-    await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 });
-    await scoreWithResults(competition, discipline, 3, { A: 9, B: 8, C: 1, final: 16 });
-    const outboxCount = async () => (await server.pool.query(`SELECT count(*)::int AS n FROM ${t.svc_outbox}`)).rows[0].n as number;
+    const board = await openScoreboard(server.url, competition.eventId);
+    try {
+      // As the desktop program writes them: the field values and the detail row, without the final.
+      const due = await scoreWithResults(competition, discipline, null, { A: 9, B: 8, C: 1 });
+      const synced = await scoreWithResults(competition, discipline, 3, { A: 9, B: 8, C: 1, final: 16 });
+      await waitForNumbered(server.pool);
+      const legacy = await waitForEvent(board.events, (event) => event.scoreId === due.scoreId && event.source === 'legacy', 10_000);
+      expect(legacy).toMatchObject({ score: null });
+      const before = await server.pool.query<{ seq: number }>(`SELECT max(seq)::int AS seq FROM ${t.svc_outbox}`);
 
-    const before = await outboxCount();
-    const entries = await entriesOf(competition);
-    expect(entries.map((entry) => entry.score)).toEqual([16, 3]);
-    expect(await outboxCount()).toBe(before);
+      const entries = await entriesOf(competition);
+      expect(entries.map((entry) => entry.score)).toEqual([16, 3]);
+      const completed = await waitForEvent(board.events, (event) => event.scoreId === due.scoreId && event.source === 'api', 10_000);
+      expect(completed).toMatchObject({
+        source: 'api',
+        scoreId: due.scoreId,
+        disciplineId: discipline.id,
+        score: 16,
+        finalScore: 16,
+        storedScore: 16,
+        released: false,
+      });
+      await waitForNumbered(server.pool);
+      // A second read corrects nothing and announces nothing; the synced copy never changed a score.
+      expect((await entriesOf(competition)).map((entry) => entry.score)).toEqual([16, 3]);
+      await waitForNumbered(server.pool);
+      const { rows } = await server.pool.query(
+        `SELECT (payload->>'scoreId')::int AS "scoreId", source FROM ${t.svc_outbox}
+          WHERE topic = 'score-updated' AND event_id = $1 AND seq > $2 ORDER BY seq`,
+        [competition.eventId, before.rows[0]!.seq],
+      );
+      expect(rows).toEqual([{ scoreId: due.scoreId, source: 'api' }]);
+      expect(synced.scoreId).not.toBe(due.scoreId);
+    } finally {
+      board.socket.disconnect();
+    }
+  });
+
+  it('a score row the desktop program holds does not hold up the read: it answers the computed final and completes it later', async () => {
+    const competition = await createCompetition(server.pool);
+    const discipline = await insertDiscipline(server.pool);
+    const held = await scoreWithResults(competition, discipline, null, { A: 9, B: 8, C: 1 });
+    const free = await scoreWithResults(competition, discipline, null, { A: 8, B: 8, C: 1 });
+    const warningsBefore = warnings.length;
+    const desktop = new pg.Client({ connectionString: server.database.url, application_name: 'TurnerDesk 4.2' });
+    await desktop.connect();
+    try {
+      // The desktop program has the detail row open in a transaction of its own.
+      await desktop.query('BEGIN');
+      await desktop.query(`SELECT 1 FROM ${t.wertungen_details} WHERE int_wertungenid = $1 FOR UPDATE`, [held.scoreId]);
+      const entries = await entriesOf(competition);
+      // Answered while the lock is still held, with the formula's result for both.
+      expect(entries.map((entry) => [entry.id, entry.score])).toEqual([
+        [held.scoreId, 16],
+        [free.scoreId, 15],
+      ]);
+      expect(await finalRow(held.scoreId, discipline)).toBeNull();
+      expect(await detailRows(server.pool, free.scoreId)).toMatchObject([{ value: 15 }]);
+      expect(warnings.slice(warningsBefore).filter((line) => /corrections on read were not written/.test(String(line.msg)))).toEqual([]);
+    } finally {
+      await desktop.query('ROLLBACK').catch(() => undefined);
+      await desktop.end();
+    }
+    expect((await entryOf(competition, held.scoreId, discipline.id)).score).toBe(16);
+    expect(await detailRows(server.pool, held.scoreId)).toMatchObject([{ value: 16 }]);
   });
 
   it('concurrent readers insert the calculated final once', async () => {
@@ -422,12 +481,13 @@ describe('Calculation rules on read', () => {
         `INSERT INTO ${t.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp) VALUES ($1, $2, 15, 1, 0)`,
         [raced.scoreId, discipline.fields.final],
       );
+      const writerPid = (await writer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       const read = scores({ eventId: competition.eventId, limit: 1000 });
       await waitFor(
         async () => {
           const { rows } = await server.pool.query(
-            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
-            [`%INSERT INTO ${t.jury_results}%`],
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND $1::int = ANY (pg_blocking_pids(pid))`,
+            [writerPid],
           );
           return rows.length > 0;
         },
@@ -457,7 +517,7 @@ describe('Calculation rules on read', () => {
     expect(warnings.slice(warningsBefore).filter((line) => /corrections on read were not written/.test(String(line.msg)))).toEqual([]);
   });
 
-  it('a correction that cannot be written leaves the read answering with the stored values', async () => {
+  it('a correction that cannot be written leaves the read answering with the computed final, stored nowhere', async () => {
     const competition = await createCompetition(server.pool);
     const discipline = await insertDiscipline(server.pool);
     const { scoreId } = await scoreWithResults(competition, discipline, 0, { A: 9, B: 8, C: 1 });
@@ -469,8 +529,9 @@ describe('Calculation rules on read', () => {
       END $$;
       CREATE TRIGGER test_refuse_final BEFORE INSERT ON ${t.jury_results} FOR EACH ROW EXECUTE FUNCTION test_refuse_final();`);
     try {
-      expect((await entryOf(competition, scoreId, discipline.id)).score).toBe(0);
+      expect((await entryOf(competition, scoreId, discipline.id)).score).toBe(16);
       expect(await finalRow(scoreId, discipline)).toBeNull();
+      expect(await detailRows(server.pool, scoreId)).toMatchObject([{ value: 0 }]);
       expect(warnings.some((line) => /corrections on read were not written/.test(String(line.msg)))).toBe(true);
     } finally {
       await server.pool.query(`DROP TRIGGER test_refuse_final ON ${t.jury_results}; DROP FUNCTION test_refuse_final();`);

@@ -16,7 +16,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer({
-    env: { ALLOWED_HOSTS: 'scores.example.org,.halle.example', REQUEST_TIMEOUT_MS: '1500', HEADERS_TIMEOUT_MS: '1000' },
+    env: { ALLOWED_HOSTS: 'scores.example.org,.halle.example' },
   });
 });
 afterAll(async () => {
@@ -113,8 +113,8 @@ describe('Host allowlist', () => {
 });
 
 /** Opens a raw connection, sends `head` then nothing more; resolves with what the server answers and whether it closed. */
-function trickle(head: string, timeoutMs: number): Promise<{ answer: string; closed: boolean }> {
-  const url = new URL(server.url);
+function trickle(target: TestServer, head: string, timeoutMs: number): Promise<{ answer: string; closed: boolean }> {
+  const url = new URL(target.url);
   return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname);
     let answer = '';
@@ -132,24 +132,36 @@ function trickle(head: string, timeoutMs: number): Promise<{ answer: string; clo
   });
 }
 
+/**
+ * How long a trickling client waits for the server to close on it: generous for a loaded machine
+ * against the 1 s / 1.5 s configured below. Node's own defaults (headers 60 s, a request 300 s)
+ * are far beyond it, and so is its first check of them when it checks only every 30 s from the
+ * start: the slow clients get a server of their own, started just before them.
+ */
+const CLOSE_DEADLINE_MS = 15_000;
+
 describe('slow clients', () => {
+  let slow: TestServer;
+  beforeAll(async () => {
+    slow = await startTestServer({ database: server.database, env: { REQUEST_TIMEOUT_MS: '1500', HEADERS_TIMEOUT_MS: '1000' } });
+  });
+  afterAll(async () => {
+    await slow?.stop();
+  });
+
   it('answers 408 and closes when the headers do not arrive in time', async () => {
-    const started = Date.now();
-    const { answer, closed } = await trickle('GET /api/system/version HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', 15_000);
+    const { answer, closed } = await trickle(slow, 'GET /api/system/version HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', CLOSE_DEADLINE_MS);
     expect(closed).toBe(true);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(answer).toContain('"code":"VALIDATION_FAILED"');
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('answers 408 and closes when a body trickles in slower than the request timeout', async () => {
-    const started = Date.now();
     const head =
       'POST /api/scores/save-value HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"competitionId":';
-    const { answer, closed } = await trickle(head, 15_000);
+    const { answer, closed } = await trickle(slow, head, CLOSE_DEADLINE_MS);
     expect(closed).toBe(true);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('defaults to 30 s for a request and 10 s for its headers; the headers timeout may not exceed the request timeout', () => {
@@ -170,5 +182,14 @@ describe('tokens', () => {
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ code: 'UNAUTHORIZED' });
     expect((await session(withExp)).status).toBe(200);
+  });
+
+  it('refuses a token whose exp no date can hold (1e308) with 401, on the session and on an admin route', async () => {
+    const farFuture = createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS256' })({ sub: 'anna', role: 'admin', exp: 1e308 });
+    for (const path of ['/api/session', '/api/groups/1/members']) {
+      const answer = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${farFuture}` } });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'The token’s expiry is not a valid time' });
+    }
   });
 });

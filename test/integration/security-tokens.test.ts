@@ -5,6 +5,7 @@
  * route is tested without anyone adding it; a new POST route without a guard fails the test until
  * it is declared public below.
  */
+import { createCommandRunner } from '../../commands/run-command.js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -38,7 +39,7 @@ const servers: Record<'lan' | 'strict', TestServer> = {} as never;
 
 beforeAll(async () => {
   // Limits off: this file sends far more refused tokens per route than a minute allows.
-  const env = { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' };
+  const env = { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0', RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '0' };
   servers.lan = await startTestServer({ env, firewall: windowsWithoutAdminRights() });
   servers.strict = await startTestServer({ env: { ...env, AUTH_MODE: 'strict' }, firewall: windowsWithoutAdminRights() });
 });
@@ -85,6 +86,7 @@ describe('the route table', () => {
     const app = await buildApp({
       config,
       pool,
+      commands: createCommandRunner(pool),
       logger,
       relay: { status: () => ({ state: 'listening', delivered: 0, cursor: 0, sequencer: true }) },
     });

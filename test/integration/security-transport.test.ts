@@ -14,13 +14,18 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
 
 const ADMIN_LIMIT = 3;
+const READ_LIMIT = 4;
 const SCORE_WRITE_LIMIT = 5;
 
 let strict: TestServer;
 let lan: TestServer;
 
 beforeAll(async () => {
-  const limits = { RATE_LIMIT_PER_MINUTE: String(ADMIN_LIMIT), RATE_LIMIT_SCORE_WRITES_PER_MINUTE: String(SCORE_WRITE_LIMIT) };
+  const limits = {
+    RATE_LIMIT_PER_MINUTE: String(ADMIN_LIMIT),
+    RATE_LIMIT_READS_PER_MINUTE: String(READ_LIMIT),
+    RATE_LIMIT_SCORE_WRITES_PER_MINUTE: String(SCORE_WRITE_LIMIT),
+  };
   [strict, lan] = await Promise.all([startTestServer({ env: { ...limits, AUTH_MODE: 'strict' } }), startTestServer({ env: limits })]);
 });
 
@@ -62,12 +67,15 @@ function fromAddress(server: TestServer, localAddress: string, path: string): Pr
 }
 
 describe('rate limits', () => {
-  it('limits every route that always needs a token, per route, and counts refused tokens too', async () => {
+  it('limits every route that always needs a token, per route, reads with their own allowance, and counts refused tokens too', async () => {
     const always = appRoutes(strict.app).filter((route) => route.auth?.when === 'always');
     expect(always.length).toBeGreaterThanOrEqual(4);
+    expect(always.map((route) => `${route.method} ${route.url}`)).toEqual(
+      expect.arrayContaining(['GET /api/audit', 'GET /api/completeness', 'GET /api/scores/:scoreId/history']),
+    );
     for (const route of always) {
-      for (let attempt = 0; attempt < ADMIN_LIMIT; attempt++)
-        expect((await post(strict, route)).status, `${route.url} #${attempt}`).toBe(401);
+      const limit = route.method === 'GET' ? READ_LIMIT : ADMIN_LIMIT;
+      for (let attempt = 0; attempt < limit; attempt++) expect((await post(strict, route)).status, `${route.url} #${attempt}`).toBe(401);
       const limited = await post(strict, route, { authorization: `Bearer ${adminToken}` });
       expectContractError(limited, 429, 'RATE_LIMITED');
       // Limited before the token check: a valid token does not buy more attempts.
@@ -100,8 +108,12 @@ describe('rate limits', () => {
     for (let attempt = 0; attempt < ADMIN_LIMIT * 3; attempt++) expect((await send(`${lan.url}/api/system/version`)).status).toBe(200);
   });
 
-  it('defaults to 60 per minute for admin routes and 600 for score writing; 0 turns a limit off; nonsense stops the start', () => {
-    expect(loadConfig({ JWT_SECRET: 'x'.repeat(16) }).rateLimit).toEqual({ adminPerMinute: 60, scoreWritesPerMinute: 600 });
+  it('defaults to 60 per minute for admin actions, 600 for reads with a token and for score writing; 0 turns a limit off; nonsense stops the start', () => {
+    expect(loadConfig({ JWT_SECRET: 'x'.repeat(16) }).rateLimit).toEqual({
+      adminPerMinute: 60,
+      readsPerMinute: 600,
+      scoreWritesPerMinute: 600,
+    });
     expect(loadConfig({ JWT_SECRET: 'x'.repeat(16), RATE_LIMIT_PER_MINUTE: '0' }).rateLimit.adminPerMinute).toBe(0);
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), RATE_LIMIT_PER_MINUTE: 'lots' })).toThrow(ConfigError);
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(16), RATE_LIMIT_SCORE_WRITES_PER_MINUTE: '-1' })).toThrow(

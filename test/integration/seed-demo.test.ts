@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPanelSettings } from '../../commands/panel-settings.js';
-import { runCommand } from '../../commands/run-command.js';
+import { createCommandRunner } from '../../commands/run-command.js';
 import { migrateDatabase } from '../../src/db/database.js';
 import { DemoSeedRefused, seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
 import { createPool, type Pool, type TxClient } from '../../src/db/pool.js';
@@ -31,7 +31,7 @@ async function database(options: { empty?: boolean; prefix?: string } = {}): Pro
 /** Seeds in this process, counting the statements the seed runs inside its transaction. */
 async function seedCounting(pool: Pool, options: { force?: boolean } = {}): Promise<{ summary: DemoSummary; statements: number }> {
   let statements = 0;
-  const summary = await runCommand(pool, (tx) => {
+  const summary = await createCommandRunner(pool).run((tx) => {
     const counting = Object.create(tx) as TxClient;
     counting.query = ((...args: Parameters<TxClient['query']>) => {
       statements++;
@@ -221,7 +221,7 @@ describe('npm run seed:demo', () => {
     );
     expect(captured.count).toBeGreaterThan(0);
     // The seeded aggregates are the panel's own: saving the settings again replaces nothing (no 409).
-    const saved = await runCommand(pool, (tx) =>
+    const saved = await createCommandRunner(pool).run((tx) =>
       setPanelSettings(tx, panelled[0]!.id, { judgeFieldIds, aggregation: 'trimmed-mean', aggregateFieldId }, 'test'),
     );
     expect(saved).toMatchObject({ judgeFieldIds, aggregateFieldId, size: 5, tolerance: 0.5 });

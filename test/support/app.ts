@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createCommandRunner } from '../../commands/run-command.js';
 import pino, { type Logger } from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { AppDeps, TypedApp } from '../../src/http/app-types.js';
@@ -32,7 +33,7 @@ export async function startTestApp(
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const pool = createPool({ connectionString: database.url, tables: t, max: 2 }, logger);
   const relayStatus: RelayStatus = { state: 'listening', delivered: 0, cursor: 0, sequencer: true };
-  const deps: AppDeps = { config, pool, logger, relay: { status: () => relayStatus } };
+  const deps: AppDeps = { config, pool, commands: createCommandRunner(pool), logger, relay: { status: () => relayStatus } };
   const app = await buildApp(deps);
   options.routes?.(app, deps);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,7 +1,7 @@
 /**
  * The import graph of the source folders, for the test that keeps dependencies pointing one way
- * (`test/unit/import-graph.test.ts`). Same reading as `../shared/tools/import-graph`: relative
- * `import`/`export … from` specifiers, type-only ones included, resolved to `.ts` files.
+ * (`test/unit/import-graph.test.ts`): relative `import`/`export … from` specifiers, type-only
+ * ones included, resolved to `.ts` files.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -3,7 +3,7 @@
  * rooms, commit events the way commands do, and wait for a given event with a deadline.
  */
 import type { Socket } from 'socket.io-client';
-import { runCommand } from '../../commands/run-command.js';
+import type { CommandRunner } from '../../commands/run-command.js';
 import { appendOutboxEvent } from '../../outbox/append.js';
 import type { OutboxEvent, ScoreUpdatedPayload } from '../../outbox/events.js';
 import type { RelayStatus } from '../../outbox/relay.js';
@@ -87,8 +87,8 @@ export function markerEvent(eventId: number, marker: string, extra: Record<strin
 }
 
 /** Commits one `score-updated` for `eventId` as a service command would; returns its outbox id. */
-export function commitEvent(pool: Pool, eventId: number, marker: string): Promise<number> {
-  return runCommand(pool, (tx) => appendOutboxEvent(tx, markerEvent(eventId, marker)));
+export function commitEvent(commands: CommandRunner, eventId: number, marker: string): Promise<number> {
+  return commands.run((tx) => appendOutboxEvent(tx, markerEvent(eventId, marker)));
 }
 
 /**
@@ -96,13 +96,13 @@ export function commitEvent(pool: Pool, eventId: number, marker: string): Promis
  * everything committed earlier for that room has arrived too: the way to prove an event did NOT come.
  */
 export async function commitAndAwait(
-  pool: Pool,
+  commands: CommandRunner,
   events: readonly ReceivedEvent[],
   eventId: number,
   marker: string,
   timeoutMs?: number,
 ): Promise<ReceivedEvent> {
-  await commitEvent(pool, eventId, marker);
+  await commitEvent(commands, eventId, marker);
   return waitForMarker(events, marker, timeoutMs);
 }
 

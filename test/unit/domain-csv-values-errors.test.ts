@@ -33,6 +33,31 @@ describe('toCsv', () => {
   it('defuses text a spreadsheet would run as a formula, but not negative numbers', () => {
     expect(toCsv([['=SUM(A1)', '+1+2x', '-cmd', '@x', '-3', -3, 'a=b']])).toBe(`${UTF8_BOM}'=SUM(A1);'+1+2x;'-cmd;'@x;-3;-3;a=b\r\n`);
   });
+
+  it('defuses a formula behind a TAB, CR, space or in full-width and small forms', () => {
+    const hostile = [
+      '\t=1+1',
+      '\r=1+1',
+      ' =HYPERLINK("x")',
+      '\u00a0 @SUM(A1)',
+      '＝1+1',
+      '＋1',
+      '－cmd',
+      '＠SUM(A1)',
+      '﹦1',
+      ' ＝1',
+      '\tAnna',
+      '\u0000=1',
+    ];
+    const [row] = parseCsv(toCsv([hostile]));
+    expect(row).toEqual(hostile.map((text) => `'${text}`));
+  });
+
+  it('leaves names with inner or trailing signs, leading blanks before letters, and numbers with blanks alone', () => {
+    const harmless = [' Anna', 'Müller-Lüdenscheidt', 'a@b.de', 'x=1', ' -3', '1e3', '', '　Anna'];
+    const [row] = parseCsv(toCsv([harmless]));
+    expect(row).toEqual(harmless);
+  });
 });
 
 describe('parseCsv', () => {

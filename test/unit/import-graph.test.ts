@@ -1,8 +1,8 @@
 /**
  * Dependencies point one way: routes → commands / queries / projections → outbox append, model,
- * domain, db. The rules are `FORBIDDEN` in `test/support/import-graph.ts` (those of
- * `../shared/tools/import-graph`, plus the handler layers among themselves); type-only imports
- * count, since a cycle of types still ties the modules together.
+ * domain, db. The rules are `FORBIDDEN` in `test/support/import-graph.ts` (the layers, and the
+ * handler layers among themselves); type-only imports count, since a cycle of types still ties
+ * the modules together.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

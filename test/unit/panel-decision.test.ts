@@ -1,6 +1,6 @@
 /** The E-panel's decisions without a database: what a judge save writes, what a read corrects. */
 import { describe, expect, it } from 'vitest';
-import { decidePanel } from '../../commands/panel-decision.js';
+import { ANONYMOUS_ACTOR, decidePanel, panelFieldRefusal } from '../../commands/panel-decision.js';
 import { compileFormula } from '../../src/domain/final-score.js';
 import {
   calculatedScoreOf,
@@ -145,5 +145,46 @@ describe('deviationCorrection (the record a read finds missing or stale)', () =>
     expect(deviationCorrection(state(over, { deviation: 'confirmed' }))).toBeNull();
     expect(deviationCorrection(state([8.5, 8.5, 8.5, 8.5, 8.5]))).toBeNull();
     expect(deviationCorrection({ ...state(over), panel: null })).toBeNull();
+  });
+});
+
+describe('panelFieldRefusal: who may change a panel field of a score', () => {
+  const panel = { judgeFieldIds: [11, 12, 13], aggregation: 'mean' as const, aggregateFieldId: AGGREGATE, tolerance: 0.5, size: 3 };
+  const record = (fieldId: number, judge: string | null, changed = false) => ({ fieldId, judge, changed });
+  const anna = { actor: 'Anna', role: null };
+  const refusal = (caller: { actor: string; role: string | null }, records: ReturnType<typeof record>[]) =>
+    panelFieldRefusal(7, panel, caller, records)?.message ?? null;
+
+  it('lets a judge change her own value, and anyone give a field nobody has given', () => {
+    expect(refusal(anna, [record(11, 'Anna', true), record(12, 'Bert')])).toBeNull();
+    expect(refusal(anna, [record(11, null, true), record(12, 'Bert')])).toBeNull();
+    expect(refusal({ actor: ANONYMOUS_ACTOR, role: null }, [record(11, null, true), record(12, null, true)])).toBeNull();
+  });
+
+  it("refuses another judge's value to a judge, an anonymous save and a jury token, not to the head judge or an admin", () => {
+    const records = [record(11, 'Anna'), record(12, 'Bert', true)];
+    const bertsValue = "field 12 of score 7 holds Bert's value; the head judge may change it";
+    expect(refusal(anna, records)).toBe(bertsValue);
+    expect(refusal({ actor: ANONYMOUS_ACTOR, role: null }, records)).toBe(bertsValue);
+    expect(refusal({ actor: 'judge-1', role: 'jury' }, records)).toBe(bertsValue);
+    expect(refusal({ actor: 'oberkampfrichter', role: 'head' }, records)).toBeNull();
+    expect(refusal({ actor: 'anna', role: 'admin' }, records)).toBeNull();
+  });
+
+  it('refuses a named judge a second field of the same score', () => {
+    expect(refusal(anna, [record(11, 'Anna'), record(13, 'Anna', true)])).toBe(
+      'Anna gave field 11 of score 7; a judge gives one field of a panel',
+    );
+  });
+
+  it('looks only at what the command changed', () => {
+    expect(refusal(anna, [record(11, 'Anna', true), record(12, 'Bert'), record(AGGREGATE, null)])).toBeNull();
+  });
+
+  it('refuses a change of the aggregate to everyone', () => {
+    const message = "field 20 is the E-panel's aggregate: the service computes it from the judges' values";
+    expect(refusal({ actor: 'oberkampfrichter', role: 'head' }, [record(AGGREGATE, null, true)])).toBe(message);
+    expect(panelFieldRefusal(7, panel, anna, [record(AGGREGATE, 'Anna', true)])?.kind).toBe('validation-failed');
+    expect(panelFieldRefusal(7, panel, anna, [record(12, 'Bert', true)])?.kind).toBe('conflict');
   });
 });

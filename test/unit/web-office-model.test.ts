@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DisciplineField } from '../../web/shared/api.js';
 import { filtersActive, GroupMemberStore, withoutMembers } from '../../web/office/group-members.js';
-import { decideSave, saveChecks, sheetLayout, storedAttempts, type SheetLayout } from '../../web/office/team-sheet.js';
-import { assessValues } from '../../web/shared/plausibility.js';
+import { checkSave, decideSave, sheetLayout, storedAttempts, type SheetLayout } from '../../web/office/team-sheet.js';
 
 const field = (id: number, shortName: string | null, extra: Partial<DisciplineField> = {}): DisciplineField => ({
   id,
@@ -43,57 +42,37 @@ describe('sheetLayout', () => {
   });
 });
 
-describe("saveChecks with the portal's plausibility rule", () => {
+describe("checkSave: the portal's plausibility rule on a save", () => {
   const layout = sheetLayout([...FIELDS, field(9, 'Bon', { name: 'Bonus' })], 7, 'D + E - Abz + Bon');
-  const scale = { isTime: false, startValue: null };
+  const discipline = { inputMask: '00.000', startValue: null };
   const save = (values: Array<[number, number]>, finalScore?: number) => ({
     kind: 'save' as const,
     components: values.map(([fieldId, value]) => ({ fieldId, value })),
     ...(finalScore === undefined ? {} : { finalScore }),
   });
+  const row = (d: number, e: number, abz: number, bonus: number) =>
+    save([
+      [1, d],
+      [2, e],
+      [3, abz],
+      [9, bonus],
+    ]);
 
   it('holds a typo for confirmation, naming the field and the final the formula makes of it', () => {
-    const outcome = assessValues(
-      saveChecks(
-        layout,
-        save([
-          [1, 3.5],
-          [2, 35],
-          [3, 0.3],
-          [9, 0],
-        ]),
-        scale,
-        'Final',
-      ),
-    );
+    const outcome = checkSave(layout, row(3.5, 35, 0.3, 0), discipline, 'Final');
     expect(outcome.kind === 'confirm' && outcome.checks.map((check) => [check.column, check.label, check.value])).toEqual([
       [2, 'Field E', 35],
       ['final', 'Final', 38.2],
     ]);
   });
 
-  it('refuses a negative value except in a bonus field, and a typed final is checked as typed', () => {
-    const negative = assessValues(saveChecks(layout, save([[3, -1]]), scale, 'Final'));
+  it('refuses a negative value except in a bonus field, and checks a typed final as typed', () => {
+    const negative = checkSave(layout, save([[3, -1]]), discipline, 'Final');
     expect(negative.kind === 'refuse' && negative.check.column).toBe(3);
-    expect(
-      assessValues(
-        saveChecks(
-          layout,
-          save([
-            [1, 3],
-            [2, 8],
-            [3, 0],
-            [9, -0.5],
-          ]),
-          scale,
-          'Final',
-        ),
-      ),
-    ).toEqual({ kind: 'ok' });
+    expect(checkSave(layout, row(3, 8, 0, -0.5), discipline, 'Final')).toEqual({ kind: 'ok' });
     const typedLayout = sheetLayout(FIELDS, 7, null);
-    const typed = assessValues(saveChecks(typedLayout, save([[1, 3]], 31), { isTime: false, startValue: 16 }, 'Final'));
-    expect(typed).toEqual({ kind: 'ok' });
-    const tooHigh = assessValues(saveChecks(typedLayout, save([[1, 3]], 31), scale, 'Final'));
+    expect(checkSave(typedLayout, save([[1, 3]], 31), { ...discipline, startValue: 16 }, 'Final')).toEqual({ kind: 'ok' });
+    const tooHigh = checkSave(typedLayout, save([[1, 3]], 31), discipline, 'Final');
     expect(tooHigh.kind === 'confirm' && tooHigh.checks.map((check) => check.column)).toEqual(['final']);
   });
 });

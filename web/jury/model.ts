@@ -225,16 +225,6 @@ export function nextPending(
   return after ?? rows.slice(0, Math.max(index, 0)).find(isPending) ?? null;
 }
 
-// The portal's modules import the plausibility rule from here; it lives in the shared module the
-// office's group and team entry use too.
-export {
-  judgeValue,
-  plausibleRange,
-  PLAUSIBILITY_DEFAULTS,
-  type PlausibleRange,
-  type PlausibilityVerdict,
-} from '../shared/plausibility.js';
-
 // ---------------------------------------------------------------- E-panel (issue 21)
 
 /**

@@ -319,15 +319,15 @@ export function consoleView(context: ViewContext): OfficeView {
     );
   }
 
-  async function showHistory(change: Change): Promise<void> {
+  async function showHistory(scoreId: number, name: string | null): Promise<void> {
     historyDialog.replaceChildren(h('p', {}, m('con.loading')));
     if (!historyDialog.open) historyDialog.showModal();
     try {
-      const history = await api.history(change.scoreId);
+      const history = await api.history(scoreId);
       const close = h('button', { type: 'button', id: 'history-close' }, m('con.close'));
       close.addEventListener('click', () => historyDialog.close());
       historyDialog.replaceChildren(
-        h('h3', { id: 'history-title' }, m('con.history', { name: change.name ?? m('con.score', { id: change.scoreId }) })),
+        h('h3', { id: 'history-title' }, m('con.history', { name: name ?? m('con.score', { id: scoreId }) })),
         h(
           'table',
           { class: 'data-table' },
@@ -373,21 +373,36 @@ export function consoleView(context: ViewContext): OfficeView {
     );
   }
 
+  /** A release or reopening: the scope, the device, what happened and who did it; no history (it concerns no single score). */
+  function releaseRow(change: Change): HTMLElement {
+    return h(
+      'tr',
+      { class: 'release-entry', 'data-change-id': change.id, 'data-kind': change.kind },
+      h('td', {}, formatTime(change.at)),
+      h('td', {}, change.squadName ? m('con.squad', { name: change.squadName }) : m('con.allSquads')),
+      h('td', {}, change.disciplineName ?? String(change.disciplineId)),
+      h('td', {}, m(change.kind === 'release' ? 'con.released' : 'con.reopened')),
+      h('td', {}),
+      h('td', {}),
+      h('td', {}),
+      h('td', {}, change.actor),
+      h('td', {}, change.source),
+      h('td', {}),
+    );
+  }
+
   function renderLog(page: AuditPage): void {
     logBody.replaceChildren(
       ...page.changes.map((change) => {
-        const button = h('button', { type: 'button', class: 'history-open', 'data-score-id': change.scoreId }, m('con.historyButton'));
-        button.addEventListener('click', () => void showHistory(change));
+        if (change.scoreId === null) return releaseRow(change);
+        const scoreId = change.scoreId;
+        const button = h('button', { type: 'button', class: 'history-open', 'data-score-id': scoreId }, m('con.historyButton'));
+        button.addEventListener('click', () => void showHistory(scoreId, change.name));
         return h(
           'tr',
-          { class: change.afterRelease ? 'after-release' : '', 'data-change-id': change.id, 'data-score-id': change.scoreId },
+          { class: change.afterRelease ? 'after-release' : '', 'data-change-id': change.id, 'data-score-id': scoreId },
           h('td', {}, formatTime(change.at)),
-          h(
-            'td',
-            {},
-            change.name ?? `#${change.scoreId}`,
-            change.squadName ? h('span', { class: 'squad' }, ` · ${change.squadName}`) : null,
-          ),
+          h('td', {}, change.name ?? `#${scoreId}`, change.squadName ? h('span', { class: 'squad' }, ` · ${change.squadName}`) : null),
           h('td', {}, change.disciplineName ?? String(change.disciplineId)),
           h('td', {}, change.fieldId === null ? m('con.final') : (change.fieldName ?? String(change.fieldId))),
           h('td', { class: 'number' }, change.attempt ?? ''),
@@ -415,6 +430,13 @@ export function consoleView(context: ViewContext): OfficeView {
     if (competitionId === null) return;
     const mine = ++generation;
     const disciplineId = Number(deviceFilter.value) || undefined;
+    // Completeness needs a sign-in (any role), the log a head judge or admin: neither is asked for without.
+    if (session.claims === null) {
+      completeness = null;
+      devicesArea.replaceChildren(h('p', { class: 'hint', id: 'completeness-sign-in' }, m('con.needsSignIn')));
+      logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, m('con.logNeedsHead'))));
+      return;
+    }
     try {
       const [found, , log] = await Promise.all([
         api.completeness({ eventId: event.id, competitionId }),
@@ -425,7 +447,7 @@ export function consoleView(context: ViewContext): OfficeView {
               () => null,
             )
           : null,
-        api.audit({ eventId: event.id, competitionId, disciplineId, since: sinceValue(), limit: LOG_LIMIT }),
+        session.isHead ? api.audit({ eventId: event.id, competitionId, disciplineId, since: sinceValue(), limit: LOG_LIMIT }) : null,
       ]);
       if (mine !== generation) return;
       completeness = found;
@@ -438,7 +460,8 @@ export function consoleView(context: ViewContext): OfficeView {
         ),
       );
       deviceFilter.value = chosen;
-      renderLog(log);
+      if (log === null) logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, m('con.logNeedsHead'))));
+      else renderLog(log);
       if (message.dataset.failed) {
         delete message.dataset.failed;
         message.textContent = '';
@@ -494,6 +517,7 @@ export function consoleView(context: ViewContext): OfficeView {
   const unsubscribe = session.onChange(() => {
     renderAccess();
     void loadDeviations();
+    void load();
   });
   renderAccess();
   void start();

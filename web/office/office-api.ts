@@ -162,15 +162,16 @@ export function officeApi(session: Session) {
     results: (query: { eventId: number; competitionId: number; groupBy?: 'ageClass' | undefined }) =>
       getJson<AllAroundResults>('/api/results', query),
     teamResults: (query: { eventId: number; competitionId: number }) => getJson<TeamResults>('/api/results/teams', query),
-    completeness: (query: { eventId: number; competitionId: number }) => getJson<Completeness>('/api/completeness', query),
+    completeness: (query: { eventId: number; competitionId: number }) =>
+      authed((options) => getJson<Completeness>('/api/completeness', query, options)),
     audit: (query: {
       eventId: number;
       competitionId?: number | undefined;
       disciplineId?: number | undefined;
       since?: string | undefined;
       limit: number;
-    }) => getJson<AuditPage>('/api/audit', query),
-    history: (scoreId: number) => getJson<ScoreHistory>(`/api/scores/${scoreId}/history`),
+    }) => authed((options) => getJson<AuditPage>('/api/audit', query, options)),
+    history: (scoreId: number) => authed((options) => getJson<ScoreHistory>(`/api/scores/${scoreId}/history`, {}, options)),
     release: (scope: ReleaseScope) => authed((options) => postJson<ReleaseState>('/api/releases', scope, options)),
     reopen: (scope: ReleaseScope) => authed((options) => deleteJson<ReleaseState>('/api/releases', scope, options)),
     savePanel: (

@@ -39,7 +39,7 @@ function readStored(storage: Storage): StoredSession | null {
 export class Session {
   private current: StoredSession | null;
   private readonly listeners = new Set<() => void>();
-  /** Why the last session ended without the user signing out, shown next to the sign-in button. */
+  /** Why the previous sign-in ended without the user signing out, shown next to the sign-in button. */
   notice: string | null = null;
 
   constructor(private readonly storage: Storage = sessionStorage) {

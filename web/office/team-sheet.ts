@@ -6,7 +6,7 @@
 import type { TeamScoreEntry } from '../../queries/team-scores.js';
 import { evaluate, parse, variablesInOrder, type Expr } from '../../src/domain/formula.js';
 import type { DisciplineField } from '../shared/api.js';
-import { plausibleRange, type PlausibilityCheck, type PlausibleRange } from '../shared/plausibility.js';
+import { checkPlausibility, type PlausibilityCheck, type PlausibilityDiscipline, type PlausibilityValue } from '../shared/plausibility.js';
 
 export interface SheetLayout {
   /** One column per enabled non-final field, in the server's sort order. */
@@ -111,39 +111,40 @@ export function decideSave(
   return { kind: 'save', components, finalScore: typedFinal };
 }
 
-/** What the plausibility rule needs of the discipline: a time mask and its start value. */
-export interface SheetScale {
-  isTime: boolean;
-  startValue: number | null;
-}
-
-export const fieldRange = (field: DisciplineField, scale: SheetScale): PlausibleRange =>
-  plausibleRange({ kind: 'field', name: field.name ?? '', shortName: field.shortName, ...scale });
-
-export const finalRange = (scale: SheetScale): PlausibleRange => plausibleRange({ kind: 'final', name: 'final', ...scale });
-
 /** A checked value and the column it was typed in (`final`: the final score, typed or calculated). */
 export interface SheetCheck extends PlausibilityCheck {
   column: number | 'final';
 }
 
+export type SheetOutcome = { kind: 'ok' } | { kind: 'refuse'; check: SheetCheck } | { kind: 'confirm'; checks: SheetCheck[] };
+
 /**
- * The values a save would store, checked by the portal's rule: every component, and the final
+ * The portal's plausibility rule on the values a save would store: every component, and the final
  * score as typed or as the formula makes it (a typo in a field shows there too).
  */
-export function saveChecks(
+export function checkSave(
   layout: SheetLayout,
   decision: Extract<SaveDecision, { kind: 'save' }>,
-  scale: SheetScale,
+  discipline: PlausibilityDiscipline,
   finalLabel: string,
-): SheetCheck[] {
-  const checks = decision.components.flatMap(({ fieldId, value }): SheetCheck[] => {
+): SheetOutcome {
+  const columns: Array<number | 'final'> = [];
+  const values = decision.components.flatMap(({ fieldId, value }): PlausibilityValue[] => {
     const field = layout.columns.find((column) => column.id === fieldId);
-    return field ? [{ column: fieldId, label: field.name || fieldLabel(field), value, range: fieldRange(field, scale) }] : [];
+    if (!field) return [];
+    columns.push(fieldId);
+    return [{ kind: 'field', label: field.name || fieldLabel(field), value, name: field.name ?? '', shortName: field.shortName }];
   });
   const finalScore = decision.finalScore ?? formulaFinal(layout, decision.components);
-  if (finalScore !== null) checks.push({ column: 'final', label: finalLabel, value: finalScore, range: finalRange(scale) });
-  return checks;
+  if (finalScore !== null) {
+    columns.push('final');
+    values.push({ kind: 'final', label: finalLabel, value: finalScore });
+  }
+  const outcome = checkPlausibility(discipline, values);
+  const withColumn = (check: PlausibilityCheck): SheetCheck => ({ ...check, column: columns[check.index]! });
+  if (outcome.kind === 'refuse') return { kind: 'refuse', check: withColumn(outcome.check) };
+  if (outcome.kind === 'confirm') return { kind: 'confirm', checks: outcome.checks.map(withColumn) };
+  return outcome;
 }
 
 function formulaFinal(layout: SheetLayout, components: ReadonlyArray<{ fieldId: number; value: number }>): number | null {

@@ -1,24 +1,20 @@
 import type { DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { decimalSeparator, t, timeOfDay } from '../shared/i18n.js';
-import { assessValues } from '../shared/plausibility.js';
+import { usualRange } from '../shared/plausibility.js';
 import { implausibleQuestion, refusalText } from '../shared/plausibility-text.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
-import { maskClass } from '../../src/domain/input-mask.js';
 import type { OfficeView, ViewContext } from './view.js';
 import { m } from './messages.js';
 import type { CompetitionSummary, OfficeApi, UnitSummary } from './office-api.js';
 import {
+  checkSave,
   decideSave,
-  fieldRange,
-  finalRange,
-  saveChecks,
   sheetLayout,
   storedAttempts,
   type SaveDecision,
   type SheetCheck,
   type SheetLayout,
-  type SheetScale,
   type StoredAttempt,
 } from './team-sheet.js';
 import type { TeamScoreEntry } from '../../queries/team-scores.js';
@@ -144,7 +140,6 @@ class UnitSheet {
     private readonly discipline: DisciplineSummary,
     private readonly layout: SheetLayout,
     private readonly format: ScoreFormat,
-    private readonly scale: SheetScale,
   ) {}
 
   async start(): Promise<void> {
@@ -238,9 +233,11 @@ class UnitSheet {
 
   /** The notation and the plausible ranges in words (the portal's rule, docs/decisions.md). */
   private hint(): string {
-    const field = this.layout.columns.map((column) => fieldRange(column, this.scale));
+    const field = this.layout.columns.map((column) =>
+      usualRange(this.discipline, { kind: 'field', name: column.name ?? '', shortName: column.shortName }),
+    );
     const strict = field.find((range) => !range.negative) ?? field[0];
-    const final = finalRange(this.scale);
+    const final = usualRange(this.discipline, { kind: 'final' });
     const parts = [
       m('sheet.hintFormat', { example: this.format.example }),
       strict ? m('sheet.hintFields', { min: this.show(strict.min), max: this.show(strict.max) }) : '',
@@ -358,7 +355,7 @@ class UnitSheet {
    * refused at its cell; values outside their usual range wait for "Save anyway".
    */
   private check(row: AttemptRow, cell: Cell, decision: Save): void {
-    const outcome = assessValues(saveChecks(this.layout, decision, this.scale, t('jury.finalScore')));
+    const outcome = checkSave(this.layout, decision, this.discipline, t('jury.finalScore'));
     if (outcome.kind === 'refuse') {
       this.closePrompt(row);
       const { check } = outcome;
@@ -571,10 +568,6 @@ function unitScoresView(kind: UnitKind, context: ViewContext): OfficeView {
       discipline,
       sheetLayout(fields, discipline.id, discipline.formula),
       scoreFormat(discipline),
-      {
-        isTime: discipline.inputMask ? maskClass(discipline.inputMask.trim()) === 'time' : false,
-        startValue: discipline.startValue,
-      },
     );
     sheetHost.replaceChildren(sheet.element);
     await sheet.start();

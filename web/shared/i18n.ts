@@ -38,7 +38,6 @@ const EN = {
   'jury.loadFailed': 'Could not load events and devices: {error}. Reload the page when the server is reachable.',
   'jury.loadingParticipants': 'Loading participants…',
   'jury.participantsFailed': 'Could not load the participants: {error}. They load again as soon as the server is back.',
-  'jury.fromCache': 'Server not reachable: this is the list as last loaded. Saves wait on this device.',
   'jury.noParticipants': 'No participants of this competition on this device yet.',
   'jury.noCompetitions': 'This event has no competition with individual participants yet.',
   'jury.fieldsFailed': 'Could not load the fields of this device: {error}',
@@ -81,7 +80,6 @@ const EN = {
   'jury.judgeFieldMissing':
     'Field {field} of your link is not a field of this device. Choose the device your link was made for, or ask the office for your link.',
   'jury.judgeAllDone': 'Every participant of this selection has your value. Choose one in the list below to correct a value.',
-  'jury.allParticipants': 'All participants',
   'jury.yourValue': 'yours: {value}',
   'jury.provisional': '{score} · provisional',
   'panel.title': 'E-panel',
@@ -177,7 +175,6 @@ const DE: Record<MessageKey, string> = {
   'jury.loadingParticipants': 'Teilnehmende werden geladen…',
   'jury.participantsFailed':
     'Die Teilnehmenden konnten nicht geladen werden: {error}. Sie werden neu geladen, sobald der Server wieder da ist.',
-  'jury.fromCache': 'Server nicht erreichbar: Dies ist die zuletzt geladene Liste. Speicherungen warten auf diesem Gerät.',
   'jury.noParticipants': 'Noch keine Teilnehmenden dieses Wettkampfs an diesem Gerät.',
   'jury.noCompetitions': 'Diese Veranstaltung hat noch keinen Wettkampf mit Einzelstartenden.',
   'jury.fieldsFailed': 'Die Felder dieses Geräts konnten nicht geladen werden: {error}',
@@ -220,7 +217,6 @@ const DE: Record<MessageKey, string> = {
   'jury.judgeFieldMissing':
     'Feld {field} aus Ihrem Link gehört nicht zu diesem Gerät. Wählen Sie das Gerät, für das Ihr Link gedacht ist, oder fragen Sie das Wettkampfbüro nach Ihrem Link.',
   'jury.judgeAllDone': 'Alle Teilnehmenden dieser Auswahl haben Ihren Wert. Zum Korrigieren eine Person in der Liste unten wählen.',
-  'jury.allParticipants': 'Alle Teilnehmenden',
   'jury.yourValue': 'Ihr Wert: {value}',
   'jury.provisional': '{score} · vorläufig',
   'panel.title': 'E-Kampfgericht',

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { replaceGroupMembers } from '../../../commands/replace-group-members.js';
-import { ANONYMOUS, runCommand } from '../../../commands/run-command.js';
+import { ANONYMOUS } from '../../../commands/run-command.js';
 import { withClientGone } from '../client-gone.js';
 import { commandContext } from '../actor.js';
 import { saveGroupScore } from '../../../commands/save-group-score.js';
@@ -132,8 +132,7 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      await runCommand(
-        pool,
+      await deps.commands.run(
         (tx) => replaceGroupMembers(tx, request.params.groupId, request.body.participantIds),
         withClientGone(ANONYMOUS, request),
       );
@@ -154,8 +153,7 @@ export async function groupsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const { body } = request;
-      const result = await runCommand(
-        pool,
+      const result = await deps.commands.run(
         (tx) => saveGroupScore(tx, collectiveScoreInput(body.groupId, body.attemptNumber, body)),
         commandContext(request),
       );

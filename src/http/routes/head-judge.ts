@@ -1,15 +1,16 @@
 /**
- * The head judge's console: the audit record (who changed which score), completeness per device
- * and squad, and releasing/reopening a scope. Documented in the changelog.
+ * The head judge's console: the audit record (who changed which score, who released or reopened
+ * what), completeness per device and squad, and releasing/reopening a scope. The record names the
+ * judges and their old values, so it is the head judge's and the admin's to read; completeness
+ * (who is still to score, who released) any judge's. Documented in the changelog.
  */
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { changeRelease } from '../../../commands/release-scope.js';
-import { runCommand } from '../../../commands/run-command.js';
 import { loadCompleteness } from '../../../queries/completeness.js';
-import { selectAuditPage, selectScoreHistory } from '../../../queries/score-audit.js';
+import { AUDIT_KINDS, selectAuditPage, selectScoreHistory } from '../../../queries/score-audit.js';
 import { commandContext } from '../actor.js';
-import { HEAD_ROLES } from '../auth.js';
+import { HEAD_ROLES, ROLES } from '../auth.js';
 import { validationFailed } from '../../domain/errors.js';
 import { Id, withErrors } from '../schemas/common.js';
 
@@ -19,6 +20,10 @@ const SquadName = Type.String({ minLength: 1, maxLength: 5, pattern: '^\\S(.*\\S
 
 const ChangeFields = {
   id: Type.Integer({ description: 'Audit row id, increasing in the order the changes were recorded' }),
+  kind: Type.Union(
+    AUDIT_KINDS.map((kind) => Type.Literal(kind)),
+    { description: 'change: a value; panel-confirmed: a panel deviation accepted; release / reopen: a device or squad (no score)' },
+  ),
   at: Type.String({ description: 'ISO 8601' }),
   source: Type.Union([Type.Literal('api'), Type.Literal('legacy')]),
   actor: Type.String({ description: 'Token subject or judge name (api); application_name or database user (legacy)' }),
@@ -51,13 +56,15 @@ const AuditReply = Type.Object({
   changes: Type.Array(
     Type.Object({
       ...ChangeFields,
-      scoreId: Type.Integer(),
+      scoreId: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a release or reopening' }),
       eventId: Type.Integer(),
       competitionId: Type.Union([Type.Integer(), Type.Null()]),
       disciplineName: NullableString,
       fieldName: NullableString,
       name: Type.Union([Type.String(), Type.Null()], { description: 'Participant, group or team' }),
-      squadName: NullableString,
+      squadName: Type.Union([Type.String(), Type.Null()], {
+        description: 'The score’s squad; for a release or reopening the squad it concerns, null for the whole device',
+      }),
     }),
     { description: 'Newest first' },
   ),
@@ -113,11 +120,13 @@ export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<voi
   app.get(
     '/api/scores/:scoreId/history',
     {
+      onRequest: app.requireRole(...HEAD_ROLES),
       schema: {
         tags: ['head judge'],
-        summary: 'Every recorded change of one score, oldest first',
+        summary: 'Every recorded change of one score, oldest first (head or admin)',
+        security: [{ bearer: [] }],
         params: Type.Object({ scoreId: Id() }),
-        response: withErrors({ 200: HistoryReply }, 400, 404, 503),
+        response: withErrors({ 200: HistoryReply }, 400, 401, 403, 404, 503),
       },
     },
     async (request) => selectScoreHistory(deps.pool, request.params.scoreId),
@@ -126,11 +135,14 @@ export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<voi
   app.get(
     '/api/audit',
     {
+      onRequest: app.requireRole(...HEAD_ROLES),
       schema: {
         tags: ['head judge'],
-        summary: 'The corrections log of an event, newest first, paged with before = nextBefore',
+        summary:
+          'The corrections log of an event with its releases and reopenings, newest first, paged with before = nextBefore (head or admin)',
+        security: [{ bearer: [] }],
         querystring: AuditQuery,
-        response: withErrors({ 200: AuditReply }, 400, 503),
+        response: withErrors({ 200: AuditReply }, 400, 401, 403, 503),
       },
     },
     async (request) => {
@@ -143,11 +155,13 @@ export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<voi
   app.get(
     '/api/completeness',
     {
+      onRequest: app.requireRole(...ROLES),
       schema: {
         tags: ['head judge'],
-        summary: 'Per device and squad of a competition: participants expected, scored, missing (with names), release state',
+        summary: 'Per device and squad of a competition: participants expected, scored, missing (with names), release state (any role)',
+        security: [{ bearer: [] }],
         querystring: CompletenessQuery,
-        response: withErrors({ 200: CompletenessReply }, 400, 404, 503),
+        response: withErrors({ 200: CompletenessReply }, 400, 401, 403, 404, 503),
       },
     },
     async (request) => loadCompleteness(deps.pool, request.query),
@@ -171,7 +185,7 @@ export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<voi
       },
       handler: async (request) => {
         const context = commandContext(request);
-        return runCommand(deps.pool, (tx) => changeRelease(tx, request.body, release, context.actor ?? 'unknown'), context);
+        return deps.commands.run((tx) => changeRelease(tx, request.body, release, context.actor ?? 'unknown'), context);
       },
     });
   }

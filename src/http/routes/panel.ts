@@ -9,7 +9,6 @@ import { removePanelSettings, setPanelSettings } from '../../../commands/panel-s
 import { selectOpenDeviations } from '../../../queries/panel-deviations.js';
 import { selectFieldValueCounts } from '../../../queries/field-values.js';
 import { HEAD_ROLES } from '../auth.js';
-import { runCommand } from '../../../commands/run-command.js';
 import { commandContext } from '../actor.js';
 import { ReplacesStoredValuesBodySchema, withErrors } from '../schemas/common.js';
 import {
@@ -39,8 +38,7 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
     },
     async (request) => {
       const context = commandContext(request);
-      const panel = await runCommand(
-        deps.pool,
+      const panel = await deps.commands.run(
         (tx) => setPanelSettings(tx, request.params.disciplineId, request.body, context.actor ?? 'unknown'),
         context,
       );
@@ -74,7 +72,7 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      await runCommand(deps.pool, (tx) => removePanelSettings(tx, request.params.disciplineId), commandContext(request));
+      await deps.commands.run((tx) => removePanelSettings(tx, request.params.disciplineId), commandContext(request));
       return reply.code(204).send(null);
     },
   );
@@ -106,7 +104,7 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
     },
     async (request) => {
       const context = commandContext(request);
-      return runCommand(deps.pool, (tx) => confirmPanelDeviation(tx, request.body, context.actor ?? 'unknown', request.log), context);
+      return deps.commands.run((tx) => confirmPanelDeviation(tx, request.body, context.actor ?? 'unknown', request.log), context);
     },
   );
 }

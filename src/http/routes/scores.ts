@@ -4,7 +4,7 @@
  * /api/discipline-fields. Handlers live in commands/ and queries/.
  */
 import type { AppDeps, TypedApp } from '../app-types.js';
-import { AUTO_CALCULATION, runCommand } from '../../../commands/run-command.js';
+import { AUTO_CALCULATION } from '../../../commands/run-command.js';
 import { commandContext } from '../actor.js';
 import { withClientGone } from '../client-gone.js';
 import { applyFinalCorrections } from '../../../commands/apply-final-corrections.js';
@@ -51,16 +51,14 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         request.log,
       );
       if (page.corrections.length === 0) return toScoresPage(page, []);
-      const written = await runCommand(
-        deps.pool,
-        (tx) => applyFinalCorrections(tx, page.corrections),
-        withClientGone(AUTO_CALCULATION, request),
-      ).catch((error: unknown) => {
-        // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
-        // another writer must not fail the read. The page then shows what is stored.
-        request.log.warn({ err: error }, 'corrections on read were not written; the page shows the stored values');
-        return [];
-      });
+      const written = await deps.commands
+        .run((tx) => applyFinalCorrections(tx, page.corrections), withClientGone(AUTO_CALCULATION, request))
+        .catch((error: unknown) => {
+          // The corrections heal data on every read; losing one to a deadlock or a lock timeout with
+          // another writer must not fail the read. The page then shows the computed values.
+          request.log.warn({ err: error }, 'corrections on read were not written; the page shows the computed values');
+          return [];
+        });
       return toScoresPage(page, written);
     },
   );
@@ -76,7 +74,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         response: withErrors({ 200: CaptureReply }, ...WRITE_ERRORS),
       },
     },
-    async (request) => runCommand(deps.pool, (tx) => captureScore(tx, request.body, request.log), commandContext(request)),
+    async (request) => deps.commands.run((tx) => captureScore(tx, request.body, request.log), commandContext(request)),
   );
 
   app.post(
@@ -90,7 +88,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         response: { ...withErrors({ 200: SaveValueReply }, ...WRITE_ERRORS), 409: StaleValueBodySchema },
       },
     },
-    async (request) => runCommand(deps.pool, (tx) => saveScoreValue(tx, request.body, request.log), commandContext(request)),
+    async (request) => deps.commands.run((tx) => saveScoreValue(tx, request.body, request.log), commandContext(request)),
   );
 
   app.get(
@@ -127,7 +125,7 @@ export async function scoresRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         type: type === 1 ? (1 as const) : (0 as const),
         expectedPerformance,
       };
-      return runCommand(deps.pool, (tx) => saveJuryResult(tx, input, request.log), commandContext(request));
+      return deps.commands.run((tx) => saveJuryResult(tx, input, request.log), commandContext(request));
     },
   );
 

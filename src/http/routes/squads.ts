@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
-import { runCommand } from '../../../commands/run-command.js';
 import { commandContext } from '../actor.js';
 import { applySquads } from '../../../commands/apply-squads.js';
 import { editSquads } from '../../../commands/edit-squads.js';
@@ -135,7 +134,7 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
     },
     async (request) => {
       const context = commandContext(request);
-      const result = await runCommand(pool, (tx) => applySquads(tx, request.body, context.actor), context);
+      const result = await deps.commands.run((tx) => applySquads(tx, request.body, context.actor), context);
       return {
         success: true as const,
         message: `${result.squadsCreated} squads applied to ${result.participantsAssigned} participants of event ${result.eventId}`,
@@ -147,7 +146,7 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
   // The squad page's edits by hand (issue 44): admin, each one transaction and one audit record.
   const edit = (params: { eventId: number }, request: Parameters<typeof commandContext>[0], change: Parameters<typeof editSquads>[2]) => {
     const context = commandContext(request);
-    return runCommand(pool, (tx) => editSquads(tx, params.eventId, change, context.actor), context);
+    return deps.commands.run((tx) => editSquads(tx, params.eventId, change, context.actor), context);
   };
 
   app.post(

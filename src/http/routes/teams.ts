@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
-import { runCommand } from '../../../commands/run-command.js';
 import { commandContext } from '../actor.js';
 import { saveTeamScore } from '../../../commands/save-team-score.js';
 import { listTeamScores, selectTeamExists } from '../../../queries/team-scores.js';
@@ -70,8 +69,7 @@ export async function teamsRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
       if (body.attempt !== undefined && body.attemptNumber !== undefined && body.attempt !== body.attemptNumber) {
         throw validationFailed('body.attempt and body.attemptNumber name the same attempt and must agree');
       }
-      const result = await runCommand(
-        pool,
+      const result = await deps.commands.run(
         (tx) => saveTeamScore(tx, collectiveScoreInput(body.teamId, body.attempt ?? body.attemptNumber, body)),
         commandContext(request),
       );

@@ -1,7 +1,6 @@
 /** A file's service over a fresh database holding the demo event (`npm run seed:demo`'s data), and its Chromium. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { runCommand } from '../../../commands/run-command.js';
 import { seedDemo, type DemoSummary } from '../../../scripts/demo-seed.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { launchBrowser } from './browser.js';
@@ -18,7 +17,7 @@ export function useDemoEvent(env: Record<string, string> = {}): DemoEvent {
   beforeAll(async () => {
     demoEvent.server = await startTestServer({ env });
     demoEvent.browser = await launchBrowser();
-    demoEvent.demo = await runCommand(demoEvent.server.pool, (tx) => seedDemo(tx));
+    demoEvent.demo = await demoEvent.server.commands.run((tx) => seedDemo(tx));
   });
   afterAll(async () => {
     await demoEvent.browser?.close();
