@@ -157,7 +157,9 @@ describe('the desktop role', () => {
     });
     expect(refusedWrite.status).toBe(409);
     expect(await finalValue()).toEqual([{ value: 8.5 }]);
-    const history = await fetch(`${service.url}/api/scores/${scoreId}/history`).then((response) => response.json());
+    const history = await fetch(`${service.url}/api/scores/${scoreId}/history`, {
+      headers: { authorization: `Bearer ${await headToken()}` },
+    }).then((response) => response.json());
     expect(history.changes).toEqual([expect.objectContaining({ source: 'legacy', to: 8.5 })]);
   });
 
