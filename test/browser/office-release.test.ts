@@ -58,8 +58,9 @@ beforeAll(async () => {
     `${officeUrl(server.url, 'console', { eventId: competition.eventId, competitionId: competition.competitionId })}&lang=en`,
     LAPTOP,
   );
-  await squadRow('R1').waitFor();
+  // The completeness needs a token: the squads show once the head judge is signed in.
   await signIn(page(), headToken);
+  await squadRow('R1').waitFor();
 });
 
 afterAll(async () => {

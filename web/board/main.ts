@@ -1,7 +1,6 @@
 import '../shared/base.css';
 import './board.css';
-import { api, getJson, type CompetitionSummary, type DisciplineSummary } from '../shared/api.js';
-import type { Completeness } from '../../queries/completeness.js';
+import { api, type CompetitionSummary, type DisciplineSummary } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { languageSwitch, t } from '../shared/i18n.js';
@@ -34,35 +33,29 @@ async function renderPicker(root: HTMLElement): Promise<void> {
   );
   root.replaceChildren(form, h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)));
   let disciplines: DisciplineSummary[] = [];
-  /** A chosen competition offers its own devices only (those its score rows are planned on). */
-  const fillDevices = async () => {
-    const competitionId = Number(competitionSelect.value);
-    const own = competitionId
-      ? await getJson<Completeness>('/api/completeness', { eventId: Number(eventSelect.value), competitionId }).then(
-          (completeness) => new Set(completeness.devices.map((device) => device.disciplineId)),
-          () => null,
-        )
-      : null;
+  let competitions: CompetitionSummary[] = [];
+  /** A chosen competition offers its own devices only (those its score rows are planned on), in its order. */
+  const fillDevices = () => {
+    const own = competitions.find((competition) => competition.id === Number(competitionSelect.value))?.disciplineIds;
+    const offered = own ? own.flatMap((id) => disciplines.filter((discipline) => discipline.id === id)) : disciplines;
     deviceSelect.replaceChildren(
-      ...disciplines
-        .filter((discipline) => own === null || own.has(discipline.id))
-        .map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)),
+      ...offered.map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)),
     );
   };
   const fillCompetitions = async () => {
-    const competitions = await api.competitions(Number(eventSelect.value)).catch(() => [] as CompetitionSummary[]);
+    competitions = await api.competitions(Number(eventSelect.value)).catch(() => [] as CompetitionSummary[]);
     competitionSelect.replaceChildren(
       h('option', { value: '' }, t('board.allCompetitions')),
       ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `#${competition.id}`)),
     );
-    await fillDevices();
+    fillDevices();
   };
   // An empty competition is left out of the address: all competitions, each ranked on its own.
   form.addEventListener('submit', () => {
     if (!competitionSelect.value) competitionSelect.disabled = true;
   });
   eventSelect.addEventListener('change', () => void fillCompetitions());
-  competitionSelect.addEventListener('change', () => void fillDevices());
+  competitionSelect.addEventListener('change', fillDevices);
   try {
     const [events, catalog] = await Promise.all([api.events(), api.disciplines()]);
     disciplines = catalog;

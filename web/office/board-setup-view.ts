@@ -9,6 +9,7 @@ import { lang, t } from '../shared/i18n.js';
 import { PAGE_MS } from '../board/pager.js';
 import { m } from './messages.js';
 import { qrCode } from './qr.js';
+import type { DisciplineSummary } from '../shared/api.js';
 import type { CompetitionSummary } from './office-api.js';
 import type { OfficeView, ViewContext } from './view.js';
 
@@ -82,7 +83,7 @@ export function boardSetupView(context: ViewContext): OfficeView {
   const qrHost = h('div', { class: 'board-qr', id: 'board-qr' });
   const result = h('div', { class: 'board-result', hidden: true }, h('p', {}, m('board.address')), address, open, qrHost);
   let competitions: CompetitionSummary[] = [];
-  let generation = 0;
+  let catalog: DisciplineSummary[] = [];
 
   const deviceBoxes = () => Array.from(devices.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'));
   const field = (label: string, control: HTMLElement, hint?: string) =>
@@ -122,51 +123,40 @@ export function boardSetupView(context: ViewContext): OfficeView {
   }
 
   /** The competition's own devices (those its score rows are planned on), in its order. */
-  async function loadDevices(): Promise<void> {
-    const mine = ++generation;
-    const competitionId = Number(competitionSelect.value);
+  function showDevices(): void {
+    const own = competitions.find((competition) => competition.id === Number(competitionSelect.value))?.disciplineIds ?? null;
     devices.replaceChildren(h('legend', {}, m('board.devices')));
-    if (!competitionId) return update();
-    let completeness;
-    try {
-      completeness = await api.completeness({ eventId: event.id, competitionId });
-    } catch (error) {
-      if (mine === generation) message.textContent = m('board.devicesFailed', { error: (error as Error).message });
-      return;
+    if (own !== null) {
+      devices.append(
+        ...own.map((disciplineId, index) => {
+          const discipline = catalog.find((candidate) => candidate.id === disciplineId);
+          const box = h('input', { type: 'checkbox', id: `board-device-${disciplineId}`, value: disciplineId, checked: index === 0 });
+          box.addEventListener('change', update);
+          return check(box, discipline ? discipline.displayName || discipline.name : `#${disciplineId}`);
+        }),
+        h('p', { class: 'hint' }, own.length === 0 ? m('board.noDevices') : m('board.rotateHint')),
+      );
     }
-    if (mine !== generation) return;
-    devices.append(
-      ...completeness.devices.map((device, index) => {
-        const box = h('input', {
-          type: 'checkbox',
-          id: `board-device-${device.disciplineId}`,
-          value: device.disciplineId,
-          checked: index === 0,
-        });
-        box.addEventListener('change', update);
-        return check(box, device.disciplineName ?? `#${device.disciplineId}`);
-      }),
-      h('p', { class: 'hint' }, completeness.devices.length === 0 ? m('board.noDevices') : m('board.rotateHint')),
-    );
     update();
   }
 
-  competitionSelect.addEventListener('change', () => void loadDevices());
+  competitionSelect.addEventListener('change', showDevices);
   for (const control of [viewSelect, byAgeClass, releasedOnly, pace, langSelect]) {
     control.addEventListener('change', update);
     control.addEventListener('input', update);
   }
 
-  api.competitions(event.id).then(
-    (loaded) => {
+  Promise.all([api.competitions(event.id), api.disciplines()]).then(
+    ([loaded, disciplines]) => {
       competitions = loaded;
+      catalog = disciplines;
       competitionSelect.replaceChildren(
         h('option', { value: '' }, m('unit.chooseCompetition')),
         ...competitions.map((competition) =>
           h('option', { value: competition.id }, competition.name ?? m('competition.fallback', { id: competition.id })),
         ),
       );
-      void loadDevices();
+      showDevices();
     },
     (error: unknown) => {
       message.textContent = m('board.devicesFailed', { error: (error as Error).message });
