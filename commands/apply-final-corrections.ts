@@ -67,10 +67,17 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
                OR (i.score_id, i.discipline_id) IN (SELECT int_wertungenid, int_disziplinenid FROM held_details))
           AND (i.kind NOT IN ('sync', 'aggregate', 'recalculate')
                OR (i.score_id, i.field_id) IN (SELECT int_wertungenid, int_disziplinen_felderid FROM held_results))
+     ), own_aggregate AS (
+       -- An aggregate is written only into the field the discipline's panel names now: settings
+       -- changed since the read hand no other field to the auto-calculation.
+       SELECT i.ord FROM ready i
+         JOIN ${tx.tables.svc_panel_settings} s ON s.discipline_id = i.discipline_id AND s.aggregate_field_id = i.field_id
+        WHERE i.kind IN ('aggregate', 'aggregate-new')
      ), inserted AS (
        -- Rule 5's missing final and a panel's missing aggregate: whoever got there first wins.
        INSERT INTO ${tx.tables.jury_results} (int_wertungenid, int_disziplinen_felderid, rel_leistung, int_versuch, int_kp)
-       SELECT score_id, field_id, value, 1, 0 FROM ready WHERE kind IN ('calculate', 'aggregate-new') ORDER BY ord
+       SELECT score_id, field_id, value, 1, 0 FROM ready
+        WHERE kind = 'calculate' OR (kind = 'aggregate-new' AND ord IN (SELECT ord FROM own_aggregate)) ORDER BY ord
        ON CONFLICT (int_wertungenid, int_disziplinen_felderid, int_versuch) DO NOTHING
        RETURNING int_juryresultsid, int_wertungenid, int_disziplinen_felderid, rel_leistung
      ), inserted_kinds AS (
@@ -80,7 +87,8 @@ async function writeFinalCorrections(tx: TxClient, corrections: readonly Pending
        -- A panel's stale aggregate, only while it still holds the value the read saw.
        UPDATE ${tx.tables.jury_results} j SET rel_leistung = i.value
          FROM ready i
-        WHERE i.kind = 'aggregate' AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
+        WHERE i.kind = 'aggregate' AND i.ord IN (SELECT ord FROM own_aggregate)
+          AND j.int_wertungenid = i.score_id AND j.int_disziplinen_felderid = i.field_id
           AND j.int_versuch = 1 AND j.rel_leistung IS NOT DISTINCT FROM i.expected::real
        RETURNING j.int_juryresultsid, j.int_wertungenid, j.int_disziplinen_felderid, j.rel_leistung
      ), recalculated AS (

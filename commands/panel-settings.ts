@@ -2,11 +2,21 @@
  * PUT / DELETE /api/disciplines/:disciplineId/panel (admin): a discipline's E-panel settings
  * (issue 21, `svc_panel_settings`). Checked against the discipline's fields before anything is
  * written; a new or removed configuration drops the discipline's standing deviations, which were
- * measured against the old one (the next save of a judge value measures again).
+ * measured against the old one (the next save of a judge value measures again). Settings never
+ * hand stored values of the aggregate field over to the panel unless the request names how many
+ * it replaces (`replaceStoredValues`), as the 409 told the office (issue 44).
  */
 import type { TxClient } from '../src/db/pool.js';
-import { notFound, validationFailed } from '../src/domain/errors.js';
-import { DEFAULT_PANEL_TOLERANCE, panelSettingsProblems, type PanelAggregation, type PanelSettings } from '../src/domain/panel.js';
+import { notFound, ReplacesStoredValuesError, validationFailed } from '../src/domain/errors.js';
+import {
+  DEFAULT_PANEL_TOLERANCE,
+  panelDecimals,
+  panelSettingsProblems,
+  valuesThePanelReplaces,
+  type PanelAggregation,
+  type PanelSettings,
+  type StoredAggregate,
+} from '../src/domain/panel.js';
 import { selectDisciplineContext } from '../src/model/discipline-context.js';
 import { panelSettingsJson } from '../src/model/panel-settings.js';
 
@@ -16,6 +26,8 @@ export interface PanelSettingsInput {
   aggregateFieldId: number;
   /** Absent: DEFAULT_PANEL_TOLERANCE. */
   tolerance?: number | undefined;
+  /** The number of stored aggregate-field values the user agreed to replace (the 409's `replaced`). */
+  replaceStoredValues?: number | undefined;
 }
 
 export async function setPanelSettings(
@@ -26,9 +38,20 @@ export async function setPanelSettings(
 ): Promise<PanelSettings> {
   const discipline = await selectDisciplineContext(tx, disciplineId);
   if (discipline === null) throw notFound(`No discipline ${disciplineId}`);
-  const settings = { ...input, tolerance: input.tolerance ?? DEFAULT_PANEL_TOLERANCE };
+  const { replaceStoredValues, ...rest } = input;
+  const settings = { ...rest, tolerance: input.tolerance ?? DEFAULT_PANEL_TOLERANCE };
   const problems = panelSettingsProblems(settings, discipline.fields);
   if (problems.length > 0) throw validationFailed(problems.join('; '));
+  const current = await selectStoredAggregates(tx, disciplineId, settings);
+  const replaced = valuesThePanelReplaces({ ...settings, size: settings.judgeFieldIds.length }, current.scores, current.decimals);
+  if (replaced > 0 && replaceStoredValues !== replaced) {
+    const field = discipline.fields.find((candidate) => candidate.fieldId === settings.aggregateFieldId);
+    throw new ReplacesStoredValuesError(
+      `${replaced} stored value(s) of field "${field?.name ?? settings.aggregateFieldId}" are not what the panel computes and would be ` +
+        `replaced by its aggregate; repeat with replaceStoredValues: ${replaced} to replace them`,
+      replaced,
+    );
+  }
   const stored = await upsertPanelSettings(tx, disciplineId, settings, actor);
   await deleteDisciplineDeviations(tx, disciplineId);
   return stored;
@@ -41,10 +64,34 @@ export async function removePanelSettings(tx: TxClient, disciplineId: number): P
   await deleteDisciplineDeviations(tx, disciplineId);
 }
 
-export async function upsertPanelSettings(
+/** Every stored value of the aggregate field (attempt 1) with the judges' values beside it, and the aggregate's decimals. */
+export async function selectStoredAggregates(
   tx: TxClient,
   disciplineId: number,
-  settings: Required<PanelSettingsInput>,
+  settings: { judgeFieldIds: readonly number[]; aggregateFieldId: number },
+): Promise<{ scores: StoredAggregate[]; decimals: number }> {
+  const { rows } = await tx.query<{ inputMask: string | null; decimals: number | null; scores: StoredAggregate[] }>(
+    `SELECT d.var_eingabemaske AS "inputMask", d.int_berechnung AS decimals,
+            COALESCE((
+              SELECT json_agg(json_build_object('stored', a.rel_leistung, 'judgeValues', (
+                       SELECT json_agg(v.rel_leistung ORDER BY k.ord)
+                         FROM unnest($3::int[]) WITH ORDINALITY AS k(field_id, ord)
+                         LEFT JOIN ${tx.tables.jury_results} v
+                           ON v.int_wertungenid = a.int_wertungenid AND v.int_disziplinen_felderid = k.field_id AND v.int_versuch = 1)))
+                FROM ${tx.tables.jury_results} a
+               WHERE a.int_disziplinen_felderid = $2 AND a.int_versuch = 1 AND a.rel_leistung IS NOT NULL
+            ), '[]'::json) AS scores
+       FROM ${tx.tables.disziplinen} d WHERE d.int_disziplinenid = $1`,
+    [disciplineId, settings.aggregateFieldId, settings.judgeFieldIds],
+  );
+  const row = rows[0];
+  return { scores: row?.scores ?? [], decimals: panelDecimals(row?.inputMask ?? null, row?.decimals ?? null) };
+}
+
+async function upsertPanelSettings(
+  tx: TxClient,
+  disciplineId: number,
+  settings: Required<Omit<PanelSettingsInput, 'replaceStoredValues'>>,
   actor: string,
 ): Promise<PanelSettings> {
   const { rows } = await tx.query<{ panel: PanelSettings }>(

@@ -1,9 +1,10 @@
 /**
- * The rules of applying squads, decided without a database: the flat assignment a request asks
- * for, the refusal of participants that have no score row in the event, and what the apply
- * reports. The SQL that carries it out is in `apply-squads.ts`.
+ * The rules of applying and editing squads, decided without a database: the flat assignment a
+ * request asks for, the refusal of participants that have no score row in the event, what the
+ * apply reports, and which rows an edit by hand renames. The SQL that carries it out is in
+ * `apply-squads.ts` and `edit-squads.ts`.
  */
-import { validationFailed } from '../src/domain/errors.js';
+import { conflict, notFound, validationFailed } from '../src/domain/errors.js';
 
 export interface SquadAssignment {
   name: string;
@@ -56,4 +57,55 @@ export function checkForeignParticipants(eventId: number, foreignIds: readonly n
 /** A squad exists in the legacy layout only as the name on score rows: the squads that got at least one participant. */
 export function squadsCreated(squads: readonly SquadAssignment[]): number {
   return squads.filter((squad) => squad.participantIds.length > 0).length;
+}
+
+/** An edit of the squad page (admin): a squad exists only as the name on score rows. */
+export type SquadEdit =
+  | { action: 'move'; participantId: number; squadName: string | null }
+  | { action: 'create'; name: string; participantIds: number[] }
+  | { action: 'rename'; name: string; newName: string }
+  | { action: 'delete'; name: string };
+
+/** The score rows of the event an edit changes (the participants' rows, or those naming `squad`) and the name they get. */
+export interface SquadUpdate {
+  participantIds: number[];
+  squad: string | null;
+  to: string | null;
+}
+
+function checkName(name: string, field: string): void {
+  if (name.trim() !== name) throw validationFailed(`${field} must not start or end with whitespace`);
+}
+
+/**
+ * What an edit writes, given the event's squads now and the listed participants without a score row
+ * in the event. A new or new-named squad must not exist yet (two squads would silently merge);
+ * renaming or deleting one that does not exist is a 404.
+ */
+export function decideSquadEdit(
+  edit: SquadEdit,
+  eventId: number,
+  state: { squads: readonly string[]; foreignIds: readonly number[] },
+): SquadUpdate {
+  const exists = (name: string) => state.squads.includes(name);
+  switch (edit.action) {
+    case 'move':
+      if (edit.squadName !== null) checkName(edit.squadName, 'body.squadName');
+      if (state.foreignIds.length > 0) throw notFound(`participant ${edit.participantId} has no score row in event ${eventId}`);
+      return { participantIds: [edit.participantId], squad: null, to: edit.squadName };
+    case 'create':
+      checkName(edit.name, 'body.name');
+      if (exists(edit.name)) throw conflict(`squad "${edit.name}" exists already in event ${eventId}; move gymnasts into it instead`);
+      checkForeignParticipants(eventId, state.foreignIds);
+      return { participantIds: edit.participantIds, squad: null, to: edit.name };
+    case 'rename':
+      checkName(edit.newName, 'body.name');
+      if (!exists(edit.name)) throw notFound(`event ${eventId} has no squad "${edit.name}"`);
+      if (edit.newName === edit.name) throw validationFailed("body.name is the squad's name already");
+      if (exists(edit.newName)) throw conflict(`squad "${edit.newName}" exists already in event ${eventId}; move its gymnasts instead`);
+      return { participantIds: [], squad: edit.name, to: edit.newName };
+    case 'delete':
+      if (!exists(edit.name)) throw notFound(`event ${eventId} has no squad "${edit.name}"`);
+      return { participantIds: [], squad: edit.name, to: null };
+  }
 }

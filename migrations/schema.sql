@@ -251,6 +251,20 @@ CREATE TABLE app_svc_settings (
   CONSTRAINT app_svc_settings_pkey PRIMARY KEY (key)
 );
 
+CREATE TABLE app_svc_squad_audit (
+  id bigint NOT NULL DEFAULT nextval('app_svc_squad_audit_id_seq'::regclass),
+  at timestamp with time zone NOT NULL DEFAULT now(),
+  event_id integer NOT NULL,
+  actor text,
+  action text NOT NULL,
+  squad_name text,
+  new_name text,
+  participant_ids integer[] NOT NULL DEFAULT '{}'::integer[],
+  rows_changed integer NOT NULL,
+  CONSTRAINT app_svc_squad_audit_action_check CHECK ((action = ANY (ARRAY['apply'::text, 'move'::text, 'create'::text, 'rename'::text, 'delete'::text]))),
+  CONSTRAINT app_svc_squad_audit_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE app_teilnehmer (
   int_teilnehmerid integer NOT NULL DEFAULT nextval('app_teilnehmer_int_teilnehmerid_seq'::regclass),
   var_vorname character varying(100),
@@ -349,6 +363,8 @@ CREATE SEQUENCE app_svc_outbox_seq;
 
 CREATE SEQUENCE app_svc_score_audit_id_seq;
 
+CREATE SEQUENCE app_svc_squad_audit_id_seq;
+
 CREATE SEQUENCE app_teilnehmer_int_teilnehmerid_seq;
 
 CREATE SEQUENCE app_veranstaltungen_int_veranstaltungenid_seq;
@@ -386,6 +402,8 @@ CREATE INDEX app_svc_score_audit_event_idx ON app_svc_score_audit USING btree (e
 CREATE UNIQUE INDEX app_svc_score_audit_merge_key ON app_svc_score_audit USING btree (xact, score_id, discipline_id, COALESCE(field_id, 0), COALESCE(attempt, 0));
 
 CREATE INDEX app_svc_score_audit_score_idx ON app_svc_score_audit USING btree (score_id, id);
+
+CREATE INDEX app_svc_squad_audit_event_idx ON app_svc_squad_audit USING btree (event_id, id);
 
 CREATE INDEX app_teilnehmer_event_type_idx ON app_teilnehmer USING btree (int_eventid, var_typ);
 

@@ -12,6 +12,11 @@ export interface CompetitionSummary {
   isGroupCompetition: boolean;
   /** int_versuche as the score commands read it (missing counts as 1). */
   attempts: number;
+  /**
+   * Its devices: the disciplines its score rows are planned on (detail rows), in the order they were
+   * planned; a board or picker offers these only.
+   */
+  disciplineIds: number[];
 }
 
 /** A competition a group or team is entered in (it has a score row there) and the devices it offers. */
@@ -56,7 +61,13 @@ function entriesOfEvent<T extends { id: number }>(rows: ReadonlyArray<Entry<T>>)
 export async function selectEventCompetitions(db: Queryable, eventId: number): Promise<CompetitionSummary[] | null> {
   const { rows } = await db.query<Entry<CompetitionSummary>>(
     `SELECT c.int_wettkaempfeid AS id, c.var_name AS name,
-            COALESCE(c.bol_gruppe, false) AS "isGroupCompetition", COALESCE(c.int_versuche, 1) AS attempts
+            COALESCE(c.bol_gruppe, false) AS "isGroupCompetition", COALESCE(c.int_versuche, 1) AS attempts,
+            ARRAY(SELECT d.int_disziplinenid
+                    FROM ${db.tables.wertungen} w
+                    JOIN ${db.tables.wertungen_details} d ON d.int_wertungenid = w.int_wertungenid
+                   WHERE w.int_wettkaempfeid = c.int_wettkaempfeid
+                   GROUP BY d.int_disziplinenid
+                   ORDER BY min(d.int_wertungen_detailsid)) AS "disciplineIds"
        FROM ${db.tables.veranstaltungen} e
        LEFT JOIN ${db.tables.wettkaempfe} c ON c.int_veranstaltungenid = e.int_veranstaltungenid
       WHERE e.int_veranstaltungenid = $1

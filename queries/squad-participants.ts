@@ -17,6 +17,7 @@ interface ParticipantRow {
   genderCode: number | null;
   birthDate: string | null;
   eventStart: string | null;
+  competitionIds: number[];
 }
 
 /**
@@ -30,7 +31,12 @@ export async function selectSquadPlanningInput(db: Queryable, eventId: number): 
   const { rows } = await db.query<ParticipantRow>(
     `SELECT p.int_teilnehmerid AS id, p.var_vorname AS firstname, p.var_nachname AS lastname,
             p.int_vereineid AS "clubId", v.var_name AS club, p.int_geschlecht AS "genderCode",
-            p.dat_geburtstag AS "birthDate", e.dat_von AS "eventStart"
+            p.dat_geburtstag AS "birthDate", e.dat_von AS "eventStart",
+            ARRAY(SELECT DISTINCT w.int_wettkaempfeid
+                    FROM ${db.tables.wertungen} w
+                    JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+                   WHERE w.int_teilnehmerid = p.int_teilnehmerid AND c.int_veranstaltungenid = $1
+                   ORDER BY 1) AS "competitionIds"
        FROM ${db.tables.teilnehmer} p
        JOIN ${db.tables.veranstaltungen} e ON e.int_veranstaltungenid = $1
        LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
@@ -52,6 +58,7 @@ export async function selectSquadPlanningInput(db: Queryable, eventId: number): 
       clubId: row.clubId ?? 0,
       gender: genderFromCode(row.genderCode),
       birthDate: row.birthDate,
+      competitionIds: row.competitionIds,
     })),
   };
 }

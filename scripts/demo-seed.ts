@@ -5,6 +5,8 @@
  * not depend on how many participants, fields or scores the plan holds.
  */
 import { bindLettersToResults, evaluate, parse, type Expr } from '../src/domain/formula.js';
+import { roundToDecimals } from '../src/domain/input-mask.js';
+import { aggregateValues, DEFAULT_PANEL_TOLERANCE } from '../src/domain/panel.js';
 import { mulberry32, splitIntoEvenBlocks, SQUAD_COLORS, type RandomSource } from '../src/domain/squad-planner.js';
 import type { TxClient } from '../src/db/pool.js';
 import type { TableName } from '../src/db/tables.js';
@@ -172,6 +174,11 @@ interface DisciplineSpec {
   /** Non-final fields in sort order; the final field `Endwert` follows them. */
   fields: FieldSpec[];
   values: ValueModel;
+  /**
+   * An E-panel set up in `svc_panel_settings` (indexes into `fields`): the formula's letters skip
+   * the judges' fields, so it names the aggregate field like any other.
+   */
+  panel?: { judges: number[]; aggregate: number };
 }
 
 const FINAL_FIELD: FieldSpec = { name: 'Endwert', shortName: 'Endwert', layoutGroup: 9 };
@@ -214,6 +221,20 @@ const kuer3Values: ValueModel = (random, age) => [
   ...judgeDeductions(random, 3, 0.9, 2.6),
   neutralDeduction(random),
 ];
+
+/** Five E-judges' deductions, the panel's trimmed mean in its own field (the formula reads that one), then the neutral deduction. */
+const PANEL5_FIELDS: FieldSpec[] = [
+  KUER3_FIELDS[0]!,
+  ...[1, 2, 3, 4, 5].map((n) => ({ name: `E${n} Abzug`, shortName: `E${n}`, layoutGroup: 2 })),
+  { name: 'E-Abzug (Kampfgericht)', shortName: 'E', layoutGroup: 2 },
+  KUER3_FIELDS[4]!,
+];
+const panel5Values: ValueModel = (random, age) => {
+  // Within ±0.2 of one mean: a spread of at most 0.4, inside the default tolerance, so the demo opens no deviation.
+  const mean = stepped(random, 0.9, 2.6);
+  const judges = Array.from({ length: 5 }, () => round(mean + stepped(random, -0.2, 0.2), 2));
+  return [difficulty(random, age), ...judges, roundToDecimals(aggregateValues(judges, 'trimmed-mean')!, 3), neutralDeduction(random)];
+};
 
 const P_FIELDS: FieldSpec[] = [
   { name: 'Stufe', shortName: 'Stufe', layoutGroup: 1, startingValue: true },
@@ -291,6 +312,7 @@ const DISCIPLINES: DisciplineSpec[] = [
     fields: KUER3_FIELDS,
     values: kuer3Values,
   }),
+  // The device with a five-judge E-panel: judges on their own portals, the aggregate in E.
   apparatus({
     name: 'Balken',
     displayName: 'Schwebebalken',
@@ -298,10 +320,11 @@ const DISCIPLINES: DisciplineSpec[] = [
     male: false,
     female: true,
     extSystemId: 1103,
-    formulaRecord: 'kuer3',
-    ownFormula: null,
-    fields: KUER3_FIELDS,
-    values: kuer3Values,
+    formulaRecord: null,
+    ownFormula: '10 + A - B - C',
+    fields: PANEL5_FIELDS,
+    values: panel5Values,
+    panel: { judges: [1, 2, 3, 4, 5], aggregate: 6 },
   }),
   apparatus({
     name: 'Boden',
@@ -612,10 +635,14 @@ export function demoFinalScore(disciplineName: string, values: readonly number[]
   const text = resolvedFormula(spec);
   if (text === null) throw new Error(`demo discipline ${disciplineName} has no formula`);
   const expr = parsedFormula(text);
+  const judges = new Set(spec.panel?.judges);
   const bindings =
     spec.kind === 'group' || spec.kind === 'team'
       ? new Map(spec.fields.map((field, index) => [field.shortName, values[index] ?? Number.NaN]))
-      : bindLettersToResults(expr, values);
+      : bindLettersToResults(
+          expr,
+          values.filter((_, index) => !judges.has(index)),
+        );
   const value = evaluate(expr, bindings);
   if (value === null) throw new Error(`demo values for ${disciplineName} do not evaluate`);
   return round(value, spec.decimals);
@@ -686,6 +713,8 @@ export interface DemoSummary {
     inputMask: string;
     decimals: number;
     fields: DemoField[];
+    /** The E-panel the seed sets up; null for the other devices. */
+    panel: { judgeFieldIds: number[]; aggregateFieldId: number } | null;
   }>;
   competitions: Array<{
     id: number;
@@ -819,6 +848,25 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
   /** Field ids of a discipline in sort order, the final field last. */
   const fieldsOf = (name: string) =>
     [...disciplineSpec(name).fields, FINAL_FIELD].map((_, index) => idOf(fieldIds, `${disciplineId(name)}:${index + 1}`));
+
+  const panelSpecs = DISCIPLINES.filter((spec) => spec.panel);
+  const panelOf = (spec: DisciplineSpec) => {
+    const ids = fieldsOf(spec.name);
+    return spec.panel
+      ? { judgeFieldIds: spec.panel.judges.map((index) => ids[index]!), aggregateFieldId: ids[spec.panel.aggregate]! }
+      : null;
+  };
+  await tx.query(
+    `INSERT INTO ${tx.tables.svc_panel_settings} (discipline_id, judge_field_ids, aggregation, aggregate_field_id, tolerance, updated_by)
+     SELECT d, ARRAY(SELECT jsonb_array_elements_text(j)::int), 'trimmed-mean', a, $4, 'demo seed'
+       FROM unnest($1::int[], $2::jsonb[], $3::int[]) AS p(d, j, a)`,
+    [
+      panelSpecs.map((spec) => disciplineId(spec.name)),
+      panelSpecs.map((spec) => JSON.stringify(panelOf(spec)!.judgeFieldIds)),
+      panelSpecs.map((spec) => panelOf(spec)!.aggregateFieldId),
+      DEFAULT_PANEL_TOLERANCE,
+    ],
+  );
 
   const competitionIds = idsBy(
     await insertRows<{ id: number; name: string }>(
@@ -1023,6 +1071,7 @@ export async function seedDemo(tx: TxClient, options: { force?: boolean } = {}):
           shortName: field.shortName,
           isFinal: field === FINAL_FIELD,
         })),
+        panel: panelOf(spec),
       };
     }),
     competitions: COMPETITIONS.map((competition, index) => {

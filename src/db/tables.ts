@@ -36,6 +36,7 @@ export const TABLE_NAMES = [
   'svc_score_audit',
   'svc_panel_settings',
   'svc_panel_deviations',
+  'svc_squad_audit',
   'svc_rotation_plans',
   'svc_rotations',
   'svc_rotation_slots',

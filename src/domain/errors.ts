@@ -37,3 +37,16 @@ export class StaleValueError extends DomainError {
     super('conflict', message);
   }
 }
+
+/**
+ * A write that would replace stored values the user has not agreed to replace: a conflict that
+ * carries `replaced`, how many; the request repeats with that count to confirm it.
+ */
+export class ReplacesStoredValuesError extends DomainError {
+  constructor(
+    message: string,
+    readonly replaced: number,
+  ) {
+    super('conflict', message);
+  }
+}

@@ -5,6 +5,7 @@
  * `svc_panel_settings` (migration 0009) through `src/model/`, values from the jury results.
  */
 import { decimalPlaces, roundToDecimals, usableDecimals, usableMask } from './input-mask.js';
+import { sameStoredValue } from './stored-value.js';
 
 export const PANEL_AGGREGATIONS = ['trimmed-mean', 'mean', 'median'] as const;
 export type PanelAggregation = (typeof PANEL_AGGREGATIONS)[number];
@@ -184,4 +185,22 @@ export function panelSettingsProblems(
   if (judges.includes(settings.aggregateFieldId)) problems.push('body.aggregateFieldId: must not be one of the judge fields');
   if (!Number.isFinite(settings.tolerance) || settings.tolerance < 0) problems.push('body.tolerance must be a number >= 0');
   return problems;
+}
+
+/** One score's stored aggregate-field value and its judges' values (in `judgeFieldIds` order, null: none). */
+export interface StoredAggregate {
+  readonly stored: number;
+  readonly judgeValues: ReadonlyArray<number | null>;
+}
+
+/**
+ * How many stored values of the aggregate field the panel would replace: every one that is not
+ * the aggregate of a complete panel (an incomplete panel's field is written once it completes).
+ * What settings must not do without the user's explicit consent (docs/decisions.md, "E-panel").
+ */
+export function valuesThePanelReplaces(settings: PanelSettings, scores: readonly StoredAggregate[], decimals: number): number {
+  return scores.filter(({ stored, judgeValues }) => {
+    const reading = readPanel(settings, (fieldId) => judgeValues[settings.judgeFieldIds.indexOf(fieldId)] ?? null, decimals, false);
+    return !reading.complete || reading.aggregate === null || !sameStoredValue(reading.aggregate, stored);
+  }).length;
 }

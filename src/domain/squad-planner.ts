@@ -38,6 +38,11 @@
  *   in totalParticipants), since the spec's object has only those two keys.
  * - Participant ids must be unique (the loader counts each participant once); a duplicate or a
  *   criterion outside the spec's limits throws a RangeError.
+ * - `separateCompetitions` (not in the spec; default false, so the spec's behaviour stays): the
+ *   participants of different competitions never share a squad. A participant's competitions
+ *   (`competitionIds`, sorted) form the key, so one starting in two competitions plans with the
+ *   others starting in the same two. Sets are competition first (in key order), then pool, then
+ *   age category; such squads carry `competitionIds`.
  */
 
 import {
@@ -69,6 +74,8 @@ export interface PlannerParticipant {
   gender: Gender;
   /** `YYYY-MM-DD` */
   birthDate: string | null;
+  /** The competitions of the event the participant starts in (for `separateCompetitions`). */
+  competitionIds?: readonly number[];
 }
 
 export interface SquadCriteria {
@@ -80,6 +87,7 @@ export interface SquadCriteria {
   numberOfProposals: number;
   namingPrefix: NamingPrefix;
   breakCount: number;
+  separateCompetitions: boolean;
 }
 
 /** A participant as placed in a squad: the age reached in the reference year instead of the birth date. */
@@ -95,6 +103,8 @@ export interface Squad {
   ageCategory: string | null;
   participants: SquadMember[];
   isBreak: boolean;
+  /** With `separateCompetitions`: the competitions all its participants start in. */
+  competitionIds?: number[];
 }
 
 export interface SquadStats {
@@ -131,6 +141,7 @@ export const SQUAD_CRITERIA_DEFAULTS: Readonly<SquadCriteria> = Object.freeze({
   numberOfProposals: 3,
   namingPrefix: 'gender',
   breakCount: 0,
+  separateCompetitions: false,
 });
 
 export const SQUAD_CRITERIA_LIMITS = Object.freeze({
@@ -317,6 +328,14 @@ interface Entry {
   clubId: number;
   pool: GenderGroup;
   category: string | null;
+  /** The participant's sorted competition ids joined; '' without `separateCompetitions`. */
+  competitions: string;
+}
+
+/** Competition keys in order of their first competition id (a participant without any last). */
+function byCompetitionKey(a: string, b: string): number {
+  const first = (key: string) => (key === '' ? Number.POSITIVE_INFINITY : Number(key.split(',')[0]));
+  return first(a) - first(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 export function generateSquadProposals(
@@ -353,29 +372,34 @@ export function generateSquadProposals(
       clubId: participant.clubId,
       pool,
       category: resolved.groupByAgeCategory ? ageCategoryOf(age, ranges) : null,
+      competitions: resolved.separateCompetitions ? [...(participant.competitionIds ?? [])].sort((a, b) => a - b).join(',') : '',
     };
   });
+  const competitionOrder = [...new Set(entries.map((entry) => entry.competitions))].sort(byCompetitionKey);
 
   const proposals: SquadProposal[] = [];
   for (let id = 1; id <= resolved.numberOfProposals; id++) {
     const squads: Squad[] = [];
-    for (const pool of POOL_ORDER) {
-      const shuffled = shuffle(
-        entries.filter((entry) => entry.pool === pool),
-        random,
-      );
-      for (const category of categoryOrder) {
-        const set = shuffled.filter((entry) => entry.category === category);
-        for (const group of distributeIntoSquads(set, resolved.maxParticipantsPerSquad, resolved.keepClubsTogether)) {
-          const index = squads.length;
-          squads.push({
-            name: squadName(resolved.namingPrefix, pool, index),
-            colorName: colorOf(index).name,
-            genderGroup: pool,
-            ageCategory: category,
-            participants: group.map((entry) => entry.member),
-            isBreak: false,
-          });
+    for (const competitions of competitionOrder) {
+      for (const pool of POOL_ORDER) {
+        const shuffled = shuffle(
+          entries.filter((entry) => entry.pool === pool && entry.competitions === competitions),
+          random,
+        );
+        for (const category of categoryOrder) {
+          const set = shuffled.filter((entry) => entry.category === category);
+          for (const group of distributeIntoSquads(set, resolved.maxParticipantsPerSquad, resolved.keepClubsTogether)) {
+            const index = squads.length;
+            squads.push({
+              name: squadName(resolved.namingPrefix, pool, index),
+              colorName: colorOf(index).name,
+              genderGroup: pool,
+              ageCategory: category,
+              participants: group.map((entry) => entry.member),
+              isBreak: false,
+              ...(resolved.separateCompetitions ? { competitionIds: competitions === '' ? [] : competitions.split(',').map(Number) } : {}),
+            });
+          }
         }
       }
     }

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, StaleValueError, type DomainErrorKind } from '../domain/errors.js';
+import { DomainError, ReplacesStoredValuesError, StaleValueError, type DomainErrorKind } from '../domain/errors.js';
 import { RESOURCE_CONDITION_TEXT, resourceConditionOf } from '../db/resource-shortage.js';
 
 export type ErrorCode =
@@ -48,6 +48,8 @@ export interface ErrorBody {
   message: string;
   /** Only on a 409 of an optimistic check: the value stored now. */
   current?: number | null;
+  /** Only on a 409 of a write that would replace stored values: how many. */
+  replaced?: number;
 }
 
 export function errorBody(statusCode: number, code: ErrorCode, message: string): ErrorBody {
@@ -76,6 +78,7 @@ export const RELEASED_SQLSTATE = 'GY409';
 /** Maps any thrown value to the contract's error body; only domain errors, AppErrors and framework 4xx keep their text. */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof StaleValueError) return { ...errorBody(409, 'CONFLICT', error.message), current: error.current };
+  if (error instanceof ReplacesStoredValuesError) return { ...errorBody(409, 'CONFLICT', error.message), replaced: error.replaced };
   if (error instanceof DomainError) {
     const { statusCode, code } = DOMAIN_ERROR_RESPONSES[error.kind];
     return errorBody(statusCode, code, error.message);

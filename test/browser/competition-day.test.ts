@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoSummary } from '../../scripts/demo-seed.js';
 import { t } from '../support/tables.js';
 import { waitFor, type TestServer } from '../support/server.js';
-import { openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
+import { FULL_HD, LAPTOP, openPage, PHONE_390 as PHONE, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { boardRows, noHorizontalOverflow, participantButton, waitForAck } from './support/portal.js';
 import { signIn } from './support/office.js';
 import { useDemoEvent } from './support/demo.js';
@@ -19,10 +19,6 @@ let server: TestServer;
 let browser: Browser;
 let demo: DemoSummary;
 const opened: OpenedPage[] = [];
-
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 768 };
-const FULL_HD = { width: 1920, height: 1080 };
 
 interface Entry {
   id: number;

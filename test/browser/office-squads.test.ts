@@ -9,7 +9,7 @@ import type { GenerateResponse } from '../../web/office/office-api.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken, juryToken } from '../support/tokens.js';
 import { PHONE, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
-import { officeUrl, seedSquadEvent, signIn, squadNamesOfEvent, type SquadEvent } from './support/office.js';
+import { generateProposals, officeUrl, seedSquadEvent, signIn, squadNamesOfEvent, type SquadEvent } from './support/office.js';
 import { storeAppSetting } from '../support/fixtures.js';
 import { noHorizontalOverflow } from './support/portal.js';
 
@@ -180,10 +180,7 @@ describe('office: squads and the auto-assign dialog', () => {
     expect(await page().isChecked('#crit-groupByAgeCategory')).toBe(true);
     expect(await page().isDisabled('#crit-ageCategoryRanges')).toBe(false);
     await page().fill('#crit-numberOfProposals', '2');
-    const response = page().waitForResponse((candidate) => candidate.url().endsWith('/generate'));
-    await page().click('#generate-proposals');
-    generated = (await (await response).json()) as GenerateResponse;
-    await page().locator('#auto-assign[data-step="proposals"]').waitFor();
+    generated = await generateProposals(page());
     expect(await page().locator('.proposal').count()).toBe(2);
   });
 

@@ -74,7 +74,7 @@ describe('office: team score entry', () => {
     await page().locator('#score-sheet').waitFor();
 
     // int_versuche is 2: one row per attempt; one column per non-final field, then the final score.
-    expect(await page().locator('#score-sheet tbody tr').count()).toBe(2);
+    expect(await page().locator('#score-sheet tbody tr[data-attempt]').count()).toBe(2);
     const headers = await page().$$eval('#score-sheet thead th', (cells) => cells.map((header) => header.textContent));
     expect(headers).toEqual(['Attempt', 'DSchwierigkeit', 'EAusführung', 'AbzAbzug', 'Endwert', 'Status']);
     expect(await page().textContent('#final-1')).toBe('—');

@@ -1,8 +1,11 @@
 /**
  * Issue 21, E-panel: settings (PUT/DELETE /api/disciplines/:id/panel, `panel` in GET
- * /api/disciplines) and the panel in the reads (GET /api/scores, GET /api/jury-results).
+ * /api/disciplines) and the panel in the reads (GET /api/scores, GET /api/jury-results). Issue 44:
+ * settings over stored values answer 409 with `replaced` until the request confirms that count, GET
+ * field-values, and the auto-calculation writing only the panel's own aggregate field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyFinalCorrections } from '../../commands/apply-final-corrections.js';
 import {
   apiScoreOutboxRows,
   createCompetition,
@@ -11,6 +14,7 @@ import {
   insertJuryResults,
   insertParticipantWithScoreRow,
   insertParticipantsWithScoreRows,
+  juryResultRows,
   rowCounts,
   type Competition,
   insertPanelDiscipline,
@@ -704,5 +708,101 @@ describe('statements per page with panels', () => {
     const readingSmall = await statementsFor(small);
     expect(await statementsFor(large)).toEqual(readingSmall);
     expect(readingSmall).toHaveLength(2);
+  });
+});
+
+/** A score row of the discipline with the given jury results (field id → value). */
+async function scoreWith(discipline: PanelDiscipline, values: Array<[number, number]>): Promise<number> {
+  const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition);
+  await insertDetailRow(server.pool, scoreId, discipline.id, null);
+  await insertJuryResults(server.pool, scoreId, values);
+  return scoreId;
+}
+
+const valueOf = async (scoreId: number, fieldId: number) =>
+  (await juryResultRows(server.pool, scoreId)).find((row) => row.fieldId === fieldId)?.value ?? null;
+
+const settingsOf = async (disciplineId: number) =>
+  (await server.pool.query(`SELECT * FROM ${t.svc_panel_settings} WHERE discipline_id = $1`, [disciplineId])).rows;
+
+const readScores = () => getJson(`${server.url}/api/scores?eventId=${competition.eventId}&limit=1000`);
+
+// Issue 44: settings never hand stored values of the aggregate field to the panel unasked.
+describe('panel settings over stored values', () => {
+  let discipline: PanelDiscipline;
+  const scores: Record<'stale' | 'noJudges' | 'consistent' | 'empty', number> = { stale: 0, noJudges: 0, consistent: 0, empty: 0 };
+
+  beforeAll(async () => {
+    discipline = await insertPanelDiscipline(server.pool, { name: 'Boden Bestand' });
+    const judges = (values: number[]) => discipline.judges.map((fieldId, index): [number, number] => [fieldId, values[index]!]);
+    // The field was used for something else: 1.2 is not the trimmed mean 8.4 of the judges' values.
+    scores.stale = await scoreWith(discipline, [...judges([8.0, 8.2, 8.4, 8.6, 9.0]), [discipline.aggregate, 1.2]]);
+    scores.noJudges = await scoreWith(discipline, [[discipline.aggregate, 0.3]]);
+    scores.consistent = await scoreWith(discipline, [...judges([7.0, 7.5, 7.5, 7.5, 8.0]), [discipline.aggregate, 7.5]]);
+    scores.empty = await scoreWith(discipline, []);
+  });
+
+  it('GET field-values tells which fields hold values', async () => {
+    const { status, body } = await getJson(`${server.url}/api/disciplines/${discipline.id}/field-values`);
+    expect(status).toBe(200);
+    const counts = new Map((body.fields as Array<{ fieldId: number; storedValues: number }>).map((row) => [row.fieldId, row.storedValues]));
+    expect(counts.get(discipline.aggregate)).toBe(3);
+    expect(counts.get(discipline.judges[0]!)).toBe(2);
+    expect(counts.get(discipline.difficulty)).toBe(0);
+    expect(counts.get(discipline.final)).toBe(0);
+    expect((await getJson(`${server.url}/api/disciplines/999999/field-values`)).body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+  });
+
+  it('refuses with 409 and the count, writing nothing, while the request does not name it', async () => {
+    for (const extra of [{}, { replaceStoredValues: 0 }, { replaceStoredValues: 1 }, { replaceStoredValues: 3 }]) {
+      const { status, body } = await putPanel(discipline, extra);
+      expect(status).toBe(409);
+      expect(body).toMatchObject({ statusCode: 409, error: 'Conflict', code: 'CONFLICT', replaced: 2 });
+      expect(body.message).toMatch(/^2 stored value\(s\) of field "E-Note" .* replaceStoredValues: 2/);
+    }
+    expect(await settingsOf(discipline.id)).toEqual([]);
+    expect(await valueOf(scores.stale, discipline.aggregate)).toBeCloseTo(1.2, 5);
+    await readScores();
+    expect(await valueOf(scores.stale, discipline.aggregate)).toBeCloseTo(1.2, 5);
+  });
+
+  it('takes the settings with the confirmed count; the next read replaces the stale aggregate of a complete panel only', async () => {
+    const { status, body } = await putPanel(discipline, { replaceStoredValues: 2 });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ aggregateFieldId: discipline.aggregate, size: 5 });
+    await readScores();
+    expect(await valueOf(scores.stale, discipline.aggregate)).toBeCloseTo(8.4, 5);
+    expect(await valueOf(scores.consistent, discipline.aggregate)).toBeCloseTo(7.5, 5);
+    // Incomplete: kept until every judge has a value, so a later change of the settings asks again for it.
+    expect(await valueOf(scores.noJudges, discipline.aggregate)).toBeCloseTo(0.3, 5);
+    expect((await putPanel(discipline, { tolerance: 0.4 })).body).toMatchObject({ statusCode: 409, replaced: 1 });
+  });
+
+  it('an empty aggregate field, or one holding only what the panel computes, needs no confirmation', async () => {
+    const fresh = await insertPanelDiscipline(server.pool, { name: 'Sprung leer' });
+    const judged = await scoreWith(
+      fresh,
+      fresh.judges.map((fieldId): [number, number] => [fieldId, 9]),
+    );
+    expect((await putPanel(fresh)).status).toBe(200);
+    await readScores();
+    expect(await valueOf(judged, fresh.aggregate)).toBe(9);
+    expect((await putPanel(fresh, { tolerance: 0.2, aggregation: 'median' })).status).toBe(200);
+  });
+
+  it('the auto-calculation writes an aggregate only into the field the panel names when it writes', async () => {
+    const other = await insertPanelDiscipline(server.pool, { name: 'Reck fremd' });
+    const scoreId = await scoreWith(other, [[other.difficulty, 4.5]]);
+    expect((await putPanel(other)).status).toBe(200);
+    // As a read would hand it over after the settings named D-Note (and changed before the write).
+    const written = await server.commands.run((tx) =>
+      applyFinalCorrections(tx, [
+        { scoreId, disciplineId: other.id, correction: { kind: 'aggregate', fieldId: other.difficulty, value: 9, expected: 4.5 } },
+        { scoreId, disciplineId: other.id, correction: { kind: 'aggregate-new', fieldId: other.judges[0]!, value: 9 } },
+      ]),
+    );
+    expect(written).toEqual([]);
+    expect(await valueOf(scoreId, other.difficulty)).toBe(4.5);
+    expect(await valueOf(scoreId, other.judges[0]!)).toBeNull();
   });
 });

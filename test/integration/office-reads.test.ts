@@ -4,7 +4,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { insertRow, createCompetition, insertParticipant, insertScoreRow, type Competition } from '../support/fixtures.js';
+import {
+  insertRow,
+  createCompetition,
+  insertDetailRow,
+  insertDiscipline,
+  insertParticipant,
+  insertParticipantWithScoreRow,
+  insertScoreRow,
+  type Competition,
+} from '../support/fixtures.js';
 import { getJson } from '../support/http.js';
 import { captureStatements } from '../support/statements.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -41,10 +50,25 @@ describe('GET /api/events/:eventId/competitions', () => {
     const { status, body } = await getJson(`${server.url}/api/events/${competition.eventId}/competitions`);
     expect(status).toBe(200);
     expect(body).toEqual([
-      { id: competition.competitionId, name: 'Office-Cup WK', isGroupCompetition: false, attempts: 1 },
-      { id: groupCompetition, name: 'Gruppen', isGroupCompetition: true, attempts: 3 },
-      { id: unset, name: null, isGroupCompetition: false, attempts: 1 },
+      { id: competition.competitionId, name: 'Office-Cup WK', isGroupCompetition: false, attempts: 1, disciplineIds: [] },
+      { id: groupCompetition, name: 'Gruppen', isGroupCompetition: true, attempts: 3, disciplineIds: [] },
+      { id: unset, name: null, isGroupCompetition: false, attempts: 1, disciplineIds: [] },
     ]);
+  });
+
+  it("names each competition's devices: the disciplines its score rows are planned on, in planning order", async () => {
+    const planned = await createCompetition(server.pool, 'Geräte-Cup');
+    const [floor, vault] = [
+      await insertDiscipline(server.pool, { name: 'Boden' }),
+      await insertDiscipline(server.pool, { name: 'Sprung' }),
+    ];
+    for (let n = 0; n < 2; n++) {
+      const { scoreId } = await insertParticipantWithScoreRow(server.pool, planned);
+      await insertDetailRow(server.pool, scoreId, vault.id, null);
+      await insertDetailRow(server.pool, scoreId, floor.id, null);
+    }
+    const { body } = await getJson(`${server.url}/api/events/${planned.eventId}/competitions`);
+    expect(body).toMatchObject([{ id: planned.competitionId, disciplineIds: [vault.id, floor.id] }]);
   });
 
   it('answers [] for an event without competitions and 404 for a missing event', async () => {

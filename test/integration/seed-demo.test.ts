@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPanelSettings } from '../../commands/panel-settings.js';
 import { createCommandRunner } from '../../commands/run-command.js';
 import { migrateDatabase } from '../../src/db/database.js';
 import { DemoSeedRefused, seedDemo, type DemoSummary } from '../../scripts/demo-seed.js';
@@ -165,15 +166,18 @@ describe('npm run seed:demo', () => {
   it('stores captured individual scores whose jury results and detail value agree with the formula', async () => {
     const captured = await all<{ formula: string; values: number[]; final: number; detail: number }>(
       `SELECT COALESCE(f.var_formel, d.var_formel) AS formula,
-              array_agg(j.rel_leistung ORDER BY ff.int_sortierung) FILTER (WHERE NOT ff.bol_endwert) AS values,
+              -- With an E-panel the formula's letters skip the judges' fields.
+              array_agg(j.rel_leistung ORDER BY ff.int_sortierung)
+                FILTER (WHERE NOT ff.bol_endwert AND ff.int_disziplinen_felderid <> ALL(COALESCE(ps.judge_field_ids, '{}'))) AS values,
               max(j.rel_leistung) FILTER (WHERE ff.bol_endwert) AS final,
               max(det.rel_leistung) AS detail
          FROM app_jury_results j
          JOIN app_disziplinen_felder ff ON ff.int_disziplinen_felderid = j.int_disziplinen_felderid
          JOIN app_disziplinen d ON d.int_disziplinenid = ff.int_disziplinenid
          LEFT JOIN app_formeln f ON f.int_formelid = d.int_formelid
+         LEFT JOIN app_svc_panel_settings ps ON ps.discipline_id = d.int_disziplinenid
          JOIN app_wertungen_details det ON det.int_wertungenid = j.int_wertungenid AND det.int_disziplinenid = d.int_disziplinenid AND det.int_kp = 0
-        GROUP BY j.int_wertungenid, d.int_disziplinenid, f.var_formel, d.var_formel`,
+        GROUP BY j.int_wertungenid, d.int_disziplinenid, f.var_formel, d.var_formel, ps.judge_field_ids`,
     );
     expect(captured.length).toBe(summary.scores.capturedValues);
     expect(captured.length).toBeGreaterThanOrEqual(10);
@@ -204,6 +208,23 @@ describe('npm run seed:demo', () => {
       expect(evaluate(parsed.expr, values)).toBeCloseTo(rows.at(-1)!.value, 4);
       expect(rows.at(-1)!.value).toBeCloseTo(example.finalScore, 4);
     }
+  });
+
+  it('sets up a device with a five-judge E-panel whose stored aggregates are what the panel computes', async () => {
+    const panelled = summary.disciplines.filter((d) => d.panel !== null);
+    expect(panelled.map((d) => d.name)).toEqual(['Balken']);
+    const { judgeFieldIds, aggregateFieldId } = panelled[0]!.panel!;
+    expect(judgeFieldIds).toHaveLength(5);
+    const captured = await one<{ count: number }>(
+      `SELECT count(*)::int AS count FROM app_jury_results WHERE int_disziplinen_felderid = $1 AND rel_leistung IS NOT NULL`,
+      [aggregateFieldId],
+    );
+    expect(captured.count).toBeGreaterThan(0);
+    // The seeded aggregates are the panel's own: saving the settings again replaces nothing (no 409).
+    const saved = await createCommandRunner(pool).run((tx) =>
+      setPanelSettings(tx, panelled[0]!.id, { judgeFieldIds, aggregation: 'trimmed-mean', aggregateFieldId }, 'test'),
+    );
+    expect(saved).toMatchObject({ judgeFieldIds, aggregateFieldId, size: 5, tolerance: 0.5 });
   });
 
   it('does not announce the demo rows as live score events', async () => {

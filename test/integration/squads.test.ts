@@ -3,7 +3,7 @@ import type { Pool } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { ageOn, SQUAD_CRITERIA_DEFAULTS } from '../../src/domain/squad-planner.js';
 import { insertRow, createCompetition, insertParticipant, insertScoreRow, storeAppSetting, type Competition } from '../support/fixtures.js';
-import { postJson } from '../support/http.js';
+import { postJson, sendJson } from '../support/http.js';
 import { captureStatements } from '../support/statements.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, bearer, foreignToken, juryToken } from '../support/tokens.js';
@@ -124,6 +124,7 @@ interface Proposal {
     ageCategory: string | null;
     participants: Member[];
     isBreak: boolean;
+    competitionIds?: number[];
   }>;
   stats: Record<string, unknown>;
 }
@@ -246,7 +247,8 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
     };
     const response = await generate({ eventId: seeded.main.eventId, ...criteria });
     expect(response.status).toBe(200);
-    expect(response.body.criteria).toEqual(criteria);
+    // separateCompetitions (not in the spec) is echoed with its default.
+    expect(response.body.criteria).toEqual({ ...criteria, separateCompetitions: false });
     const proposals = response.body.proposals as Proposal[];
     expect(proposals).toHaveLength(10);
     for (const proposal of proposals) {
@@ -302,6 +304,29 @@ describe('POST /api/squad-management/auto-assign/generate', () => {
       expect(byId.get(january)).toEqual(['10-10', 10]);
       expect(byId.get(december)).toEqual(['9-9', 9]);
     });
+  });
+
+  it('separateCompetitions (not in the spec): participants of different competitions never share a squad', async () => {
+    const response = await generate({ eventId: seeded.main.eventId, separateCompetitions: true, maxParticipantsPerSquad: 50 });
+    expect(response.status).toBe(200);
+    expect(response.body.criteria).toMatchObject({ separateCompetitions: true });
+    const { rows } = await server.pool.query<{ id: number; competitions: number[] }>(
+      `SELECT w.int_teilnehmerid AS id, array_agg(DISTINCT w.int_wettkaempfeid ORDER BY w.int_wettkaempfeid) AS competitions
+         FROM ${t.wertungen} w JOIN ${t.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
+        WHERE c.int_veranstaltungenid = $1 AND w.int_teilnehmerid IS NOT NULL GROUP BY 1`,
+      [seeded.main.eventId],
+    );
+    const competitionsOf = new Map(rows.map((row) => [row.id, row.competitions.join(',')]));
+    for (const proposal of response.body.proposals as Proposal[]) {
+      expect(memberIds(proposal)).toEqual(sorted(seeded.plannedIds));
+      for (const squad of proposal.squads.filter((candidate) => !candidate.isBreak)) {
+        const keys = new Set(squad.participants.map((member) => competitionsOf.get(member.id)));
+        expect([...keys]).toEqual([squad.competitionIds!.join(',')]);
+      }
+    }
+    // Without it (the spec), 50 per squad puts each gender pool of both competitions in one squad.
+    const mixed = ((await generate({ eventId: seeded.main.eventId, maxParticipantsPerSquad: 50 })).body.proposals as Proposal[])[0]!;
+    expect(mixed.squads.some((squad) => new Set(squad.participants.map((member) => competitionsOf.get(member.id))).size > 1)).toBe(true);
   });
 
   it('reads the participants in one statement', async () => {
@@ -421,6 +446,21 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
     }
   });
 
+  it('keepGroupAndTeamSquads (not in the spec): the clear leaves group and team rows as they are', async () => {
+    await resetSquadNames();
+    const response = await apply({ eventId: seeded.main.eventId, squads: squadsOf(), keepGroupAndTeamSquads: true });
+    expect(response.status).toBe(200);
+    const rows = (await scoreRows(server.pool)).filter((row) => row.eventId === seeded.main.eventId);
+    expect(rows.filter((row) => row.participantId === null).map((row) => row.squadName)).toEqual(['Alt']);
+    for (const row of rows.filter((candidate) => candidate.participantId !== null))
+      expect(row).toMatchObject({ squadName: expectedName(row) ?? null });
+    // false is the spec's default: the group row is cleared with the rest.
+    await resetSquadNames();
+    expect((await apply({ eventId: seeded.main.eventId, squads: squadsOf(), keepGroupAndTeamSquads: false })).status).toBe(200);
+    const cleared = (await scoreRows(server.pool)).filter((row) => row.eventId === seeded.main.eventId && row.participantId === null);
+    expect(cleared.map((row) => row.squadName)).toEqual([null]);
+  });
+
   it('runs the same statements for one squad as for many', async () => {
     const count = async (squads: Array<{ name: string; participantIds: number[] }>) => {
       const { result, statements } = await captureStatements(server.pool, () => apply({ eventId: seeded.main.eventId, squads }));
@@ -524,5 +564,94 @@ describe('POST /api/squad-management/auto-assign/apply', () => {
     expect(
       named.every((row) => squads.some((squad) => squad.name === row.squadName && squad.participantIds.includes(row.participantId!))),
     ).toBe(true);
+  });
+});
+
+describe('squad edits by hand (admin, audited)', () => {
+  const squadsUrl = (eventId = seeded.main.eventId) => `${server.url}/api/events/${eventId}/squads`;
+  const send = (method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, token: string | null = adminToken) =>
+    sendJson(method, url, body, token === null ? {} : bearer(token));
+  const namesOf = async (participantId: number) =>
+    (await scoreRows(server.pool))
+      .filter((row) => row.participantId === participantId && row.eventId === seeded.main.eventId)
+      .map((row) => row.squadName);
+  const auditRows = async () =>
+    (
+      await server.pool.query(
+        `SELECT action, actor, squad_name, new_name, participant_ids, rows_changed FROM ${t.svc_squad_audit}
+          WHERE event_id = $1 AND action <> 'apply' ORDER BY id`,
+        [seeded.main.eventId],
+      )
+    ).rows;
+  const [first, second] = [0, 3];
+
+  beforeAll(async () => {
+    await server.pool.query(`UPDATE ${t.wertungen} SET var_riege = 'Alt'`);
+    await server.pool.query(`DELETE FROM ${t.svc_squad_audit}`);
+  });
+
+  it('creates a squad with its first gymnast (every score row of the gymnast in the event), and refuses a taken name', async () => {
+    const id = seeded.plannedIds[first]!;
+    const created = await send('POST', squadsUrl(), { name: 'Neu', participantIds: [id] });
+    expect(created).toEqual({ status: 200, body: { eventId: seeded.main.eventId, action: 'create', squadName: 'Neu', rowsChanged: 2 } });
+    expect(await namesOf(id)).toEqual(['Neu', 'Neu']);
+    const taken = await send('POST', squadsUrl(), { name: 'Alt', participantIds: [seeded.plannedIds[second]!] });
+    expect(taken).toMatchObject({ status: 409, body: { code: 'CONFLICT', message: expect.stringContaining('"Alt" exists already') } });
+    expect(await namesOf(seeded.plannedIds[second]!)).toEqual(['Alt', 'Alt']);
+  });
+
+  it('moves a gymnast to another squad and out of every squad', async () => {
+    const id = seeded.plannedIds[second]!;
+    const moveUrl = `${server.url}/api/events/${seeded.main.eventId}/participants/${id}/squad`;
+    expect((await send('PUT', moveUrl, { squadName: 'Neu' })).body).toMatchObject({ action: 'move', squadName: 'Neu', rowsChanged: 2 });
+    expect(await namesOf(id)).toEqual(['Neu', 'Neu']);
+    expect((await send('PUT', moveUrl, { squadName: null })).body).toMatchObject({ action: 'move', squadName: null, rowsChanged: 2 });
+    expect(await namesOf(id)).toEqual([null, null]);
+    const stranger = await send('PUT', `${server.url}/api/events/${seeded.main.eventId}/participants/${seeded.otherParticipant}/squad`, {
+      squadName: 'Neu',
+    });
+    expect(stranger).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+  });
+
+  it('renames a squad on every row that names it, refusing a taken or unknown name', async () => {
+    const renamed = await send('PUT', `${squadsUrl()}/Neu`, { name: 'Blau' });
+    expect(renamed.body).toMatchObject({ action: 'rename', squadName: 'Blau', rowsChanged: 2 });
+    expect(await namesOf(seeded.plannedIds[first]!)).toEqual(['Blau', 'Blau']);
+    expect(await send('PUT', `${squadsUrl()}/Blau`, { name: 'Alt' })).toMatchObject({ status: 409, body: { code: 'CONFLICT' } });
+    expect(await send('PUT', `${squadsUrl()}/Nix`, { name: 'Neu' })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await send('PUT', `${squadsUrl()}/Blau`, { name: 'zu lang' })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED' },
+    });
+    expect(await namesOf(seeded.plannedIds[first]!)).toEqual(['Blau', 'Blau']);
+  });
+
+  it('deletes a squad: its rows name no squad; other events keep theirs', async () => {
+    const otherBefore = (await scoreRows(server.pool)).filter((row) => row.eventId !== seeded.main.eventId);
+    const deleted = await send('DELETE', `${squadsUrl()}/Blau`);
+    expect(deleted.body).toMatchObject({ action: 'delete', squadName: 'Blau', rowsChanged: 2 });
+    expect(await namesOf(seeded.plannedIds[first]!)).toEqual([null, null]);
+    expect((await scoreRows(server.pool)).filter((row) => row.eventId !== seeded.main.eventId)).toEqual(otherBefore);
+    expect(await send('DELETE', `${squadsUrl()}/Blau`)).toMatchObject({ status: 404 });
+  });
+
+  it('records each edit with its actor in the squad audit; refusals record nothing', async () => {
+    const first_ = seeded.plannedIds[first]!;
+    const second_ = seeded.plannedIds[second]!;
+    expect(await auditRows()).toEqual([
+      { action: 'create', actor: 'anna', squad_name: null, new_name: 'Neu', participant_ids: [first_], rows_changed: 2 },
+      { action: 'move', actor: 'anna', squad_name: null, new_name: 'Neu', participant_ids: [second_], rows_changed: 2 },
+      { action: 'move', actor: 'anna', squad_name: null, new_name: null, participant_ids: [second_], rows_changed: 2 },
+      { action: 'rename', actor: 'anna', squad_name: 'Neu', new_name: 'Blau', participant_ids: [], rows_changed: 2 },
+      { action: 'delete', actor: 'anna', squad_name: 'Blau', new_name: null, participant_ids: [], rows_changed: 2 },
+    ]);
+  });
+
+  it('needs the admin role and refuses before reading the body', async () => {
+    const before = await scoreRows(server.pool);
+    expect(await send('POST', squadsUrl(), { name: 'X' }, null)).toMatchObject({ status: 401 });
+    expect(await send('DELETE', `${squadsUrl()}/Alt`, undefined, juryToken)).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    expect(await send('PUT', `${squadsUrl()}/Alt`, { name: 'B' }, juryToken)).toMatchObject({ status: 403 });
+    expect(await scoreRows(server.pool)).toEqual(before);
   });
 });

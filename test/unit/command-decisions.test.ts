@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { inLockOrder, lostCalculations } from '../../commands/final-corrections-decision.js';
 import { eventOfReleaseScope, releaseStateOf } from '../../commands/release-decision.js';
-import { checkForeignParticipants, flattenAssignments, squadsCreated } from '../../commands/squads-decision.js';
+import { checkForeignParticipants, decideSquadEdit, flattenAssignments, squadsCreated } from '../../commands/squads-decision.js';
 import type { PendingCorrection, WrittenCorrection } from '../../src/model/scoring-context.js';
 
 describe('squads', () => {
@@ -116,5 +116,52 @@ describe('final corrections', () => {
     const corrections = [calculate(1, 4), calculate(2, 4), sync(3, 4), calculate(4, 4)];
     expect(lostCalculations(corrections, [written('calculate', 1, 4), written('sync', 2, 4)])).toEqual([calculate(2, 4), calculate(4, 4)]);
     expect(lostCalculations(corrections, [written('calculate', 1, 4), written('calculate', 2, 4), written('calculate', 4, 4)])).toEqual([]);
+  });
+});
+
+describe('decideSquadEdit (the squad page by hand)', () => {
+  const state = { squads: ['A', 'B'], foreignIds: [] };
+  const kind = (run: () => unknown) => {
+    try {
+      run();
+      return 'ok';
+    } catch (error) {
+      return (error as { kind?: string }).kind;
+    }
+  };
+
+  it('selects the rows to change and the name they get', () => {
+    expect(decideSquadEdit({ action: 'move', participantId: 7, squadName: 'B' }, 1, state)).toEqual({
+      participantIds: [7],
+      squad: null,
+      to: 'B',
+    });
+    expect(decideSquadEdit({ action: 'move', participantId: 7, squadName: null }, 1, state)).toEqual({
+      participantIds: [7],
+      squad: null,
+      to: null,
+    });
+    expect(decideSquadEdit({ action: 'create', name: 'C', participantIds: [7, 8] }, 1, state)).toEqual({
+      participantIds: [7, 8],
+      squad: null,
+      to: 'C',
+    });
+    expect(decideSquadEdit({ action: 'rename', name: 'A', newName: 'C' }, 1, state)).toEqual({ participantIds: [], squad: 'A', to: 'C' });
+    expect(decideSquadEdit({ action: 'delete', name: 'B' }, 1, state)).toEqual({ participantIds: [], squad: 'B', to: null });
+  });
+
+  it('refuses merging into a taken name, unknown squads, outsiders and padded names', () => {
+    expect(kind(() => decideSquadEdit({ action: 'create', name: 'A', participantIds: [7] }, 1, state))).toBe('conflict');
+    expect(kind(() => decideSquadEdit({ action: 'rename', name: 'A', newName: 'B' }, 1, state))).toBe('conflict');
+    expect(kind(() => decideSquadEdit({ action: 'rename', name: 'X', newName: 'C' }, 1, state))).toBe('not-found');
+    expect(kind(() => decideSquadEdit({ action: 'rename', name: 'A', newName: 'A' }, 1, state))).toBe('validation-failed');
+    expect(kind(() => decideSquadEdit({ action: 'delete', name: 'X' }, 1, state))).toBe('not-found');
+    expect(kind(() => decideSquadEdit({ action: 'move', participantId: 9, squadName: 'A' }, 1, { ...state, foreignIds: [9] }))).toBe(
+      'not-found',
+    );
+    expect(kind(() => decideSquadEdit({ action: 'create', name: 'C', participantIds: [9] }, 1, { ...state, foreignIds: [9] }))).toBe(
+      'validation-failed',
+    );
+    expect(kind(() => decideSquadEdit({ action: 'create', name: ' C', participantIds: [7] }, 1, state))).toBe('validation-failed');
   });
 });

@@ -8,6 +8,7 @@ import {
   panelSettingsProblems,
   readPanel,
   spreadOf,
+  valuesThePanelReplaces,
   type PanelSettings,
 } from '../../src/domain/panel.js';
 
@@ -160,5 +161,28 @@ describe('panelSettingsProblems', () => {
     [{ judgeFieldIds: [1, 2], aggregateFieldId: 3, tolerance: -1 }, /tolerance/],
   ])('%o is refused', (input, message) => {
     expect(panelSettingsProblems(input, fields).join('; ')).toMatch(message);
+  });
+});
+
+describe('valuesThePanelReplaces (settings never overwrite data unasked)', () => {
+  const three = settings(3, 'mean');
+  it('counts stored values that are not the aggregate of a complete panel', () => {
+    const scores = [
+      // The aggregate as the panel computes it (8.5), stored as the float4 column returns it.
+      { stored: Math.fround(8.5), judgeValues: [8.4, 8.5, 8.6] },
+      { stored: 1.2, judgeValues: [8.4, 8.5, 8.6] },
+      // Incomplete: the panel writes the field once every judge has a value.
+      { stored: 0.3, judgeValues: [8.4, null, null] },
+      { stored: 0.3, judgeValues: [null, null, null] },
+    ];
+    expect(valuesThePanelReplaces(three, scores, 3)).toBe(3);
+    expect(valuesThePanelReplaces(three, scores.slice(0, 1), 3)).toBe(0);
+    expect(valuesThePanelReplaces(three, [], 3)).toBe(0);
+  });
+
+  it("compares at the aggregate's decimals", () => {
+    const judged = [8.33, 8.33, 8.34];
+    expect(valuesThePanelReplaces(three, [{ stored: 8.33, judgeValues: judged }], 2)).toBe(0);
+    expect(valuesThePanelReplaces(three, [{ stored: 8.33, judgeValues: judged }], 3)).toBe(1);
   });
 });

@@ -88,6 +88,7 @@ describe('criteria', () => {
       numberOfProposals: 3,
       namingPrefix: 'gender',
       breakCount: 0,
+      separateCompetitions: false,
     });
   });
 
@@ -159,6 +160,25 @@ describe('step 2: gender pools', () => {
     expect(proposal.squads).toHaveLength(1);
     expect(proposal.squads[0]).toMatchObject({ genderGroup: 'mixed', name: 'gRot' });
     expect(ids(proposal.squads[0]).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('separateCompetitions (not in the spec)', () => {
+  // One Kür gymnast (competition 1) and three P-level gymnasts (competition 2) of one club.
+  const field = people(4, (i) => ({ clubId: 1, gender: 'female', competitionIds: i === 0 ? [1] : [2] }));
+
+  it('off (the spec): everyone of a pool and club shares a squad', () => {
+    expect(only(field).squads.map(ids)).toEqual([expect.arrayContaining([1, 2, 3, 4])]);
+    expect(only(field).squads[0]).not.toHaveProperty('competitionIds');
+  });
+
+  it('on: competitions never share a squad, in competition order, each squad naming its competitions', () => {
+    const { squads } = only(field, { separateCompetitions: true });
+    expect(squads.map((squad) => [squad.competitionIds, ids(squad).sort()])).toEqual([
+      [[1], [1]],
+      [[2], [2, 3, 4]],
+    ]);
+    expect(squads.map((squad) => squad.name)).toEqual(['wRot', 'wBlau']);
   });
 });
 
@@ -511,6 +531,7 @@ describe('properties', () => {
           clubId: fc.integer({ min: 1, max: clubCount }),
           gender: fc.constantFrom<Gender>('male', 'female', 'other'),
           birthDate: fc.option(isoDate, { nil: null }),
+          competitionIds: fc.uniqueArray(fc.integer({ min: 1, max: 3 }), { maxLength: 2 }),
         }),
         { maxLength: 500, size: 'max' },
       )
@@ -542,6 +563,7 @@ describe('properties', () => {
     numberOfProposals: fc.integer({ min: 1, max: 10 }),
     namingPrefix: fc.constantFrom<NamingPrefix>('gender', 'number', 'none'),
     breakCount: fc.integer({ min: 0, max: 10 }),
+    separateCompetitions: fc.boolean(),
   });
 
   it('keeps every guarantee for any participants and criteria', () => {
@@ -561,7 +583,8 @@ describe('properties', () => {
             const age = ageOn(p.birthDate, TODAY, 'exact');
             const pool = criteria.separateGenders && p.gender !== 'other' ? p.gender : 'mixed';
             const category = criteria.groupByAgeCategory ? ageCategoryOf(age, ranges) : null;
-            return [p.id, { age: age ?? 0, pool, category }];
+            const competitions = criteria.separateCompetitions ? [...(p.competitionIds ?? [])].sort((a, b) => a - b).join(',') : '';
+            return [p.id, { age: age ?? 0, pool, category, competitions }];
           }),
         );
         const allIds = participants.map((p) => p.id).join(',');
@@ -590,10 +613,16 @@ describe('properties', () => {
             if (size < 1 || size > criteria.maxParticipantsPerSquad) problems.push(`${squad.name} has ${size}`);
             for (const member of squad.participants) {
               const want = expected.get(member.id);
-              if (want?.pool !== squad.genderGroup || want.category !== squad.ageCategory || want.age !== member.age) {
+              const competitions = (squad.competitionIds ?? []).join(',');
+              if (
+                want?.pool !== squad.genderGroup ||
+                want.category !== squad.ageCategory ||
+                want.age !== member.age ||
+                want.competitions !== competitions
+              ) {
                 problems.push(`member ${member.id} misplaced in ${squad.name}`);
               }
-              const key = `${squad.genderGroup}/${squad.ageCategory}/${member.clubId}`;
+              const key = `${competitions}/${squad.genderGroup}/${squad.ageCategory}/${member.clubId}`;
               squadsPerClub.set(key, (squadsPerClub.get(key) ?? new Set()).add(index));
               clubSize.set(key, (clubSize.get(key) ?? 0) + 1);
             }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DisciplineField } from '../../web/shared/api.js';
 import { filtersActive, GroupMemberStore, withoutMembers } from '../../web/office/group-members.js';
-import { decideSave, sheetLayout, storedAttempts, type SheetLayout } from '../../web/office/team-sheet.js';
+import { checkSave, decideSave, sheetLayout, storedAttempts, type SheetLayout } from '../../web/office/team-sheet.js';
 
 const field = (id: number, shortName: string | null, extra: Partial<DisciplineField> = {}): DisciplineField => ({
   id,
@@ -39,6 +39,41 @@ describe('sheetLayout', () => {
   it('leaves the final score to be typed when there is no formula, it does not parse, or it reads an unknown name', () => {
     for (const formula of [null, 'D +', 'D + Off', 'D + Q']) expect(sheetLayout(FIELDS, 7, formula).formulaFields).toBeNull();
     expect(sheetLayout(FIELDS, 7, '10').formulaFields).toEqual([]);
+  });
+});
+
+describe("checkSave: the portal's plausibility rule on a save", () => {
+  const layout = sheetLayout([...FIELDS, field(9, 'Bon', { name: 'Bonus' })], 7, 'D + E - Abz + Bon');
+  const discipline = { inputMask: '00.000', startValue: null };
+  const save = (values: Array<[number, number]>, finalScore?: number) => ({
+    kind: 'save' as const,
+    components: values.map(([fieldId, value]) => ({ fieldId, value })),
+    ...(finalScore === undefined ? {} : { finalScore }),
+  });
+  const row = (d: number, e: number, abz: number, bonus: number) =>
+    save([
+      [1, d],
+      [2, e],
+      [3, abz],
+      [9, bonus],
+    ]);
+
+  it('holds a typo for confirmation, naming the field and the final the formula makes of it', () => {
+    const outcome = checkSave(layout, row(3.5, 35, 0.3, 0), discipline, 'Final');
+    expect(outcome.kind === 'confirm' && outcome.checks.map((check) => [check.column, check.label, check.value])).toEqual([
+      [2, 'Field E', 35],
+      ['final', 'Final', 38.2],
+    ]);
+  });
+
+  it('refuses a negative value except in a bonus field, and checks a typed final as typed', () => {
+    const negative = checkSave(layout, save([[3, -1]]), discipline, 'Final');
+    expect(negative.kind === 'refuse' && negative.check.column).toBe(3);
+    expect(checkSave(layout, row(3, 8, 0, -0.5), discipline, 'Final')).toEqual({ kind: 'ok' });
+    const typedLayout = sheetLayout(FIELDS, 7, null);
+    expect(checkSave(typedLayout, save([[1, 3]], 31), { ...discipline, startValue: 16 }, 'Final')).toEqual({ kind: 'ok' });
+    const tooHigh = checkSave(typedLayout, save([[1, 3]], 31), discipline, 'Final');
+    expect(tooHigh.kind === 'confirm' && tooHigh.checks.map((check) => check.column)).toEqual(['final']);
   });
 });
 

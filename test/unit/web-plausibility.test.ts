@@ -20,8 +20,8 @@ describe('checkPlausibility', () => {
     expect(checkPlausibility(floor, [field(45), field(8.2, 'E-score'), final(53.2)])).toEqual({
       kind: 'confirm',
       checks: [
-        { label: 'D-score', value: 45, range: { min: 0, max: 10, negative: false, source: 'default' } },
-        { label: 'final', value: 53.2, range: { min: 0, max: 20, negative: false, source: 'start value' } },
+        { label: 'D-score', value: 45, range: { min: 0, max: 10, negative: false, source: 'default' }, index: 0 },
+        { label: 'final', value: 53.2, range: { min: 0, max: 20, negative: false, source: 'start value' }, index: 2 },
       ],
     });
   });

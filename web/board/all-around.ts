@@ -46,6 +46,7 @@ export class AllAroundBoard {
   private readonly message = h('p', { class: 'board-message', role: 'status' });
   private readonly tables = h('div', { class: 'all-around', id: 'all-around' });
   private readonly updated = h('p', { class: 'updated' });
+  private readonly legend = h('p', { class: 'legend' });
   private readonly pageInfo = h('p', { class: 'page-info', 'aria-live': 'off' });
   // The device board's projector paging: as many rows as fit, a changed row's page held a while.
   private readonly pager = new RowPager(this.tables, {
@@ -63,8 +64,8 @@ export class AllAroundBoard {
   ) {}
 
   async start(): Promise<void> {
-    const { title, subtitle, pageInfo, message, tables, updated } = this;
-    renderBoardPage(this.root, { title, subtitle, live: this.live.element, pageInfo, message, tables, updated });
+    const { title, subtitle, pageInfo, message, tables, legend, updated } = this;
+    renderBoardPage(this.root, { title, subtitle, live: this.live.element, pageInfo, message, tables, legend, updated });
     this.feed = new LiveFeed({
       onEvent: (event) => this.liveEvent(event),
       onStatus: (status) => this.statusChanged(status),
@@ -182,6 +183,11 @@ export class AllAroundBoard {
       ),
       h('th', { scope: 'col', class: 'score' }, t('board.total')),
     );
+    const columns = h(
+      'colgroup',
+      {},
+      ...['rank', 'name', 'club', ...list.disciplines.map(() => 'device'), 'score'].map((name) => h('col', { class: name })),
+    );
     const sections = list.classes.map((group) => {
       const rows = group.results.map((result) => {
         const highlight = (this.highlighted.get(result.participantId) ?? 0) > now;
@@ -211,6 +217,7 @@ export class AllAroundBoard {
         'table',
         { class: 'ranking' },
         title ? h('caption', {}, title) : null,
+        columns.cloneNode(true),
         h('thead', {}, head.cloneNode(true)),
         h('tbody', {}, ...rows),
       );

@@ -1,7 +1,4 @@
-import { api } from '../shared/api.js';
-import { buildBadges } from '../shared/build-badges.js';
 import { h } from '../shared/dom.js';
-import { languageSwitch } from '../shared/i18n.js';
 
 /** The parts of a board page the device and the all-around board fill in. */
 export interface BoardPageParts {
@@ -12,10 +9,16 @@ export interface BoardPageParts {
   pageInfo: HTMLElement;
   message: HTMLElement;
   tables: HTMLElement;
+  /** What the marks in the table mean (e.g. the provisional "*"); empty when none is shown. */
+  legend: HTMLElement;
   updated: HTMLElement;
 }
 
-/** Lays out a board: header with titles, live badge and page n of m; the rankings; footer with language switch and build. */
+/**
+ * Lays out a board for the projector: header with titles, live badge and page n of m; the
+ * rankings; the legend. No language switch or build badges: nobody can click on a projected
+ * page, and the hall reads every pixel (the language comes with the address, `&lang=`).
+ */
 export function renderBoardPage(root: HTMLElement, parts: BoardPageParts): void {
   const header = h(
     'header',
@@ -23,9 +26,6 @@ export function renderBoardPage(root: HTMLElement, parts: BoardPageParts): void 
     h('div', { class: 'titles' }, parts.title, parts.subtitle),
     h('div', { class: 'header-side' }, parts.live, parts.pageInfo),
   );
-  root.replaceChildren(
-    header,
-    h('main', {}, parts.message, parts.tables, parts.updated),
-    h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)),
-  );
+  document.body.dataset.projector = 'true';
+  root.replaceChildren(header, h('main', {}, parts.message, parts.tables, parts.legend, parts.updated));
 }

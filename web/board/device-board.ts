@@ -52,6 +52,7 @@ export class DeviceBoard {
   private readonly tables = h('div', { class: 'rankings' });
   private readonly message = h('p', { class: 'board-message', role: 'status' });
   private readonly updated = h('p', { class: 'updated' });
+  private readonly legend = h('p', { class: 'legend', id: 'board-legend' });
   private readonly pageInfo = h('p', { class: 'page-info', 'aria-live': 'off' });
   private readonly pager: RowPager;
 
@@ -70,8 +71,8 @@ export class DeviceBoard {
   }
 
   async start(): Promise<void> {
-    const { title, subtitle, pageInfo, message, tables, updated } = this;
-    renderBoardPage(this.root, { title, subtitle, live: this.live.element, pageInfo, message, tables, updated });
+    const { title, subtitle, pageInfo, message, tables, legend, updated } = this;
+    renderBoardPage(this.root, { title, subtitle, live: this.live.element, pageInfo, message, tables, legend, updated });
     this.feed = new LiveFeed({
       onEvent: (event) => this.liveEvent(event),
       onStatus: (status) => this.statusChanged(status),
@@ -208,6 +209,7 @@ export class DeviceBoard {
     const tables = order.map((competitionId) => {
       const rows = rankEntries(groups.get(competitionId)!, this.order).map((entry) => {
         const highlight = (this.highlighted.get(entry.key) ?? 0) > now;
+        const provisional = !this.target.releasedOnly && entry.released === false;
         if (!highlight) this.highlighted.delete(entry.key);
         const row = h(
           'tr',
@@ -218,11 +220,7 @@ export class DeviceBoard {
           h('td', { class: 'squad' }, entry.squad),
           h(
             'td',
-            {
-              class: 'score',
-              'data-provisional': String(!this.target.releasedOnly && entry.released === false),
-              title: !this.target.releasedOnly && entry.released === false ? 'provisional' : null,
-            },
+            { class: 'score', 'data-provisional': String(provisional), title: provisional ? t('board.provisional') : null },
             entry.score === null ? '–' : this.show(entry.score),
           ),
         );
@@ -235,6 +233,7 @@ export class DeviceBoard {
         'table',
         { class: 'ranking', 'data-competition-id': competitionId },
         caption,
+        h('colgroup', {}, ...['rank', 'name', 'club', 'squad', 'score'].map((name) => h('col', { class: name }))),
         h(
           'thead',
           {},
@@ -252,6 +251,11 @@ export class DeviceBoard {
       );
     });
     this.tables.replaceChildren(...tables);
+    // The mark is explained while any score on the board carries it.
+    this.legend.textContent =
+      !this.target.releasedOnly && this.entries.some((entry) => entry.score !== null && entry.released === false)
+        ? t('board.provisionalLegend')
+        : '';
     this.pager.refresh(changedRow);
     this.updated.textContent = this.lastUpdate ? t('board.lastUpdate', { time: timeOfDay(this.lastUpdate) }) : '';
   }

@@ -1,6 +1,6 @@
 import '../shared/base.css';
 import './board.css';
-import { api, type CompetitionSummary } from '../shared/api.js';
+import { api, type CompetitionSummary, type DisciplineSummary } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { languageSwitch, t } from '../shared/i18n.js';
@@ -32,28 +32,38 @@ async function renderPicker(root: HTMLElement): Promise<void> {
     message,
   );
   root.replaceChildren(form, h('footer', { class: 'board-footer' }, languageSwitch(), buildBadges(api.version)));
+  let disciplines: DisciplineSummary[] = [];
+  let competitions: CompetitionSummary[] = [];
+  /** A chosen competition offers its own devices only (those its score rows are planned on), in its order. */
+  const fillDevices = () => {
+    const own = competitions.find((competition) => competition.id === Number(competitionSelect.value))?.disciplineIds;
+    const offered = own ? own.flatMap((id) => disciplines.filter((discipline) => discipline.id === id)) : disciplines;
+    deviceSelect.replaceChildren(
+      ...offered.map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)),
+    );
+  };
   const fillCompetitions = async () => {
-    const competitions = await api.competitions(Number(eventSelect.value)).catch(() => [] as CompetitionSummary[]);
+    competitions = await api.competitions(Number(eventSelect.value)).catch(() => [] as CompetitionSummary[]);
     competitionSelect.replaceChildren(
       h('option', { value: '' }, t('board.allCompetitions')),
       ...competitions.map((competition) => h('option', { value: competition.id }, competition.name ?? `#${competition.id}`)),
     );
+    fillDevices();
   };
   // An empty competition is left out of the address: all competitions, each ranked on its own.
   form.addEventListener('submit', () => {
     if (!competitionSelect.value) competitionSelect.disabled = true;
   });
   eventSelect.addEventListener('change', () => void fillCompetitions());
+  competitionSelect.addEventListener('change', fillDevices);
   try {
-    const [events, disciplines] = await Promise.all([api.events(), api.disciplines()]);
+    const [events, catalog] = await Promise.all([api.events(), api.disciplines()]);
+    disciplines = catalog;
     if (events.length === 0) {
       message.textContent = t('common.noEvents');
       return;
     }
     eventSelect.replaceChildren(...events.map((event) => h('option', { value: event.id }, event.name)));
-    deviceSelect.replaceChildren(
-      ...disciplines.map((discipline) => h('option', { value: discipline.id }, discipline.displayName || discipline.name)),
-    );
     await fillCompetitions();
     message.textContent = '';
   } catch (error) {
@@ -91,12 +101,16 @@ if (root) {
   const disciplineId = queryInteger('disciplineId');
   const competitionId = queryInteger('competitionId');
   const search = new URLSearchParams(window.location.search);
-  const rotation = eventId === null ? [] : parseRotation(search.get('rotate'), eventId, competitionId);
+  const releasedOnly = search.get('released') === 'only';
+  const rotation = (eventId === null ? [] : parseRotation(search.get('rotate'), eventId, competitionId)).map((target) => ({
+    ...target,
+    releasedOnly,
+  }));
   if (search.get('view') === 'all-around' && eventId !== null && competitionId !== null) {
     void new AllAroundBoard(root, eventId, competitionId, search.get('groupBy') === 'ageClass').start();
   } else if (rotation.length > 0) rotate(root, rotation);
   else if (eventId !== null && disciplineId !== null)
-    void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly: search.get('released') === 'only' }).start();
+    void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly }).start();
   else void renderPicker(root);
   registerOfflineShell();
 }

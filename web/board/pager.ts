@@ -15,6 +15,9 @@ export interface PagerOptions {
   onPage?(page: number, pages: number): void;
 }
 
+/** Kept free under the last row, so it never touches the screen's edge. */
+const BOTTOM_MARGIN_PX = 12;
+
 /** Page timing of the scoreboards; `?pace=` (seconds per page) overrides the page time. */
 export const PAGE_MS = 8_000;
 export const HOLD_MS = 12_000;
@@ -28,7 +31,8 @@ export function paceFromUrl(search: string = window.location.search): { pageMs: 
 
 export class RowPager {
   private page = 0;
-  private perPage = Number.POSITIVE_INFINITY;
+  /** Index of each page's first row; one page of everything while the rows fit the screen. */
+  private breaks: number[] = [0];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private holdUntil = 0;
   private stopped = false;
@@ -44,53 +48,84 @@ export class RowPager {
     return Array.from(this.container.querySelectorAll<HTMLElement>('tbody tr'));
   }
 
+  /** The room below the rows: the window's bottom less what follows the tables (legend, last update). */
+  private bottom(): number {
+    let below = 0;
+    for (let node = this.container.nextElementSibling; node; node = node.nextElementSibling) below += node.getBoundingClientRect().height;
+    return window.innerHeight - below - BOTTOM_MARGIN_PX;
+  }
+
+  /**
+   * Page breaks from the heights measured with every row shown: a page takes rows while they fit,
+   * and a table starting on it adds what stands above its first row (the gap, caption, header).
+   */
+  private measureBreaks(rows: HTMLElement[], room: number): number[] {
+    // What stands above each table's first row: the gap to what precedes it, its caption, its header.
+    const above = new Map<Element, number>();
+    let previousBottom = this.container.getBoundingClientRect().top;
+    for (const table of Array.from(this.container.querySelectorAll<HTMLTableElement>('table'))) {
+      const first = table.tBodies[0]?.rows[0];
+      if (first) above.set(table, first.getBoundingClientRect().top - previousBottom);
+      previousBottom = table.getBoundingClientRect().bottom;
+    }
+    const breaks = [0];
+    let used = 0;
+    let tableOfPage: Element | null = null;
+    rows.forEach((row, index) => {
+      const table = row.closest('table');
+      const head = table === null ? 0 : (above.get(table) ?? 0);
+      const height = row.getBoundingClientRect().height;
+      if (index > 0 && used + (table === tableOfPage ? 0 : head) + height > room) {
+        // A table continued on the next page shows its caption and header again.
+        breaks.push(index);
+        used = head + height;
+      } else used += (table === tableOfPage ? 0 : head) + height;
+      tableOfPage = table;
+    });
+    return breaks;
+  }
+
   /** After the rows were rendered again: measure, keep the current page (or the held row's), show it. */
   refresh(focusRow: HTMLElement | null = null): void {
     if (this.stopped) return;
     const rows = this.rows();
     for (const row of rows) row.hidden = false;
     for (const table of Array.from(this.container.querySelectorAll<HTMLElement>('table'))) table.hidden = false;
-    const first = rows[0];
-    const available = window.innerHeight - this.container.getBoundingClientRect().top - 48;
-    if (!first || this.container.getBoundingClientRect().height <= available) {
-      this.perPage = Number.POSITIVE_INFINITY;
-      this.page = 0;
-      this.options.onPage?.(1, 1);
-      this.schedule();
-      return;
-    }
-    const rowHeight = first.getBoundingClientRect().height || 1;
-    // Each table on a page also shows its header and caption: reserve room for two of them.
-    const header = this.container.querySelector('thead')?.getBoundingClientRect().height ?? rowHeight;
-    const caption = this.container.querySelector('caption')?.getBoundingClientRect().height ?? 0;
-    this.perPage = Math.max(3, Math.floor((available - 2 * (header + caption)) / rowHeight));
-    const pages = this.pages(rows.length);
+    const bottom = this.bottom();
+    const top = this.container.getBoundingClientRect().top;
+    this.breaks =
+      rows.length === 0 || this.container.getBoundingClientRect().bottom <= bottom ? [0] : this.measureBreaks(rows, bottom - top);
     if (focusRow) {
       const index = rows.indexOf(focusRow);
       if (index >= 0) {
-        this.page = Math.floor(index / this.perPage);
+        this.page = this.pageOf(index);
         this.holdUntil = Date.now() + this.options.holdMs;
       }
     }
-    this.page = Math.min(this.page, pages - 1);
+    this.page = Math.min(this.page, this.breaks.length - 1);
     this.show(rows);
     this.schedule();
   }
 
-  private pages(count: number): number {
-    return Number.isFinite(this.perPage) ? Math.max(1, Math.ceil(count / this.perPage)) : 1;
+  private pageOf(index: number): number {
+    let page = 0;
+    while (page + 1 < this.breaks.length && this.breaks[page + 1]! <= index) page += 1;
+    return page;
   }
 
   private show(rows: HTMLElement[]): void {
+    const from = this.breaks[this.page] ?? 0;
+    const to = this.breaks[this.page + 1] ?? rows.length;
     rows.forEach((row, index) => {
-      row.hidden = Math.floor(index / this.perPage) !== this.page;
+      row.hidden = index < from || index >= to;
     });
     for (const table of Array.from(this.container.querySelectorAll<HTMLElement>('table'))) {
       table.hidden = !Array.from(table.querySelectorAll<HTMLElement>('tbody tr')).some((row) => !row.hidden);
     }
+    const pages = this.breaks.length;
     this.container.dataset.page = String(this.page + 1);
-    this.container.dataset.pages = String(this.pages(rows.length));
-    this.options.onPage?.(this.page + 1, this.pages(rows.length));
+    this.container.dataset.pages = String(pages);
+    this.options.onPage?.(this.page + 1, pages);
   }
 
   private schedule(): void {
@@ -103,7 +138,7 @@ export class RowPager {
     this.timer = null;
     if (this.stopped) return;
     const rows = this.rows();
-    const pages = this.pages(rows.length);
+    const pages = this.breaks.length;
     const wrapped = this.page + 1 >= pages;
     this.page = wrapped ? 0 : this.page + 1;
     if (pages > 1) this.show(rows);

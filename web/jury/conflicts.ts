@@ -5,6 +5,7 @@
  */
 import { t } from '../shared/i18n.js';
 import { checkPlausibility, type PlausibilityValue } from '../shared/plausibility.js';
+import { implausibleQuestion, refusalText } from '../shared/plausibility-text.js';
 import type { JuryView } from './rendering.js';
 import type { SaveJob } from './save-job.js';
 import type { JuryState } from './state.js';
@@ -35,25 +36,16 @@ export function plausible(
   });
   if (save.finalScore !== null) typed.push({ kind: 'final', label: t('jury.finalScore'), value: save.finalScore });
   const outcome = checkPlausibility(state.discipline(), typed);
+  const show = (value: number) => state.show(value);
   if (outcome.kind === 'refuse') {
-    view.showAck('error', t('jury.refuseNegative', { field: outcome.check.label, value: state.show(outcome.check.value) }));
+    view.showAck('error', refusalText(outcome.check, show));
     return false;
   }
   if (outcome.kind === 'ok' || save.confirmed) return true;
-  const list = outcome.checks
-    .map((check) =>
-      t('jury.implausibleItem', {
-        field: check.label,
-        value: state.show(check.value),
-        min: state.show(check.range.min),
-        max: state.show(check.range.max),
-      }),
-    )
-    .join('; ');
   view.showAck('error', '');
   view.scoring.ask({
     kind: 'confirm',
-    message: t('jury.implausible', { list }),
+    message: implausibleQuestion(outcome.checks, show),
     actions: [
       { id: 'plausibility-correct', label: t('jury.correct'), primary: true, run: () => view.scoring.focusFirst() },
       { id: 'plausibility-confirm', label: t('jury.saveAnyway'), run: saveAnyway },

@@ -20,7 +20,7 @@ import { countOf, personName } from './people.js';
 export type AutoAssignStep = 'criteria' | 'proposals' | 'applied';
 
 type NumberKey = 'maxParticipantsPerSquad' | 'numberOfProposals' | 'breakCount';
-type FlagKey = 'separateGenders' | 'keepClubsTogether' | 'groupByAgeCategory';
+type FlagKey = 'separateGenders' | 'keepClubsTogether' | 'groupByAgeCategory' | 'separateCompetitions';
 
 const NUMBER_FIELDS: ReadonlyArray<{ key: NumberKey; label: string }> = [
   { key: 'maxParticipantsPerSquad', label: m('aa.maxPer') },
@@ -32,6 +32,7 @@ const FLAG_FIELDS: ReadonlyArray<{ key: FlagKey; label: string }> = [
   { key: 'separateGenders', label: m('aa.separate') },
   { key: 'keepClubsTogether', label: m('aa.clubs') },
   { key: 'groupByAgeCategory', label: m('aa.byAge') },
+  { key: 'separateCompetitions', label: m('aa.byCompetition') },
 ];
 
 const NAMING_LABELS: Readonly<Record<NamingPrefix, string>> = {
@@ -66,6 +67,7 @@ export class AutoAssignDialog {
   private applied = false;
   private proposals: SquadProposal[] = [];
   private selected = 0;
+  private competitions = new Map<number, string>();
   private readonly numberInputs = new Map<NumberKey, HTMLInputElement>();
   private readonly flagInputs = new Map<FlagKey, HTMLInputElement>();
   private readonly rangesInput = h('input', {
@@ -203,6 +205,8 @@ export class AutoAssignDialog {
   private fill(criteria: SquadCriteria): void {
     for (const [key, input] of this.numberInputs) input.value = String(criteria[key]);
     for (const [key, input] of this.flagInputs) input.checked = criteria[key];
+    // The office plans each competition's squads apart: a Kür gymnast among P-level ones is a mistake.
+    this.flagInputs.get('separateCompetitions')!.checked = true;
     this.rangesInput.value = criteria.ageCategoryRanges;
     this.namingSelect.value = criteria.namingPrefix;
     this.syncRangesEnabled();
@@ -232,6 +236,7 @@ export class AutoAssignDialog {
       separateGenders: flag('separateGenders'),
       keepClubsTogether: flag('keepClubsTogether'),
       groupByAgeCategory: flag('groupByAgeCategory'),
+      separateCompetitions: flag('separateCompetitions'),
       ageCategoryRanges: this.rangesInput.value,
       namingPrefix: this.namingSelect.value as NamingPrefix,
     };
@@ -242,6 +247,12 @@ export class AutoAssignDialog {
     this.criteriaError.textContent = message ?? '';
   }
 
+  /** The competitions a separated squad starts in, by name (loaded with the proposals). */
+  private competitionNames(ids: readonly number[] | undefined): string | null {
+    if (!ids || ids.length === 0) return null;
+    return ids.map((id) => this.competitions.get(id) ?? m('competition.fallback', { id })).join(' + ');
+  }
+
   private async generate(): Promise<void> {
     const criteria = this.readCriteria();
     if (!criteria) return;
@@ -250,7 +261,12 @@ export class AutoAssignDialog {
     this.generateButton.textContent = m('aa.generating');
     let response: GenerateResponse;
     try {
-      response = await this.api.generateSquads({ eventId: this.event.id, ...criteria });
+      const [generated, competitions] = await Promise.all([
+        this.api.generateSquads({ eventId: this.event.id, ...criteria }),
+        this.api.competitions(this.event.id),
+      ]);
+      response = generated;
+      this.competitions = new Map(competitions.map((competition) => [competition.id, competition.name ?? '']));
     } catch (error) {
       this.showCriteriaError(m('aa.noProposals', { error: (error as Error).message }));
       return;
@@ -331,7 +347,13 @@ export class AutoAssignDialog {
                   { class: 'squad-meta' },
                   squad.isBreak
                     ? m('aa.break')
-                    : [squad.colorName, squad.genderGroup, squad.ageCategory, countOf(squad.participants.length, 'participant')]
+                    : [
+                        this.competitionNames(squad.competitionIds),
+                        squad.colorName,
+                        squad.genderGroup,
+                        squad.ageCategory,
+                        countOf(squad.participants.length, 'participant'),
+                      ]
                         .filter(Boolean)
                         .join(' · '),
                 ),
@@ -353,17 +375,20 @@ export class AutoAssignDialog {
     });
     const back = h('button', { type: 'button', id: 'proposals-back' }, m('aa.back'));
     back.addEventListener('click', () => this.show('criteria'));
-    applyButton.addEventListener('click', () => void this.apply(applyButton, back, error));
+    // Group and team squads (G1, T1…) are planned by hand; the spec's apply would clear them.
+    const clearUnits = h('input', { type: 'checkbox', id: 'apply-clear-units' });
+    applyButton.addEventListener('click', () => void this.apply(applyButton, back, error, clearUnits.checked));
     this.proposalsSection.replaceChildren(
       h('h3', { id: 'proposals-title', tabindex: -1 }, m('aa.proposalsFor', { participants: countOf(totalParticipants, 'participant') })),
       h('div', { class: 'proposals', role: 'radiogroup', 'aria-labelledby': 'proposals-title' }, ...cards),
       h('p', { class: 'warning', id: 'apply-warning' }, m('aa.warning')),
+      h('label', { class: 'check', for: clearUnits.id }, clearUnits, ` ${m('aa.clearUnits')}`),
       error,
       h('div', { class: 'actions' }, back, applyButton),
     );
   }
 
-  private async apply(button: HTMLButtonElement, back: HTMLButtonElement, error: HTMLElement): Promise<void> {
+  private async apply(button: HTMLButtonElement, back: HTMLButtonElement, error: HTMLElement, clearUnits: boolean): Promise<void> {
     const proposal = this.proposals[this.selected];
     if (!proposal) return;
     button.disabled = true;
@@ -377,6 +402,7 @@ export class AutoAssignDialog {
           participantIds: squad.participants.map((participant) => participant.id),
         })),
         clearExisting: true,
+        keepGroupAndTeamSquads: !clearUnits,
       });
       this.applied = true;
       const close = h('button', { type: 'button', class: 'primary', id: 'applied-close' }, m('aa.close'));

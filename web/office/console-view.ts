@@ -16,6 +16,7 @@ import { m } from './messages.js';
 import type { AuditPage, CompetitionSummary, Completeness, ReleaseScope } from './office-api.js';
 
 type Device = Completeness['devices'][number];
+type MissingEntry = Device['squads'][number]['missing'][number];
 type Change = AuditPage['changes'][number];
 
 const LOG_LIMIT = 200;
@@ -49,6 +50,7 @@ export function consoleView(context: ViewContext): OfficeView {
     logBody,
   );
   const historyDialog = h('dialog', { class: 'history-dialog', id: 'score-history', 'aria-labelledby': 'history-title' });
+  const releaseDialog = h('dialog', { class: 'release-dialog', id: 'release-confirm', 'aria-labelledby': 'release-confirm-title' });
   let competitions: CompetitionSummary[] = [];
   let competitionId: number | null = null;
   let completeness: Completeness | null = null;
@@ -189,13 +191,55 @@ export function consoleView(context: ViewContext): OfficeView {
     await load();
   }
 
-  function releaseButton(scope: ReleaseScope, released: boolean, label: string): HTMLButtonElement {
+  /**
+   * Releasing a scope with scores still missing asks first and names who is missing: a release
+   * freezes the scores for everyone but the head judge, so a gap should be a decision, not a slip.
+   */
+  function confirmRelease(scope: ReleaseScope, label: string, missing: readonly MissingEntry[], expected: number): void {
+    const cancel = h('button', { type: 'button', class: 'primary', id: 'release-cancel' }, t('common.cancel'));
+    const confirm = h('button', { type: 'button', class: 'danger', id: 'release-anyway' }, m('con.releaseAnyway'));
+    cancel.addEventListener('click', () => releaseDialog.close());
+    confirm.addEventListener('click', () => {
+      releaseDialog.close();
+      void changeRelease(scope, true);
+    });
+    releaseDialog.replaceChildren(
+      h('h3', { id: 'release-confirm-title' }, m('con.releaseQuestion', { what: label })),
+      h('p', {}, m('con.releaseMissing', { missing: missing.length, expected })),
+      h(
+        'ul',
+        { class: 'missing-list', id: 'release-missing' },
+        ...missing.map((entry) =>
+          h(
+            'li',
+            {},
+            entry.startNumber ? `${entry.name ?? `#${entry.scoreId}`} (${entry.startNumber})` : (entry.name ?? `#${entry.scoreId}`),
+          ),
+        ),
+      ),
+      h('p', { class: 'hint' }, m('con.releaseFreezes')),
+      h('div', { class: 'actions' }, cancel, confirm),
+    );
+    releaseDialog.showModal();
+    cancel.focus();
+  }
+
+  function releaseButton(
+    scope: ReleaseScope,
+    released: boolean,
+    label: string,
+    /** What the scope holds open, and how the question names it. */
+    open: { missing: readonly MissingEntry[]; expected: number; subject: string },
+  ): HTMLButtonElement {
     const button = h(
       'button',
       { type: 'button', class: released ? 'reopen' : 'release', 'data-action': released ? 'reopen' : 'release', disabled: !session.isHead },
       m(released ? 'con.reopen' : 'con.release', { what: label }),
     );
-    button.addEventListener('click', () => void changeRelease(scope, !released));
+    button.addEventListener('click', () => {
+      if (!released && open.missing.length > 0) confirmRelease(scope, open.subject, open.missing, open.expected);
+      else void changeRelease(scope, !released);
+    });
     return button;
   }
 
@@ -210,47 +254,63 @@ export function consoleView(context: ViewContext): OfficeView {
         { class: 'device-head' },
         h('h3', {}, name, h('span', { class: 'count' }, m('con.scored', { scored: device.scored, expected: device.expected }))),
         device.release ? h('span', { class: 'released-badge' }, m('con.releasedBy', { who: device.release.releasedBy })) : null,
-        releaseButton(scope, device.release !== null, m('con.deviceWord')),
+        releaseButton(scope, device.release !== null, m('con.deviceWord'), {
+          missing: device.squads.flatMap((squad) => squad.missing),
+          expected: device.expected,
+          subject: name,
+        }),
       ),
+      // Scrolls sideways on a phone instead of widening the page.
       h(
-        'table',
-        { class: 'data-table squads' },
-        h('thead', {}, h('tr', {}, ...[...m('con.squadCols').split('|'), ''].map((label) => h('th', { scope: 'col' }, label)))),
+        'div',
+        { class: 'table-scroll' },
         h(
-          'tbody',
-          {},
-          ...device.squads.map((squad) =>
-            h(
-              'tr',
-              {
-                'data-squad': squad.squadName,
-                'data-complete': String(squad.missing.length === 0),
-                'data-released': String(squad.release !== null),
-              },
-              h('th', { scope: 'row' }, squad.squadName || m('con.none')),
+          'table',
+          { class: 'data-table squads' },
+          h('thead', {}, h('tr', {}, ...[...m('con.squadCols').split('|'), ''].map((label) => h('th', { scope: 'col' }, label)))),
+          h(
+            'tbody',
+            {},
+            ...device.squads.map((squad) =>
               h(
-                'td',
-                { class: 'number' },
-                `${squad.scored}/${squad.expected}`,
-                squad.didNotStart > 0 ? m('con.dns', { count: squad.didNotStart }) : '',
-              ),
-              h(
-                'td',
-                { class: 'missing' },
-                squad.missing.length === 0 ? m('con.complete') : squad.missing.map((entry) => entry.name ?? `#${entry.scoreId}`).join(', '),
-              ),
-              h('td', {}, squad.release ? m('con.releasedSquad', { who: squad.release.releasedBy }) : m('con.open')),
-              h(
-                'td',
-                { class: 'actions-cell' },
-                // A squad inside a released device is reopened with the device.
-                device.release === null && squad.squadName !== ''
-                  ? releaseButton(
-                      { ...scope, squadName: squad.squadName },
-                      squad.release !== null,
-                      m('con.squad', { name: squad.squadName }),
-                    )
-                  : null,
+                'tr',
+                {
+                  'data-squad': squad.squadName,
+                  'data-complete': String(squad.missing.length === 0),
+                  'data-released': String(squad.release !== null),
+                },
+                h('th', { scope: 'row' }, squad.squadName || m('con.none')),
+                h(
+                  'td',
+                  { class: 'number' },
+                  `${squad.scored}/${squad.expected}`,
+                  squad.didNotStart > 0 ? m('con.dns', { count: squad.didNotStart }) : '',
+                ),
+                h(
+                  'td',
+                  { class: 'missing' },
+                  squad.missing.length === 0
+                    ? m('con.complete')
+                    : squad.missing.map((entry) => entry.name ?? `#${entry.scoreId}`).join(', '),
+                ),
+                h('td', {}, squad.release ? m('con.releasedSquad', { who: squad.release.releasedBy }) : m('con.open')),
+                h(
+                  'td',
+                  { class: 'actions-cell' },
+                  // A squad inside a released device is reopened with the device.
+                  device.release === null && squad.squadName !== ''
+                    ? releaseButton(
+                        { ...scope, squadName: squad.squadName },
+                        squad.release !== null,
+                        m('con.squad', { name: squad.squadName }),
+                        {
+                          missing: squad.missing,
+                          expected: squad.expected,
+                          subject: `${m('con.squad', { name: squad.squadName })} · ${name}`,
+                        },
+                      )
+                    : null,
+                ),
               ),
             ),
           ),
@@ -488,6 +548,7 @@ export function consoleView(context: ViewContext): OfficeView {
     h('p', { class: 'hint' }, m('con.highlight')),
     h('div', { class: 'table-scroll' }, logTable),
     historyDialog,
+    releaseDialog,
   );
   return {
     element,
@@ -497,6 +558,7 @@ export function consoleView(context: ViewContext): OfficeView {
       unsubscribe();
       live.close();
       if (historyDialog.open) historyDialog.close();
+      if (releaseDialog.open) releaseDialog.close();
     },
   };
 }

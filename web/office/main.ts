@@ -3,6 +3,7 @@ import './office.css';
 import type { EventSummary } from '../shared/api.js';
 import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
+import { boardSetupView } from './board-setup-view.js';
 import { consoleView } from './console-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
@@ -30,6 +31,7 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'group-scores', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
   { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
   { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
+  { key: 'board', label: t('office.board'), needsEvent: true, create: boardSetupView },
   { key: 'panels', label: t('office.panels'), needsEvent: false, create: panelsView },
   { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },
 ];

@@ -10,8 +10,10 @@ import type { AllAroundResults, TeamResults } from '../../queries/results.js';
 import type { TeamScoresPage } from '../../queries/team-scores.js';
 import type { GroupHeader, GroupScoreEntry } from '../../queries/group-scores.js';
 import type { Completeness } from '../../queries/completeness.js';
+import type { FieldValueCounts } from '../../queries/field-values.js';
 import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
 import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
+import type { SquadEditResult as SquadEditReply } from '../../commands/edit-squads.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
@@ -120,8 +122,20 @@ export function officeApi(session: Session) {
       authed((options) =>
         postJson<GenerateResponse>('/api/squad-management/auto-assign/generate', body, { ...options, timeoutMs: 30_000 }),
       ),
-    applySquads: (body: { eventId: number; squads: Array<{ name: string; participantIds: number[] }>; clearExisting: boolean }) =>
-      authed((options) => postJson<ApplyResponse>('/api/squad-management/auto-assign/apply', body, { ...options, timeoutMs: 30_000 })),
+    applySquads: (body: {
+      eventId: number;
+      squads: Array<{ name: string; participantIds: number[] }>;
+      clearExisting: boolean;
+      keepGroupAndTeamSquads: boolean;
+    }) => authed((options) => postJson<ApplyResponse>('/api/squad-management/auto-assign/apply', body, { ...options, timeoutMs: 30_000 })),
+    createSquad: (eventId: number, name: string, participantIds: number[]) =>
+      authed((options) => postJson<SquadEditReply>(`/api/events/${eventId}/squads`, { name, participantIds }, options)),
+    renameSquad: (eventId: number, squadName: string, name: string) =>
+      authed((options) => putJson<SquadEditReply>(`/api/events/${eventId}/squads/${encodeURIComponent(squadName)}`, { name }, options)),
+    deleteSquad: (eventId: number, squadName: string) =>
+      authed((options) => deleteJson<SquadEditReply>(`/api/events/${eventId}/squads/${encodeURIComponent(squadName)}`, undefined, options)),
+    moveToSquad: (eventId: number, participantId: number, squadName: string | null) =>
+      authed((options) => putJson<SquadEditReply>(`/api/events/${eventId}/participants/${participantId}/squad`, { squadName }, options)),
     groupMembers: (groupId: number) => authed((options) => getJson<GroupMembersReply>(`/api/groups/${groupId}/members`, {}, options)),
     saveGroupMembers: (groupId: number, participantIds: number[]) =>
       authed((options) => putJson<GroupMembersReply>(`/api/groups/${groupId}/members`, { participantIds }, options)),
@@ -162,8 +176,15 @@ export function officeApi(session: Session) {
     reopen: (scope: ReleaseScope) => authed((options) => deleteJson<ReleaseState>('/api/releases', scope, options)),
     savePanel: (
       disciplineId: number,
-      body: { judgeFieldIds: number[]; aggregation: PanelAggregation; aggregateFieldId: number; tolerance: number },
+      body: {
+        judgeFieldIds: number[];
+        aggregation: PanelAggregation;
+        aggregateFieldId: number;
+        tolerance: number;
+        replaceStoredValues?: number | undefined;
+      },
     ) => authed((options) => putJson<PanelSettings>(`/api/disciplines/${disciplineId}/panel`, body, options)),
+    fieldValues: (disciplineId: number) => getJson<FieldValueCounts>(`/api/disciplines/${disciplineId}/field-values`),
     removePanel: (disciplineId: number) =>
       authed((options) => deleteJson<null>(`/api/disciplines/${disciplineId}/panel`, undefined, options)),
     panelDeviations: (eventId: number) =>

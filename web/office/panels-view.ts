@@ -6,6 +6,7 @@
  */
 import type { DisciplineField, DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
+import { HttpError } from '../shared/api.js';
 import { decimalSeparator, t, type MessageKey } from '../shared/i18n.js';
 import { DEFAULT_PANEL_TOLERANCE, PANEL_AGGREGATIONS, type PanelAggregation, type PanelSettings } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
@@ -17,6 +18,18 @@ const deviceName = (discipline: DisciplineSummary) => discipline.displayName || 
 const fieldName = (field: DisciplineField) => field.name ?? field.shortName ?? `#${field.id}`;
 const aggregationLabel = (aggregation: PanelAggregation) => t(`panel.aggregation.${aggregation}` as MessageKey);
 const bySortOrder = (a: DisciplineField, b: DisciplineField) => (a.sortOrder ?? Infinity) - (b.sortOrder ?? Infinity) || a.id - b.id;
+/** Names an execution score goes by: the aggregate's natural home when it is empty. */
+const EXECUTION_NAME = /^e$|^e[-\s]?(note|score|wert|abzug)\b|ausf|execution/i;
+
+/**
+ * The field a new panel's aggregate should go to: an empty one, an execution score's first.
+ * Null when every candidate holds values (the page then says how to get an empty one).
+ */
+export function suitableAggregateField(candidates: readonly DisciplineField[], storedValues: ReadonlyMap<number, number>): number | null {
+  const empty = candidates.filter((field) => (storedValues.get(field.id) ?? 0) === 0);
+  const named = empty.find((field) => EXECUTION_NAME.test(field.shortName ?? '') || EXECUTION_NAME.test(field.name ?? ''));
+  return (named ?? empty[0])?.id ?? null;
+}
 
 export function panelsView(context: ViewContext): OfficeView {
   const { api, session } = context;
@@ -97,8 +110,11 @@ export function panelsView(context: ViewContext): OfficeView {
     const mine = ++generation;
     editor.replaceChildren(h('h3', {}, deviceName(discipline)), h('p', { class: 'hint' }, '…'));
     let fields: DisciplineField[];
+    let storedValues: Map<number, number>;
     try {
-      fields = (await api.disciplineFields(discipline.id)).filter((field) => field.enabled).sort(bySortOrder);
+      const [loaded, usage] = await Promise.all([api.disciplineFields(discipline.id), api.fieldValues(discipline.id)]);
+      fields = loaded.filter((field) => field.enabled).sort(bySortOrder);
+      storedValues = new Map(usage.fields.map((entry) => [entry.fieldId, entry.storedValues]));
     } catch (error) {
       if (mine === generation)
         editor.replaceChildren(h('p', { class: 'form-error' }, m('panels.fieldsFailed', { error: (error as Error).message })));
@@ -138,20 +154,31 @@ export function panelsView(context: ViewContext): OfficeView {
       value: format.display(panel?.tolerance ?? DEFAULT_PANEL_TOLERANCE, decimalSeparator),
     });
     const formError = h('p', { class: 'form-error', id: 'panel-error', role: 'alert', hidden: true });
+    const noEmptyField = h('p', { class: 'hint', id: 'panel-no-empty-field', hidden: true }, m('panels.noEmptyField'));
+    const replaceBox = h('div', { class: 'replace-question', id: 'panel-replace', role: 'alertdialog', hidden: true });
     const save = h('button', { type: 'submit', class: 'primary', id: 'panel-save' }, m('panels.save'));
     const remove = h('button', { type: 'button', id: 'panel-remove', hidden: panel === null }, m('panels.remove'));
 
     const judgeIds = () => judgeBoxes.filter((box) => box.checked).map((box) => Number(box.value));
-    /** The aggregate field can be any field that is neither a judge's nor the final. */
+    /**
+     * The aggregate field can be any field that is neither a judge's nor the final; each says
+     * whether it holds values, and an empty one is offered first (issue 44).
+     */
     const fillAggregateChoices = () => {
-      const wanted = Number(aggregateSelect.value) || panel?.aggregateFieldId || null;
       const judges = new Set(judgeIds());
+      const choices = candidates.filter((field) => !judges.has(field.id));
+      const suitable = suitableAggregateField(choices, storedValues);
+      const wanted = Number(aggregateSelect.value) || panel?.aggregateFieldId || suitable;
       aggregateSelect.replaceChildren(
         h('option', { value: '' }, m('panels.chooseField')),
-        ...candidates
-          .filter((field) => !judges.has(field.id))
-          .map((field) => h('option', { value: field.id, selected: field.id === wanted }, fieldName(field))),
+        ...choices.map((field) => {
+          const count = storedValues.get(field.id) ?? 0;
+          const label =
+            count === 0 ? m('panels.fieldEmpty', { field: fieldName(field) }) : m('panels.fieldHolds', { field: fieldName(field), count });
+          return h('option', { value: field.id, selected: field.id === wanted }, label);
+        }),
       );
+      noEmptyField.hidden = suitable !== null || judges.size < 2;
     };
     judgeBoxes.forEach((box) => box.addEventListener('change', fillAggregateChoices));
     fillAggregateChoices();
@@ -182,9 +209,16 @@ export function panelsView(context: ViewContext): OfficeView {
         aggregationSelect,
         h('p', { class: 'hint' }, m('panels.aggregationHint')),
       ),
-      h('div', { class: 'picker' }, h('label', { for: 'panel-aggregate-field' }, m('panels.aggregateField')), aggregateSelect),
+      h(
+        'div',
+        { class: 'picker' },
+        h('label', { for: 'panel-aggregate-field' }, m('panels.aggregateField')),
+        aggregateSelect,
+        noEmptyField,
+      ),
       h('div', { class: 'picker' }, h('label', { for: 'panel-tolerance' }, m('panels.tolerance')), toleranceInput),
       formError,
+      replaceBox,
       h('div', { class: 'actions' }, remove, save),
     );
 
@@ -198,23 +232,41 @@ export function panelsView(context: ViewContext): OfficeView {
       if (tolerance === null || tolerance < 0)
         return showError(m('panels.badTolerance', { example: format.display(DEFAULT_PANEL_TOLERANCE, decimalSeparator) }));
       showError(null);
-      void (async () => {
+      const body = { judgeFieldIds, aggregation: aggregationSelect.value as PanelAggregation, aggregateFieldId, tolerance };
+      const aggregateName = fieldName(candidates.find((field) => field.id === aggregateFieldId)!);
+      const send = async (replaceStoredValues?: number) => {
+        replaceBox.hidden = true;
         try {
-          const saved = await api.savePanel(discipline.id, {
-            judgeFieldIds,
-            aggregation: aggregationSelect.value as PanelAggregation,
-            aggregateFieldId,
-            tolerance,
-          });
+          const saved = await api.savePanel(discipline.id, { ...body, replaceStoredValues });
           panels.set(discipline.id, saved);
           message.textContent = m('panels.saved', { device: deviceName(discipline), size: saved.size });
           renderTable();
           await renderEditor();
         } catch (error) {
-          showError(m('panels.failed', { error: (error as Error).message }));
+          const replaced = error instanceof HttpError && error.status === 409 ? error.body?.replaced : undefined;
+          if (typeof replaced === 'number') askToReplace(replaced, aggregateName, send);
+          else showError(m('panels.failed', { error: (error as Error).message }));
         }
-      })();
+      };
+      void send();
     });
+
+    /** The server counted stored values the panel would replace: nothing is saved unless the user says so. */
+    function askToReplace(count: number, field: string, send: (replace: number) => Promise<void>): void {
+      const replace = h('button', { type: 'button', class: 'danger', id: 'panel-replace-confirm' }, m('panels.replace', { count }));
+      const keep = h('button', { type: 'button', class: 'primary', id: 'panel-replace-keep' }, m('panels.keep'));
+      replace.addEventListener('click', () => void send(count));
+      keep.addEventListener('click', () => {
+        replaceBox.hidden = true;
+        showError(m('panels.kept', { field }));
+      });
+      replaceBox.replaceChildren(
+        h('p', { id: 'panel-replace-text' }, m('panels.replaceQuestion', { count, field })),
+        h('div', { class: 'actions' }, keep, replace),
+      );
+      replaceBox.hidden = false;
+      keep.focus();
+    }
     remove.addEventListener('click', () => {
       void (async () => {
         try {

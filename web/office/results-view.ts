@@ -4,7 +4,8 @@
  * toolbar, the navigation and the header hidden in print (office.css, `@media print`). Each age
  * class is a sheet of its own (a page break before the next), each sheet repeats the event, its
  * date, the competition and the class at the top of every page (a repeated table header), and the
- * page numbers come from the `@page` margin boxes. Certificates: one page per place 1-3 per class.
+ * page numbers come from the `@page` margin boxes. Certificates: one page per place 1-3 per class;
+ * an incomplete all-around (not every discipline scored) gets none unless the office includes them.
  */
 import type { AllAroundResult, AllAroundResults, ResultDiscipline, TeamResult, TeamResults } from '../../queries/results.js';
 import type { DisciplineSummary } from '../shared/api.js';
@@ -23,6 +24,8 @@ interface ViewState {
   list: ListKind;
   byAgeClass: boolean;
   sheet: Sheet;
+  /** Certificates for incomplete all-arounds too (`&incomplete=include`). */
+  includeIncomplete: boolean;
 }
 
 const CERTIFICATE_PLACES = 3;
@@ -36,6 +39,7 @@ function readState(): ViewState {
     list: search.get('list') === 'teams' ? 'teams' : 'all-around',
     byAgeClass: search.get('groupBy') !== 'none',
     sheet: search.get('sheet') === 'certificates' ? 'certificates' : 'list',
+    includeIncomplete: search.get('incomplete') === 'include',
   };
 }
 
@@ -46,6 +50,7 @@ function writeState(state: ViewState): void {
   set('list', state.list === 'teams' ? 'teams' : null);
   set('groupBy', state.byAgeClass ? null : 'none');
   set('sheet', state.sheet === 'certificates' ? 'certificates' : null);
+  set('incomplete', state.includeIncomplete ? 'include' : null);
   window.history.replaceState(null, '', url);
 }
 
@@ -166,6 +171,16 @@ function resultSheet(list: AllAroundResults | TeamResults, group: SheetGroup, fo
           { class: 'score total' },
           formats.total(row.total),
           row.complete ? null : h('span', { class: 'incomplete-mark', title: m('res.incomplete') }, '*'),
+          row.complete
+            ? null
+            : h(
+                'span',
+                { class: 'incomplete-count' },
+                m('res.scoredOf', {
+                  scored: row.disciplines.filter((discipline) => discipline.score !== null).length,
+                  all: row.disciplines.length,
+                }),
+              ),
         ),
       ),
     ),
@@ -183,10 +198,19 @@ function resultSheet(list: AllAroundResults | TeamResults, group: SheetGroup, fo
   );
 }
 
-function certificates(list: AllAroundResults | TeamResults, groups: readonly SheetGroup[], formats: Formats): HTMLElement[] {
+/** The rows of places 1-3; an incomplete all-around only when the office asked for it. */
+const certified = (row: Row, includeIncomplete: boolean) =>
+  row.rank !== null && row.rank <= CERTIFICATE_PLACES && (row.complete || includeIncomplete);
+
+function certificates(
+  list: AllAroundResults | TeamResults,
+  groups: readonly SheetGroup[],
+  formats: Formats,
+  includeIncomplete: boolean,
+): HTMLElement[] {
   return groups.flatMap((group) =>
     group.rows
-      .filter((row) => row.rank !== null && row.rank <= CERTIFICATE_PLACES)
+      .filter((row) => certified(row, includeIncomplete))
       .map((row) =>
         h(
           'section',
@@ -219,6 +243,13 @@ export function resultsView(context: ViewContext): OfficeView {
     h('option', { value: 'teams' }, m('res.teams')),
   );
   const byAgeClass = h('input', { type: 'checkbox', id: 'results-by-age-class', checked: state.byAgeClass });
+  const includeIncomplete = h('input', { type: 'checkbox', id: 'results-include-incomplete', checked: state.includeIncomplete });
+  const includePicker = h(
+    'div',
+    { class: 'picker checkbox-picker' },
+    h('label', { for: includeIncomplete.id }, includeIncomplete, m('res.includeIncomplete')),
+  );
+  const leftOut = h('p', { class: 'page-message screen-only', id: 'results-left-out', hidden: true });
   const sheetSelect = h(
     'select',
     { id: 'results-sheet', name: 'sheet' },
@@ -242,24 +273,37 @@ export function resultsView(context: ViewContext): OfficeView {
     h('div', { class: 'picker' }, h('label', { for: listSelect.id }, m('res.listLabel')), listSelect),
     h('div', { class: 'picker' }, h('label', { for: sheetSelect.id }, m('res.print')), sheetSelect),
     h('div', { class: 'picker checkbox-picker' }, h('label', { for: byAgeClass.id }, byAgeClass, m('res.perClass'))),
+    includePicker,
     h('div', { class: 'picker actions' }, printButton, csvLink, boardLink),
   );
-  const element = h('section', { class: 'results-view' }, h('h2', { class: 'screen-only' }, m('res.results')), toolbar, message, output);
+  const element = h(
+    'section',
+    { class: 'results-view' },
+    h('h2', { class: 'screen-only' }, m('res.results')),
+    toolbar,
+    message,
+    leftOut,
+    output,
+  );
 
   const changed = () => {
     state.competitionId = Number(competitionSelect.value) || null;
     state.list = listSelect.value === 'teams' ? 'teams' : 'all-around';
     state.byAgeClass = byAgeClass.checked;
     state.sheet = sheetSelect.value === 'certificates' ? 'certificates' : 'list';
+    state.includeIncomplete = includeIncomplete.checked;
     writeState(state);
     void render();
   };
-  for (const control of [competitionSelect, listSelect, byAgeClass, sheetSelect]) control.addEventListener('change', changed);
+  for (const control of [competitionSelect, listSelect, byAgeClass, sheetSelect, includeIncomplete])
+    control.addEventListener('change', changed);
   printButton.addEventListener('click', () => window.print());
 
   async function render(): Promise<void> {
     const mine = ++generation;
     byAgeClass.disabled = state.list === 'teams';
+    includePicker.hidden = state.sheet !== 'certificates';
+    leftOut.hidden = true;
     if (state.competitionId === null) {
       output.replaceChildren();
       message.textContent = m('res.noCompetitions');
@@ -293,7 +337,14 @@ export function resultsView(context: ViewContext): OfficeView {
             }))
           : [{ ageClass: null, title: m('res.teams'), rows: list.results.map(teamRow) }];
       const sheets =
-        state.sheet === 'certificates' ? certificates(list, groups, formats) : groups.map((group) => resultSheet(list, group, formats));
+        state.sheet === 'certificates'
+          ? certificates(list, groups, formats, state.includeIncomplete)
+          : groups.map((group) => resultSheet(list, group, formats));
+      // Who would have had a certificate but has not done every discipline: named, so it is a choice.
+      const skipped =
+        state.sheet === 'certificates' ? groups.flatMap((group) => group.rows).filter((row) => !row.complete && certified(row, true)) : [];
+      leftOut.hidden = skipped.length === 0 || state.includeIncomplete;
+      leftOut.textContent = m('res.leftOut', { names: skipped.map((row) => `${row.name} (${row.rank}.)`).join(', ') });
       output.dataset.sheet = state.sheet;
       output.replaceChildren(...sheets);
       document.title = `${list.competitionName ?? m('res.results')} · ${event.name}`;

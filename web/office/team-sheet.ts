@@ -4,8 +4,9 @@
  * and whether leaving a cell should save the attempt.
  */
 import type { TeamScoreEntry } from '../../queries/team-scores.js';
-import { parse, variablesInOrder } from '../../src/domain/formula.js';
+import { evaluate, parse, variablesInOrder, type Expr } from '../../src/domain/formula.js';
 import type { DisciplineField } from '../shared/api.js';
+import { checkPlausibility, type PlausibilityCheck, type PlausibilityDiscipline, type PlausibilityValue } from '../shared/plausibility.js';
 
 export interface SheetLayout {
   /** One column per enabled non-final field, in the server's sort order. */
@@ -17,23 +18,26 @@ export interface SheetLayout {
    * the final score is typed like any other cell.
    */
   formulaFields: DisciplineField[] | null;
+  /** The parsed formula when `formulaFields` is not null. */
+  expr: Expr | null;
 }
 
 export function sheetLayout(fields: readonly DisciplineField[], disciplineId: number, formula: string | null): SheetLayout {
   const enabled = fields.filter((field) => field.disciplineId === disciplineId && field.enabled);
   const finalField = enabled.find((field) => field.isFinalScore) ?? null;
   const columns = enabled.filter((field) => !field.isFinalScore);
-  return { columns, finalField, formulaFields: formulaFieldsOf(formula, columns) };
+  return { columns, finalField, ...formulaFieldsOf(formula, columns) };
 }
 
-function formulaFieldsOf(formula: string | null, columns: readonly DisciplineField[]): DisciplineField[] | null {
-  if (formula === null) return null;
+function formulaFieldsOf(formula: string | null, columns: readonly DisciplineField[]): Pick<SheetLayout, 'formulaFields' | 'expr'> {
+  const none = { formulaFields: null, expr: null };
+  if (formula === null) return none;
   const parsed = parse(formula);
-  if (!parsed.ok) return null;
+  if (!parsed.ok) return none;
   const byShortName = new Map(columns.filter((field) => field.shortName).map((field) => [field.shortName!, field]));
   const variables = variablesInOrder(parsed.expr);
-  if (!variables.every((name) => byShortName.has(name))) return null;
-  return variables.map((name) => byShortName.get(name)!);
+  if (!variables.every((name) => byShortName.has(name))) return none;
+  return { formulaFields: variables.map((name) => byShortName.get(name)!), expr: parsed.expr };
 }
 
 export interface StoredAttempt {
@@ -105,4 +109,47 @@ export function decideSave(
   }
   if (typedFinal === null) return { kind: 'incomplete', reason: 'type-final' };
   return { kind: 'save', components, finalScore: typedFinal };
+}
+
+/** A checked value and the column it was typed in (`final`: the final score, typed or calculated). */
+export interface SheetCheck extends PlausibilityCheck {
+  column: number | 'final';
+}
+
+export type SheetOutcome = { kind: 'ok' } | { kind: 'refuse'; check: SheetCheck } | { kind: 'confirm'; checks: SheetCheck[] };
+
+/**
+ * The portal's plausibility rule on the values a save would store: every component, and the final
+ * score as typed or as the formula makes it (a typo in a field shows there too).
+ */
+export function checkSave(
+  layout: SheetLayout,
+  decision: Extract<SaveDecision, { kind: 'save' }>,
+  discipline: PlausibilityDiscipline,
+  finalLabel: string,
+): SheetOutcome {
+  const columns: Array<number | 'final'> = [];
+  const values = decision.components.flatMap(({ fieldId, value }): PlausibilityValue[] => {
+    const field = layout.columns.find((column) => column.id === fieldId);
+    if (!field) return [];
+    columns.push(fieldId);
+    return [{ kind: 'field', label: field.name || fieldLabel(field), value, name: field.name ?? '', shortName: field.shortName }];
+  });
+  const finalScore = decision.finalScore ?? formulaFinal(layout, decision.components);
+  if (finalScore !== null) {
+    columns.push('final');
+    values.push({ kind: 'final', label: finalLabel, value: finalScore });
+  }
+  const outcome = checkPlausibility(discipline, values);
+  const withColumn = (check: PlausibilityCheck): SheetCheck => ({ ...check, column: columns[check.index]! });
+  if (outcome.kind === 'refuse') return { kind: 'refuse', check: withColumn(outcome.check) };
+  if (outcome.kind === 'confirm') return { kind: 'confirm', checks: outcome.checks.map(withColumn) };
+  return outcome;
+}
+
+function formulaFinal(layout: SheetLayout, components: ReadonlyArray<{ fieldId: number; value: number }>): number | null {
+  if (layout.formulaFields === null || layout.expr === null) return null;
+  const values = new Map(components.map(({ fieldId, value }) => [fieldId, value]));
+  const bindings = new Map(layout.formulaFields.map((field) => [field.shortName!, values.get(field.id) ?? Number.NaN]));
+  return evaluate(layout.expr, bindings);
 }

@@ -1,11 +1,22 @@
 import type { DisciplineSummary } from '../shared/api.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
-import { decimalSeparator, timeOfDay } from '../shared/i18n.js';
+import { decimalSeparator, t, timeOfDay } from '../shared/i18n.js';
+import { usualRange } from '../shared/plausibility.js';
+import { implausibleQuestion, refusalText } from '../shared/plausibility-text.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
 import { m } from './messages.js';
 import type { CompetitionSummary, OfficeApi, UnitSummary } from './office-api.js';
-import { decideSave, sheetLayout, storedAttempts, type SaveDecision, type SheetLayout, type StoredAttempt } from './team-sheet.js';
+import {
+  checkSave,
+  decideSave,
+  sheetLayout,
+  storedAttempts,
+  type SaveDecision,
+  type SheetCheck,
+  type SheetLayout,
+  type StoredAttempt,
+} from './team-sheet.js';
 import type { TeamScoreEntry } from '../../queries/team-scores.js';
 
 type StoredEntry = Pick<TeamScoreEntry, 'attempt' | 'components' | 'finalScore'>;
@@ -97,7 +108,14 @@ interface AttemptRow {
   finalCell: Cell | null;
   finalOutput: HTMLOutputElement | null;
   status: HTMLElement;
+  /** The plausibility question of a save that waits for confirmation: a table row below the attempt's. */
+  prompt: HTMLTableRowElement;
+  promptBox: HTMLElement;
+  /** The values the open question is about, so leaving another cell does not ask again. */
+  asked: string | null;
 }
+
+type Save = Extract<SaveDecision, { kind: 'save' }>;
 
 const disciplineLabel = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
 const competitionLabel = (competition: CompetitionSummary) => competition.name ?? m('competition.fallback', { id: competition.id });
@@ -169,7 +187,11 @@ class UnitSheet {
         finalCell: null,
         finalOutput: null,
         status: h('span', { class: 'row-status', id: `status-${attempt}`, role: 'status' }),
+        prompt: h('tr', { class: 'prompt-row', id: `prompt-${attempt}`, hidden: true }),
+        promptBox: h('div', { class: 'row-prompt', role: 'group' }),
+        asked: null,
       };
+      row.prompt.append(h('td', { colspan: columns.length + 3 }, row.promptBox));
       const cellsOfRow = columns.map((field) => {
         const cell = this.cell(row, field.id, m('sheet.cellLabel', { attempt, field: field.name ?? field.shortName ?? String(field.id) }));
         row.cells.set(field.id, cell);
@@ -186,6 +208,7 @@ class UnitSheet {
       this.rows.push(row);
       body.append(
         h('tr', { 'data-attempt': attempt }, h('th', { scope: 'row' }, String(attempt)), ...cellsOfRow, finalCell, h('td', {}, row.status)),
+        row.prompt,
       );
     }
     const caption = h(
@@ -204,8 +227,25 @@ class UnitSheet {
         { class: 'table-scroll' },
         h('table', { class: 'data-table score-sheet', id: 'score-sheet' }, caption, h('thead', {}, head), body),
       ),
-      h('p', { class: 'hint' }, m('sheet.hint', { example: this.format.example })),
+      h('p', { class: 'hint', id: 'sheet-hint' }, this.hint()),
     );
+  }
+
+  /** The notation and the plausible ranges in words (the portal's rule, docs/decisions.md). */
+  private hint(): string {
+    const field = this.layout.columns.map((column) =>
+      usualRange(this.discipline, { kind: 'field', name: column.name ?? '', shortName: column.shortName }),
+    );
+    const strict = field.find((range) => !range.negative) ?? field[0];
+    const final = usualRange(this.discipline, { kind: 'final' });
+    const parts = [
+      m('sheet.hintFormat', { example: this.format.example }),
+      strict ? m('sheet.hintFields', { min: this.show(strict.min), max: this.show(strict.max) }) : '',
+      m('sheet.hintFinal', { min: this.show(final.min), max: this.show(final.max) }),
+      m('sheet.hintNegative'),
+      m('sheet.hintSave'),
+    ];
+    return parts.filter(Boolean).join(' ');
   }
 
   private cell(row: AttemptRow, column: number | 'final', label: string): Cell {
@@ -292,6 +332,7 @@ class UnitSheet {
     }
     const same = (a: number, b: number) => this.format.format(a) === this.format.format(b);
     const decision = decideSave(this.layout, { values, finalScore }, this.stored.get(row.attempt), same);
+    if (decision.kind !== 'save') this.closePrompt(row);
     if (decision.kind === 'unchanged') {
       if (row.status.dataset.state === 'incomplete') this.setStatus(row, 'idle', '');
       return;
@@ -306,6 +347,73 @@ class UnitSheet {
       );
       return;
     }
+    this.check(row, cell, decision);
+  }
+
+  /**
+   * The portal's plausibility rule before anything is sent: a negative value where none can be is
+   * refused at its cell; values outside their usual range wait for "Save anyway".
+   */
+  private check(row: AttemptRow, cell: Cell, decision: Save): void {
+    const outcome = checkSave(this.layout, decision, this.discipline, t('jury.finalScore'));
+    if (outcome.kind === 'refuse') {
+      this.closePrompt(row);
+      const { check } = outcome;
+      this.setError(
+        this.cellOf(row, check) ?? cell,
+        refusalText(check, (value) => this.show(value)),
+      );
+      this.setStatus(row, 'error', m('sheet.correct'));
+      return;
+    }
+    if (outcome.kind === 'confirm') {
+      this.ask(row, decision, outcome.checks);
+      return;
+    }
+    this.closePrompt(row);
+    this.save(row, cell, decision);
+  }
+
+  private cellOf(row: AttemptRow, check: SheetCheck): Cell | null {
+    return (check.column === 'final' ? row.finalCell : row.cells.get(check.column)) ?? null;
+  }
+
+  private ask(row: AttemptRow, decision: Save, checks: SheetCheck[]): void {
+    const key = JSON.stringify(decision);
+    if (row.asked === key && !row.prompt.hidden) return;
+    row.asked = key;
+    const correct = h('button', { type: 'button', class: 'primary small', id: `correct-${row.attempt}` }, t('jury.correct'));
+    const confirm = h('button', { type: 'button', class: 'small', id: `confirm-${row.attempt}` }, t('jury.saveAnyway'));
+    const first = this.cellOf(row, checks[0]!);
+    correct.addEventListener('click', () => {
+      this.closePrompt(row);
+      (first ?? [...row.cells.values()][0])?.input.focus();
+    });
+    confirm.addEventListener('click', () => {
+      this.closePrompt(row);
+      this.save(row, first ?? [...row.cells.values()][0]!, decision);
+    });
+    this.setStatus(row, 'incomplete', m('sheet.waitsForConfirm'));
+    row.promptBox.replaceChildren(
+      h(
+        'p',
+        {},
+        implausibleQuestion(checks, (value) => this.show(value)),
+      ),
+      h('div', { class: 'actions' }, correct, confirm),
+    );
+    row.prompt.hidden = false;
+    // As in the portal: "Correct it" has the focus, "Save anyway" is one Tab away.
+    correct.focus();
+  }
+
+  private closePrompt(row: AttemptRow): void {
+    row.asked = null;
+    row.prompt.hidden = true;
+    row.promptBox.replaceChildren();
+  }
+
+  private save(row: AttemptRow, cell: Cell, decision: Save): void {
     this.setStatus(row, 'saving', m('sheet.saving'));
     const target = { unitId: this.unit.id, competitionId: this.competition.id, disciplineId: this.discipline.id, attempt: row.attempt };
     const finalFieldId = this.layout.finalField!.id;

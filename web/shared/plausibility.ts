@@ -28,7 +28,10 @@ export const PLAUSIBILITY_DEFAULTS = {
 /** Fields whose name marks a bonus or a correction may be negative; every other value may not. */
 const MAY_BE_NEGATIVE = /bonus|korrektur|correction/i;
 
-function plausibleRange(entry: PlausibilityValue, isTime: boolean, startValue: number | null): PlausibleRange {
+/** What a value of a field (by its names) or the final score is checked as. */
+export type PlausibilityKind = { kind: 'field'; name: string; shortName: string | null } | { kind: 'final' };
+
+function plausibleRange(entry: PlausibilityKind, isTime: boolean, startValue: number | null): PlausibleRange {
   const negative = entry.kind === 'field' && MAY_BE_NEGATIVE.test(`${entry.name} ${entry.shortName ?? ''}`);
   if (isTime) return { min: 0, max: PLAUSIBILITY_DEFAULTS.timeMaxSeconds, negative: false, source: 'time' };
   if (entry.kind === 'final') {
@@ -59,14 +62,14 @@ export interface PlausibilityDiscipline {
  * One typed value: a field's (its name and short name say whether it may be negative) or the final
  * score. `label` is what the page calls it in its message.
  */
-export type PlausibilityValue = { label: string; value: number } & (
-  { kind: 'field'; name: string; shortName: string | null } | { kind: 'final' }
-);
+export type PlausibilityValue = { label: string; value: number } & PlausibilityKind;
 
 export interface PlausibilityCheck {
   label: string;
   value: number;
   range: PlausibleRange;
+  /** Its position in the values checked, so a page can mark the input it came from. */
+  index: number;
 }
 
 /** What a save may do: go, be refused for its first impossible value, or wait for a confirmation of the doubtful ones. */
@@ -75,11 +78,15 @@ export type PlausibilityOutcome =
 
 /** The rule applied to every value of one save, in the order given. */
 export function checkPlausibility(discipline: PlausibilityDiscipline | null, values: readonly PlausibilityValue[]): PlausibilityOutcome {
-  const isTime = discipline?.inputMask ? maskClass(discipline.inputMask.trim()) === 'time' : false;
-  const startValue = discipline?.startValue ?? null;
-  const checks = values.map((entry) => ({ label: entry.label, value: entry.value, range: plausibleRange(entry, isTime, startValue) }));
+  const checks = values.map((entry, index) => ({ label: entry.label, value: entry.value, range: usualRange(discipline, entry), index }));
   const refused = checks.find((check) => judgeValue(check.value, check.range) === 'refuse');
   if (refused) return { kind: 'refuse', check: refused };
   const doubtful = checks.filter((check) => judgeValue(check.value, check.range) === 'confirm');
   return doubtful.length === 0 ? { kind: 'ok' } : { kind: 'confirm', checks: doubtful };
+}
+
+/** The range a value of this kind is usual in, for a page that states it in words. */
+export function usualRange(discipline: PlausibilityDiscipline | null, entry: PlausibilityKind): PlausibleRange {
+  const isTime = discipline?.inputMask ? maskClass(discipline.inputMask.trim()) === 'time' : false;
+  return plausibleRange(entry, isTime, discipline?.startValue ?? null);
 }

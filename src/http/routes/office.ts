@@ -20,6 +20,9 @@ const CompetitionsReply = Type.Array(
     name: NullableString,
     isGroupCompetition: Type.Boolean({ description: 'bol_gruppe: group scoring is enabled' }),
     attempts: Type.Integer({ description: 'int_versuche (1 when not set): attempts per discipline' }),
+    disciplineIds: Type.Array(Type.Integer(), {
+      description: 'not in the spec: the devices its score rows are planned on (detail rows), in planning order',
+    }),
   }),
 );
 

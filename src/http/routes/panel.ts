@@ -7,14 +7,16 @@ import type { AppDeps, TypedApp } from '../app-types.js';
 import { confirmPanelDeviation } from '../../../commands/confirm-panel-deviation.js';
 import { removePanelSettings, setPanelSettings } from '../../../commands/panel-settings.js';
 import { selectOpenDeviations } from '../../../queries/panel-deviations.js';
+import { selectFieldValueCounts } from '../../../queries/field-values.js';
 import { HEAD_ROLES } from '../auth.js';
 import { commandContext } from '../actor.js';
-import { withErrors } from '../schemas/common.js';
+import { ReplacesStoredValuesBodySchema, withErrors } from '../schemas/common.js';
 import {
   ConfirmReply,
   DeviationKey,
   DeviationsQuery,
   DeviationsReply,
+  FieldValuesReply,
   PanelParams,
   PanelSettingsBody,
   PanelSettingsSchema,
@@ -31,16 +33,31 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
         summary: "Set a discipline's E-panel: judge fields, aggregation, the field receiving the aggregate, tolerance",
         params: PanelParams,
         body: PanelSettingsBody,
-        response: withErrors({ 200: PanelSettingsSchema }, 400, 401, 403, 404, 503),
+        response: { ...withErrors({ 200: PanelSettingsSchema }, 400, 401, 403, 404, 503), 409: ReplacesStoredValuesBodySchema },
       },
     },
     async (request) => {
       const context = commandContext(request);
-      return deps.commands.run(
+      const panel = await deps.commands.run(
         (tx) => setPanelSettings(tx, request.params.disciplineId, request.body, context.actor ?? 'unknown'),
         context,
       );
+      return { ...panel, judgeFieldIds: [...panel.judgeFieldIds] };
     },
+  );
+
+  app.get(
+    '/api/disciplines/:disciplineId/field-values',
+    {
+      schema: {
+        tags: ['e-panel'],
+        summary:
+          'How many score rows hold a value in each field of a discipline (which field can receive an aggregate without replacing data)',
+        params: PanelParams,
+        response: withErrors({ 200: FieldValuesReply }, 400, 404, 503),
+      },
+    },
+    async (request) => selectFieldValueCounts(deps.pool, request.params.disciplineId),
   );
 
   app.delete(

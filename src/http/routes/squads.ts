@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
-import { ANONYMOUS } from '../../../commands/run-command.js';
-import { withClientGone } from '../client-gone.js';
+import { commandContext } from '../actor.js';
 import { applySquads } from '../../../commands/apply-squads.js';
+import { editSquads } from '../../../commands/edit-squads.js';
 import { readAgeRule } from '../../../queries/app-settings.js';
 import { selectSquadPlanningInput } from '../../../queries/squad-participants.js';
 import { generateSquadProposals, resolveSquadCriteria, SQUAD_NAME_MAX_LENGTH, type SquadProposal } from '../../domain/squad-planner.js';
@@ -33,7 +33,45 @@ const ApplyBodySchema = Type.Object({
     }),
   ),
   clearExisting: Type.Boolean({ default: true, description: 'first remove every squad name from the score rows of the event' }),
+  keepGroupAndTeamSquads: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'not in the spec: the clear leaves the squad names of group and team score rows (G1, T1…) as they are',
+    }),
+  ),
 });
+
+const SquadName = (description: string) => Type.String({ minLength: 1, maxLength: SQUAD_NAME_MAX_LENGTH, description });
+
+const EventParams = Type.Object({ eventId: Id() });
+const SquadParams = Type.Object({ eventId: Id(), squadName: SquadName('the squad as its score rows name it') });
+const ParticipantParams = Type.Object({ eventId: Id(), participantId: Id() });
+
+const CreateSquadBody = Type.Object(
+  {
+    name: SquadName('not yet used in the event'),
+    participantIds: Type.Array(Id(), {
+      minItems: 1,
+      maxItems: 1000,
+      description: 'its first gymnasts (a squad exists only as a name on score rows)',
+    }),
+  },
+  { additionalProperties: false },
+);
+const RenameSquadBody = Type.Object({ name: SquadName('the new name, not yet used in the event') }, { additionalProperties: false });
+const MoveBody = Type.Object(
+  { squadName: Type.Union([SquadName('the squad to move to'), Type.Null()], { description: 'null: no squad' }) },
+  { additionalProperties: false },
+);
+
+const SquadEditReply = Type.Object({
+  eventId: Type.Integer(),
+  action: Type.Union([Type.Literal('move'), Type.Literal('create'), Type.Literal('rename'), Type.Literal('delete')]),
+  squadName: Type.Union([Type.String(), Type.Null()], { description: 'the squad created, moved to or renamed to; the one deleted' }),
+  rowsChanged: Type.Integer({ description: 'score rows whose squad name changed' }),
+});
+
+const EDIT_ERRORS = [400, 401, 403, 404, 409, 503] as const;
 
 const ApplyResponseSchema = Type.Object({
   success: Type.Literal(true),
@@ -95,12 +133,84 @@ export async function squadsRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      const result = await deps.commands.run((tx) => applySquads(tx, request.body), withClientGone(ANONYMOUS, request));
+      const context = commandContext(request);
+      const result = await deps.commands.run((tx) => applySquads(tx, request.body, context.actor), context);
       return {
         success: true as const,
         message: `${result.squadsCreated} squads applied to ${result.participantsAssigned} participants of event ${result.eventId}`,
         ...result,
       };
     },
+  );
+
+  // The squad page's edits by hand (issue 44): admin, each one transaction and one audit record.
+  const edit = (params: { eventId: number }, request: Parameters<typeof commandContext>[0], change: Parameters<typeof editSquads>[2]) => {
+    const context = commandContext(request);
+    return deps.commands.run((tx) => editSquads(tx, params.eventId, change, context.actor), context);
+  };
+
+  app.post(
+    '/api/events/:eventId/squads',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['squads'],
+        summary: 'Create a squad with its first gymnasts (409 when the name is taken)',
+        security: [{ bearer: [] }],
+        params: EventParams,
+        body: CreateSquadBody,
+        response: withErrors({ 200: SquadEditReply }, ...EDIT_ERRORS),
+      },
+    },
+    async (request) =>
+      edit(request.params, request, { action: 'create', name: request.body.name, participantIds: request.body.participantIds }),
+  );
+
+  app.put(
+    '/api/events/:eventId/squads/:squadName',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['squads'],
+        summary: 'Rename a squad on every score row of the event that names it (409 when the new name is taken)',
+        security: [{ bearer: [] }],
+        params: SquadParams,
+        body: RenameSquadBody,
+        response: withErrors({ 200: SquadEditReply }, ...EDIT_ERRORS),
+      },
+    },
+    async (request) => edit(request.params, request, { action: 'rename', name: request.params.squadName, newName: request.body.name }),
+  );
+
+  app.delete(
+    '/api/events/:eventId/squads/:squadName',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['squads'],
+        summary: 'Delete a squad: its score rows name no squad any more',
+        security: [{ bearer: [] }],
+        params: SquadParams,
+        response: withErrors({ 200: SquadEditReply }, ...EDIT_ERRORS),
+      },
+    },
+    async (request) => edit(request.params, request, { action: 'delete', name: request.params.squadName }),
+  );
+
+  app.put(
+    '/api/events/:eventId/participants/:participantId/squad',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['squads'],
+        summary: 'Move a gymnast (every score row in the event) to a squad, or out of every squad with null',
+        security: [{ bearer: [] }],
+        params: ParticipantParams,
+        body: MoveBody,
+        response: withErrors({ 200: SquadEditReply }, ...EDIT_ERRORS),
+      },
+    },
+    async (request) =>
+      edit(request.params, request, { action: 'move', participantId: request.params.participantId, squadName: request.body.squadName }),
   );
 }

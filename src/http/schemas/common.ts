@@ -27,6 +27,19 @@ export const StaleValueBodySchema = Type.Object(
   { description: 'Contract section 3 error body plus the stored value' },
 );
 
+/** The 409 of a write that would replace stored values: the error body plus how many. */
+export const ReplacesStoredValuesBodySchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    code: Type.String(),
+    message: Type.String(),
+    // Optional: a 409 of the same route for another reason (a concurrent change) carries none.
+    replaced: Type.Optional(Type.Integer({ description: 'how many stored values the request would replace; send it back to confirm' })),
+  },
+  { description: 'Contract section 3 error body plus the number of values that would be replaced' },
+);
+
 /** Positive database id (spec: identifiers are integers; contract: ids > 0). */
 export const Id = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, ...options });
 

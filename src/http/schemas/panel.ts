@@ -29,9 +29,29 @@ export const PanelSettingsBody = Type.Object(
     tolerance: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1000, description: `Maximum spread of the counted values; default ${DEFAULT_PANEL_TOLERANCE}` }),
     ),
+    replaceStoredValues: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2_147_483_647,
+        description:
+          "How many stored values of the aggregate field the user agreed to replace (the 409's `replaced`); " +
+          'needed when any stored value is not what the panel computes',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+export const FieldValuesReply = Type.Object({
+  disciplineId: Type.Integer(),
+  fields: Type.Array(
+    Type.Object({
+      fieldId: Type.Integer(),
+      storedValues: Type.Integer({ description: 'Score rows holding a value in this field (attempt 1)' }),
+    }),
+    { description: 'Every field of the discipline, in its sort order' },
+  ),
+});
 
 export const PanelParams = Type.Object({ disciplineId: Id() });
 

@@ -42,6 +42,10 @@ export const SquadCriteriaSchema = Type.Object({
     { default: defaults.namingPrefix },
   ),
   breakCount: Type.Integer({ minimum: limits.breakCount.min, maximum: limits.breakCount.max, default: defaults.breakCount }),
+  separateCompetitions: Type.Boolean({
+    default: defaults.separateCompetitions,
+    description: 'not in the spec: participants of different competitions never share a squad',
+  }),
 });
 
 // Plain enums, not unions of literals: the response serializer resolves every anyOf by running a
@@ -71,6 +75,11 @@ export const SquadProposalSchema = Type.Object({
       ageCategory: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'null unless groupByAgeCategory' }),
       participants: Type.Array(SquadMemberSchema),
       isBreak: Type.Boolean(),
+      competitionIds: Type.Optional(
+        Type.Array(Type.Integer(), {
+          description: 'not in the spec; with separateCompetitions: the competitions its participants start in',
+        }),
+      ),
     }),
   ),
   stats: Type.Object({

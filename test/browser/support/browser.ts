@@ -51,6 +51,14 @@ export interface OpenedPage {
 
 export const PHONE = { width: 360, height: 740 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
+/** The sizes of a competition day: a judge's phone, the office laptop, the hall's projector. */
+export interface Viewport {
+  width: number;
+  height: number;
+}
+export const PHONE_390: Viewport = { width: 390, height: 844 };
+export const LAPTOP: Viewport = { width: 1366, height: 768 };
+export const FULL_HD: Viewport = { width: 1920, height: 1080 };
 
 /** A page in a context of its own, so each has its own localStorage (its own save queue). */
 export async function openPage(

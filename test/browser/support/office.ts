@@ -4,11 +4,21 @@
  */
 import type { Page } from 'playwright-core';
 import type { Pool } from '../../../src/db/pool.js';
+import type { GenerateResponse } from '../../../web/office/office-api.js';
 import { t } from '../../support/tables.js';
 import { insertRow, createCompetition, insertParticipant, insertScoreRow, type Competition } from '../../support/fixtures.js';
 
 export const officeUrl = (baseUrl: string, view: string, query: Record<string, number> = {}) =>
   `${baseUrl}/office/?${new URLSearchParams({ view, ...Object.fromEntries(Object.entries(query).map(([name, value]) => [name, String(value)])) })}`;
+
+/** Clicks "generate" in the auto-assign dialog and answers what the server proposed, once the proposals show. */
+export async function generateProposals(page: Page): Promise<GenerateResponse> {
+  const response = page.waitForResponse((candidate) => candidate.url().endsWith('/api/squad-management/auto-assign/generate'));
+  await page.click('#generate-proposals');
+  const generated = (await (await response).json()) as GenerateResponse;
+  await page.locator('#auto-assign[data-step="proposals"]').waitFor();
+  return generated;
+}
 
 /** Pastes the token into the sign-in dialog and waits until the header names the signed-in user. */
 export async function signIn(page: Page, token: string): Promise<void> {

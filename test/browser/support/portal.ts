@@ -53,3 +53,10 @@ export function boardRows(page: Page): Promise<Array<{ rank: string; name: strin
 export async function noHorizontalOverflow(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
+
+/** Whether the element is wholly inside the window's width (not cut at either side). */
+export async function insideWindowWidth(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).boundingBox();
+  const width = await page.evaluate(() => window.innerWidth);
+  return box !== null && box.x >= 0 && box.x + box.width <= width;
+}
