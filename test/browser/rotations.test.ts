@@ -1,14 +1,17 @@
 /**
- * Issue 45 in Chromium under AUTH_MODE=strict: a judge opens the portal from a credential's
- * address, which preselects the apparatus and the current squad, names the judge, keeps the token
- * out of the address bar and saves with it; when the next rotation starts, the portal moves on to
- * its apparatus' new squad by itself.
+ * Issue 45 in Chromium under AUTH_MODE=strict: the office generates a rotation plan, edits it (a
+ * refused edit is explained in words and stores nothing) and saves it; it issues a judge
+ * credential whose QR code opens the portal preselected on the apparatus and the current squad,
+ * naming the judge, the token kept out of the address bar and sent with the saves; when the office
+ * starts the next rotation (asked first, since a squad is unfinished), the portal moves on to its
+ * apparatus' new squad by itself.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompetition, insertDetailRow, insertParticipant, insertScoreRow, type Competition } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, bearer } from '../support/tokens.js';
+import { officeUrl, signIn } from './support/office.js';
 import { LAPTOP, launchBrowser, openPage, PHONE_390, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { seedDevice, storedRows, type Device } from './support/portal-seed.js';
 import { participantButton, scoreWithKeyboard, waitForParticipantStatus } from './support/portal.js';
@@ -47,35 +50,99 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...bearer(adminToken), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
+interface StoredPlan {
+  rotations: Array<{ rotation: number; plannedStart: string; slots: Array<{ disciplineId: number; squadName: string }> }>;
+  currentRotation: number | null;
 }
 
-const eventPath = () => `/api/events/${competition.eventId}`;
+async function storedPlan(): Promise<StoredPlan> {
+  const response = await fetch(`${server.url}/api/events/${competition.eventId}/rotation-plan`, { headers: bearer(adminToken) });
+  return (await response.json()) as StoredPlan;
+}
+
+async function openOffice(view: string, viewport = LAPTOP): Promise<OpenedPage> {
+  const office = await openPage(browser, officeUrl(server.url, view, { eventId: competition.eventId }), viewport);
+  opened.push(office);
+  await signIn(office.page, adminToken);
+  return office;
+}
+
+/** A squad picker of the plan table. */
+const squadPicker = (rotation: number, disciplineId: number) =>
+  `select.rot-squad[data-rotation="${rotation}"][data-discipline-id="${disciplineId}"]`;
+
+describe('rotation plan in the office', () => {
+  it('generates a plan with a break, refuses an edit in words, and saves an edited time and squad', async () => {
+    const { page, errors } = await openOffice('rotations');
+    await page.locator('#rot-empty').waitFor();
+    await page.fill('#rot-start', '2026-05-02T08:00');
+    await page.fill('#rot-minutes', '30');
+    await page.fill('#rot-breaks', '1:15');
+    await page.click('#rot-generate');
+    await page.locator('#rot-plan').waitFor();
+    // Squad i starts on apparatus i and moves on; rotation 2 starts after 30 min and the 15 min break.
+    expect(await page.inputValue(squadPicker(1, floor.id))).toBe('R1');
+    expect(await page.inputValue(squadPicker(1, vault.id))).toBe('R2');
+    expect(await page.inputValue(squadPicker(2, floor.id))).toBe('R2');
+    expect(await page.inputValue('tr[data-rotation="2"] .rot-time')).toBe('2026-05-02T08:45');
+    expect((await storedPlan()).rotations).toEqual([]);
+
+    // R1 on both apparatus in rotation 1: the server refuses, the page says why, nothing is stored.
+    await page.selectOption(squadPicker(1, vault.id), 'R1');
+    await page.click('#rot-save');
+    await page.locator('#rot-message[data-state="error"] li').first().waitFor();
+    const refusal = await page.textContent('#rot-message');
+    expect(refusal).toContain('Rotation 1: squad R1 is on two apparatus.');
+    expect(refusal).not.toContain('body.');
+    expect(await page.getAttribute(squadPicker(1, vault.id), 'aria-invalid')).toBe('true');
+    expect((await storedPlan()).rotations).toEqual([]);
+    await saveScreenshot(page, 'rotations-plan-refused-1366x768');
+
+    // Corrected, and rotation 2 moved to 09:00: saved as shown.
+    await page.selectOption(squadPicker(1, vault.id), 'R2');
+    await page.fill('tr[data-rotation="2"] .rot-time', '2026-05-02T09:00');
+    await page.click('#rot-save');
+    await page.locator('#rot-message[data-state="ok"]').waitFor();
+    const [first, second] = await page.evaluate(() => [
+      new Date('2026-05-02T08:00').toISOString(),
+      new Date('2026-05-02T09:00').toISOString(),
+    ]);
+    expect((await storedPlan()).rotations).toEqual([
+      { rotation: 1, plannedStart: first, slots: [slotOf(floor.id, 'R1'), slotOf(vault.id, 'R2')] },
+      { rotation: 2, plannedStart: second, slots: [slotOf(floor.id, 'R2'), slotOf(vault.id, 'R1')] },
+    ]);
+    await saveScreenshot(page, 'rotations-plan-saved-1366x768');
+    await page.setViewportSize(PHONE_390);
+    await saveScreenshot(page, 'rotations-plan-saved-390');
+    expect(errors).toEqual([]);
+  });
+});
+
+const slotOf = (disciplineId: number, squadName: string) => ({ disciplineId, squadName, judges: [] });
 
 describe('jury portal from a judge credential', () => {
-  it('opens preselected, names the judge, saves with its token and follows the next rotation', async () => {
-    const { rotations } = await api<{ rotations: unknown[] }>('POST', `${eventPath()}/rotation-plan/generate`, {
-      start: '2026-05-02T08:00:00.000Z',
-      minutesPerApparatus: 30,
-      disciplineIds: [floor.id, vault.id],
-    });
-    await api('PUT', `${eventPath()}/rotation-plan`, { rotations });
-    await api('POST', `${eventPath()}/rotations/current`, { rotation: 1 });
-    const issued = await api<{ portalUrl: string; token: string }>('POST', `${eventPath()}/judge-credentials`, {
-      disciplineId: floor.id,
-      competitionId: competition.competitionId,
-      judgeName: 'Ute Kampf',
-    });
-    expect(issued.portalUrl).toContain('#token=');
+  it('opens preselected, names the judge, saves with its token and follows the next rotation the office starts', async () => {
+    const credentials = await openOffice('credentials');
+    await credentials.page.locator(`#cred-apparatus option[value="${floor.id}"]`).waitFor({ state: 'attached' });
+    await credentials.page.selectOption('#cred-apparatus', String(floor.id));
+    await credentials.page.fill('#cred-judge', 'Ute Kampf');
+    await credentials.page.click('#cred-issue');
+    const qr = credentials.page.locator('.cred-card svg.qr');
+    await qr.waitFor();
+    const portalUrl = (await qr.getAttribute('data-qr-text'))!;
+    expect(portalUrl).toContain('#token=');
+    await credentials.page.locator('.cred-table tr[data-active="true"]').waitFor();
+    await saveScreenshot(credentials.page, 'rotations-credentials-1366x768');
+    await credentials.page.setViewportSize(PHONE_390);
+    await saveScreenshot(credentials.page, 'rotations-credentials-390');
 
-    const portal = await openPage(browser, issued.portalUrl, PHONE_390);
+    const office = await openOffice('rotations');
+    await office.page.locator('#rot-next').waitFor();
+    await office.page.click('#rot-next');
+    await office.page.locator('#rot-progress').waitFor();
+    expect((await storedPlan()).currentRotation).toBe(1);
+
+    const portal = await openPage(browser, portalUrl, PHONE_390);
     opened.push(portal);
     const { page } = portal;
     const [first, second] = squads.get('R1')!;
@@ -95,8 +162,18 @@ describe('jury portal from a judge credential', () => {
     expect((await storedRows(server.pool, first!, floor.id)).details.map((detail) => detail.value)).toEqual([11.5]);
     expect(await participantButton(page, second!).getAttribute('data-status')).toBe('pending');
 
-    // The office starts rotation 2: R2 comes to the floor, and the portal lists R2 by itself.
-    await api('POST', `${eventPath()}/rotations/current`, { rotation: 2 });
+    // The office sees the floor at 1 of 2 and is asked before it starts rotation 2 anyway.
+    const floorRow = office.page.locator(`#rot-progress tr[data-discipline-id="${floor.id}"] .rot-count`);
+    await waitFor(async () => (await floorRow.textContent()) === '1/2', { message: 'the office sees the floor score' });
+    await office.page.click('#rot-next');
+    await office.page.locator('#rot-question').waitFor();
+    expect(await office.page.textContent('#rot-question')).toContain('Boden (1/2)');
+    await saveScreenshot(office.page, 'rotations-next-question-1366x768');
+    expect((await storedPlan()).currentRotation).toBe(1);
+    await office.page.click('#rot-next-anyway');
+    await waitFor(async () => (await storedPlan()).currentRotation === 2, { message: 'rotation 2 started' });
+
+    // R2 comes to the floor, and the portal lists R2 by itself.
     const [third] = squads.get('R2')!;
     await participantButton(page, third!).waitFor();
     await waitFor(async () => (await page.inputValue('#squad-select')) === 'R2', { message: 'the portal follows rotation 2' });
@@ -104,6 +181,7 @@ describe('jury portal from a judge credential', () => {
     expect(new URL(page.url()).searchParams.get('squad')).toBe('R2');
     await page.setViewportSize(LAPTOP);
     await saveScreenshot(page, 'rotations-portal-next-rotation-1366x768');
-    expect(portal.errors).toEqual([]);
+    await saveScreenshot(office.page, 'rotations-current-1366x768');
+    expect([...portal.errors, ...office.errors, ...credentials.errors]).toEqual([]);
   });
 });
