@@ -87,7 +87,7 @@ export function credentialsView(context: ViewContext): OfficeView {
     listHost.replaceChildren(
       h(
         'table',
-        { class: 'cred-table' },
+        { class: 'cred-table data-table' },
         h(
           'thead',
           {},

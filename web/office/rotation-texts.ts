@@ -33,3 +33,10 @@ export function planProblemTexts(message: string, apparatusName: (id: number) =>
     return problem;
   });
 }
+
+/** A delay as the office reads it: minutes, or hours and minutes from an hour on. */
+export function duration(minutes: number): string {
+  return minutes < 60
+    ? m('rot.minutes.short', { minutes })
+    : m('rot.hours.short', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+}

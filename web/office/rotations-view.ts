@@ -11,7 +11,7 @@ import { t } from '../shared/i18n.js';
 import { LiveFeed } from '../shared/live.js';
 import { m } from './messages.js';
 import type { CurrentRotation, Rotation } from './office-api.js';
-import { parseBreaks, planProblemTexts } from './rotation-texts.js';
+import { duration, parseBreaks, planProblemTexts } from './rotation-texts.js';
 import type { OfficeView, ViewContext } from './view.js';
 
 // Score events come in bursts while a squad finishes; one reload of the progress per burst.
@@ -100,7 +100,7 @@ export function rotationsView(context: ViewContext): OfficeView {
     planHost.replaceChildren(
       h(
         'table',
-        { class: 'rot-plan', id: 'rot-plan' },
+        { class: 'rot-plan data-table', id: 'rot-plan' },
         h(
           'thead',
           {},
@@ -213,13 +213,13 @@ export function rotationsView(context: ViewContext): OfficeView {
         ? h(
             'p',
             { id: 'rot-delay', 'data-delay': delay, class: delay > 0 ? 'late' : '' },
-            delay === 0 ? m('rot.onTime') : m(delay > 0 ? 'rot.behind' : 'rot.ahead', { minutes: Math.abs(delay) }),
+            delay === 0 ? m('rot.onTime') : m(delay > 0 ? 'rot.behind' : 'rot.ahead', { duration: duration(Math.abs(delay)) }),
           )
         : null,
       state
         ? h(
             'table',
-            { class: 'rot-progress', id: 'rot-progress' },
+            { class: 'rot-progress data-table', id: 'rot-progress' },
             h('thead', {}, h('tr', {}, h('th', {}, t('common.device')), h('th', {}, t('common.squad')), h('th', {}, m('rot.scored')))),
             h(
               'tbody',
@@ -249,7 +249,7 @@ export function rotationsView(context: ViewContext): OfficeView {
             ),
           )
         : null,
-      rotations.length > 0 ? startButton : null,
+      next !== undefined ? startButton : state !== null ? h('p', { class: 'hint', id: 'rot-last' }, m('rot.last')) : null,
       question,
     ];
     currentHost.replaceChildren(...parts.filter((child): child is HTMLElement => child !== null));
