@@ -75,7 +75,11 @@ describe('rotation plan in the office', () => {
   it('generates a plan with a break, refuses an edit in words, and saves an edited time and squad', async () => {
     const { page, errors } = await openOffice('rotations');
     await page.locator('#rot-empty').waitFor();
-    await page.fill('#rot-start', '2026-05-02T08:00');
+    // The plan begins an hour ago, so the day's delay reads as on a real day; times in the browser's zone.
+    const [startAt, secondAt, movedAt] = await page.evaluate(() =>
+      [-60, -15, 0].map((minutes) => new Date(Date.now() + minutes * 60_000).toLocaleString('sv').replace(' ', 'T').slice(0, 16)),
+    );
+    await page.fill('#rot-start', startAt!);
     await page.fill('#rot-minutes', '30');
     await page.fill('#rot-breaks', '1:15');
     await page.click('#rot-generate');
@@ -84,7 +88,7 @@ describe('rotation plan in the office', () => {
     expect(await page.inputValue(squadPicker(1, floor.id))).toBe('R1');
     expect(await page.inputValue(squadPicker(1, vault.id))).toBe('R2');
     expect(await page.inputValue(squadPicker(2, floor.id))).toBe('R2');
-    expect(await page.inputValue('tr[data-rotation="2"] .rot-time')).toBe('2026-05-02T08:45');
+    expect(await page.inputValue('tr[data-rotation="2"] .rot-time')).toBe(secondAt);
     expect((await storedPlan()).rotations).toEqual([]);
 
     // R1 on both apparatus in rotation 1: the server refuses, the page says why, nothing is stored.
@@ -98,15 +102,12 @@ describe('rotation plan in the office', () => {
     expect((await storedPlan()).rotations).toEqual([]);
     await saveScreenshot(page, 'rotations-plan-refused-1366x768');
 
-    // Corrected, and rotation 2 moved to 09:00: saved as shown.
+    // Corrected, and rotation 2 moved back by a quarter of an hour: saved as shown.
     await page.selectOption(squadPicker(1, vault.id), 'R2');
-    await page.fill('tr[data-rotation="2"] .rot-time', '2026-05-02T09:00');
+    await page.fill('tr[data-rotation="2"] .rot-time', movedAt!);
     await page.click('#rot-save');
     await page.locator('#rot-message[data-state="ok"]').waitFor();
-    const [first, second] = await page.evaluate(() => [
-      new Date('2026-05-02T08:00').toISOString(),
-      new Date('2026-05-02T09:00').toISOString(),
-    ]);
+    const [first, second] = await page.evaluate((times) => times.map((time) => new Date(time).toISOString()), [startAt!, movedAt!]);
     expect((await storedPlan()).rotations).toEqual([
       { rotation: 1, plannedStart: first, slots: [slotOf(floor.id, 'R1'), slotOf(vault.id, 'R2')] },
       { rotation: 2, plannedStart: second, slots: [slotOf(floor.id, 'R2'), slotOf(vault.id, 'R1')] },
@@ -141,6 +142,15 @@ describe('jury portal from a judge credential', () => {
     await office.page.click('#rot-next');
     await office.page.locator('#rot-progress').waitFor();
     expect((await storedPlan()).currentRotation).toBe(1);
+    // The office shows the delay the server measured (the plan began an hour before), in hours and minutes from an hour on.
+    const { current } = (await (await fetch(`${server.url}/api/events/${competition.eventId}/rotations/current`)).json()) as {
+      current: { delayMinutes: number };
+    };
+    expect(Number(await office.page.getAttribute('#rot-delay', 'data-delay'))).toBe(current.delayMinutes);
+    const late = current.delayMinutes;
+    expect(await office.page.textContent('#rot-delay')).toBe(
+      `${late < 60 ? `${late} min` : `${Math.floor(late / 60)} h ${late % 60} min`} behind the plan.`,
+    );
 
     const portal = await openPage(browser, portalUrl, PHONE_390);
     opened.push(portal);
