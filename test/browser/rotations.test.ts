@@ -6,13 +6,16 @@
  * starts the next rotation (asked first, since a squad is unfinished), the portal moves on to its
  * apparatus' new squad by itself.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompetition, insertDetailRow, insertParticipant, insertScoreRow, type Competition } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, bearer } from '../support/tokens.js';
 import { officeUrl, signIn } from './support/office.js';
-import { LAPTOP, launchBrowser, openPage, PHONE_390, saveScreenshot, type OpenedPage } from './support/browser.js';
+import { ARTIFACTS_DIR, LAPTOP, launchBrowser, openPage, PHONE_390, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { seedDevice, storedRows, type Device } from './support/portal-seed.js';
 import { participantButton, scoreWithKeyboard, waitForParticipantStatus } from './support/portal.js';
 
@@ -193,5 +196,56 @@ describe('jury portal from a judge credential', () => {
     await saveScreenshot(page, 'rotations-portal-next-rotation-1366x768');
     await saveScreenshot(office.page, 'rotations-current-1366x768');
     expect([...portal.errors, ...office.errors, ...credentials.errors]).toEqual([]);
+  });
+});
+
+describe('judge sheets', () => {
+  it('prints one A4 page per apparatus and squad of a rotation, gymnasts in start order, with the judge code', async () => {
+    const office = await openOffice('sheets');
+    const { page } = office;
+    await page.locator('#sheets-rotation option[value="1"]').waitFor({ state: 'attached' });
+    await page.selectOption('#sheets-rotation', '1');
+    await page.check('#sheets-codes');
+    await page.click('#sheets-build');
+    await page.locator('#sheets-print:not([disabled])').waitFor();
+    // Rotation 1: R1 on the floor, R2 on the vault; each sheet's code opens the portal there, signed in.
+    const sheets = await page.$$eval('.judge-sheet', (elements) =>
+      elements.map((element) => ({
+        squad: element.getAttribute('data-squad'),
+        apparatus: Number(element.getAttribute('data-discipline-id')),
+        qr: element.querySelector('svg.qr')?.getAttribute('data-qr-text') ?? '',
+      })),
+    );
+    expect(sheets.map(({ squad, apparatus }) => [apparatus, squad])).toEqual([
+      [floor.id, 'R1'],
+      [vault.id, 'R2'],
+    ]);
+    for (const sheet of sheets) {
+      const url = new URL(sheet.qr);
+      expect([url.pathname, url.searchParams.get('disciplineId'), url.searchParams.get('squad')]).toEqual([
+        '/jury/',
+        String(sheet.apparatus),
+        sheet.squad,
+      ]);
+      expect(url.hash).toMatch(/^#token=/);
+    }
+
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await page.emulateMedia({ media: 'print' });
+    const pdf = path.join(ARTIFACTS_DIR, 'rotations-judge-sheets.pdf');
+    writeFileSync(pdf, await page.pdf({ format: 'A4', printBackground: true }));
+    await page.emulateMedia({ media: 'screen' });
+    expect(Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1])).toBe(2);
+    const text = (pageNumber: number) =>
+      execFileSync('pdftotext', ['-layout', '-f', String(pageNumber), '-l', String(pageNumber), pdf, '-'], { encoding: 'utf8' });
+    const floorPage = text(1);
+    expect(floorPage).toContain('Boden · Squad R1');
+    expect(floorPage.indexOf('Lena Adler')).toBeGreaterThan(-1);
+    expect(floorPage.indexOf('Lena Adler')).toBeLessThan(floorPage.indexOf('Mia Berg'));
+    expect(floorPage).not.toContain('Nora Clausen');
+    expect(floorPage).toMatch(/Difficulty\s+Execution\s+Penalty\s+Final score/);
+    expect(text(2)).toMatch(/Sprung · Squad R2[\s\S]*Nora Clausen[\s\S]*Ola Dorn/);
+    await saveScreenshot(page, 'rotations-judge-sheets-1366x768');
+    expect(office.errors).toEqual([]);
   });
 });
