@@ -108,7 +108,7 @@ describe('office in German and English', () => {
   });
 
   it('leaves no English label on the main views in German', async () => {
-    const views = ['squads', 'groups', 'teams', 'group-scores', 'results', 'console', 'network'];
+    const views = ['squads', 'groups', 'teams', 'group-scores', 'results', 'console', 'rotations', 'credentials', 'sheets', 'network'];
     const office = await open(`/office/?view=squads&eventId=${demo.event.id}&lang=de`);
     await signIn(office.page, adminToken);
     const found: Record<string, string[]> = {};

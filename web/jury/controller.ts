@@ -7,6 +7,7 @@
 import { api } from '../shared/api.js';
 import { queryInteger } from '../shared/dom.js';
 import { t } from '../shared/i18n.js';
+import { boundApparatus, captureJudgeCredential } from '../shared/judge-credential.js';
 import { LiveFeed } from '../shared/live.js';
 import { JuryLiveEvents } from './live-events.js';
 import { JuryLoader } from './loading.js';
@@ -27,6 +28,7 @@ export class JuryController {
   private readonly feed: LiveFeed;
 
   constructor(root: HTMLElement) {
+    captureJudgeCredential();
     const store = TabQueueStore.forThisTab(localStorage, sessionStorage);
     this.queue = new SaveQueue(store, api, {
       onChange: () => this.view.renderQueueState(),
@@ -45,12 +47,13 @@ export class JuryController {
     });
     this.loader = new JuryLoader(this.state, this.view, () => this.followCurrent());
     this.saving = new JurySaving(this.state, this.view, this.queue, this.loader, (key) => this.chooseParticipant(key));
-    const live = new JuryLiveEvents(this.state, this.view, this.loader, this.queue);
+    const live = new JuryLiveEvents(this.state, this.view, this.loader, this.queue, (squad) => void this.select({ squad }));
     this.feed = new LiveFeed({
       onEvent: (event) => live.scoreUpdated(event),
       onStatus: (status) => live.connectionChanged(status),
       onResync: () => void this.loader.loadParticipants(),
       onPanelDeviation: (message) => live.panelDeviation(message),
+      onRotationChanged: (event) => live.rotationChanged(event),
     });
     window.addEventListener('online', () => this.queue.kick());
     setInterval(() => {
@@ -83,8 +86,11 @@ export class JuryController {
       return;
     }
     const wanted = wantedSelection();
-    const eventId = state.events.some((event) => event.id === wanted.eventId) ? wanted.eventId : state.events[0]!.id;
-    await this.select({ ...wanted, eventId }, true);
+    const eventId = state.events.some((event) => event.id === wanted.eventId) ? wanted.eventId! : state.events[0]!.id;
+    // A credential's portal opens on the squad its apparatus has now, whatever the QR code said then.
+    const apparatus = boundApparatus(eventId);
+    const squad = apparatus === null ? null : await this.loader.currentSquad(eventId, apparatus);
+    await this.select({ ...wanted, eventId, ...(squad === null ? {} : { squad }) }, true);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { h } from '../shared/dom.js';
 import { t } from '../shared/i18n.js';
+import { judgeCredential } from '../shared/judge-credential.js';
 import { judgeName, setJudgeName } from '../shared/judge-name.js';
 
 /** The header field that asks for the judge's name until one is given; kept in this browser. */
@@ -25,5 +26,7 @@ export function judgeNameControl(): HTMLElement {
     wrapper.dataset.missing = String(judgeName() === null);
   });
   input.title = t('jury.judgeTitle');
+  // A credential names the judge: the office issued it to this person.
+  if (judgeCredential()?.name) input.readOnly = true;
   return wrapper;
 }

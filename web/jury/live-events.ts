@@ -5,7 +5,8 @@
  */
 import { eventScore, type ScoreUpdatedEvent } from '../shared/api.js';
 import { t } from '../shared/i18n.js';
-import type { LiveStatus } from '../shared/live.js';
+import { boundApparatus } from '../shared/judge-credential.js';
+import type { LiveStatus, RotationChanged } from '../shared/live.js';
 import { applyDeviation, type PanelDeviation } from '../shared/panel.js';
 import type { JuryLoader } from './loading.js';
 import type { JuryView } from './rendering.js';
@@ -21,6 +22,8 @@ export class JuryLiveEvents {
     private readonly view: JuryView,
     private readonly loader: JuryLoader,
     private readonly queue: { kick(): void },
+    /** Changes the selection as the judge's picker would. */
+    private readonly selectSquad: (squad: string) => void,
   ) {}
 
   scoreUpdated(event: ScoreUpdatedEvent): void {
@@ -65,5 +68,14 @@ export class JuryLiveEvents {
   /** Only the head judge's portal shows deviations; a judge's own portal leaves them alone. */
   panelDeviation(message: PanelDeviation): void {
     if (this.state.judgeFieldId === null && applyDeviation(this.state.deviations, message)) this.view.renderAlerts();
+  }
+
+  /** A portal bound to an apparatus by its credential moves on with the rotation plan. */
+  rotationChanged(event: RotationChanged): void {
+    const { selection } = this.state;
+    const apparatus = boundApparatus(selection.eventId);
+    if (event.eventId !== selection.eventId || apparatus === null || apparatus !== selection.disciplineId) return;
+    const squad = event.apparatus.find((slot) => slot.disciplineId === apparatus)?.squadName;
+    if (squad !== undefined && squad !== selection.squad) this.selectSquad(squad);
   }
 }

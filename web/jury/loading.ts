@@ -3,7 +3,7 @@
  * squads, the competition's score rows, the device's fields, and the selected participant's saved
  * jury results. A load that a newer one overtook changes nothing.
  */
-import { api, type CompetitionSummary, type DisciplineField } from '../shared/api.js';
+import { api, getJson, type CompetitionSummary, type DisciplineField } from '../shared/api.js';
 import { t } from '../shared/i18n.js';
 import { deviationFromState, deviationKey } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
@@ -34,6 +34,18 @@ export class JuryLoader {
       participantIds: new Set(squad.participants.map((participant) => participant.id)),
     }));
     if (this.state.competitions.length === 0) this.view.list.message(t('jury.noCompetitions'));
+  }
+
+  /** The squad the current rotation puts on the apparatus; null without a plan, a started rotation or an answer. */
+  async currentSquad(eventId: number, disciplineId: number): Promise<string | null> {
+    try {
+      const { current } = await getJson<{ current: { apparatus: Array<{ disciplineId: number; squadName: string }> } | null }>(
+        `/api/events/${eventId}/rotations/current`,
+      );
+      return current?.apparatus.find((slot) => slot.disciplineId === disciplineId)?.squadName ?? null;
+    } catch {
+      return null;
+    }
   }
 
   async loadDevice(): Promise<void> {

@@ -5,6 +5,9 @@ import { buildBadges } from '../shared/build-badges.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { boardSetupView } from './board-setup-view.js';
 import { consoleView } from './console-view.js';
+import { credentialsView } from './credentials-view.js';
+import { judgeSheetsView } from './judge-sheets-view.js';
+import { rotationsView } from './rotations-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
 import { networkView } from './network-view.js';
@@ -30,7 +33,10 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'teams', label: t('office.teams'), needsEvent: true, create: teamsView },
   { key: 'group-scores', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
   { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
+  { key: 'rotations', label: t('office.rotations'), needsEvent: true, create: rotationsView },
   { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
+  { key: 'credentials', label: t('office.credentials'), needsEvent: true, create: credentialsView },
+  { key: 'sheets', label: t('office.sheets'), needsEvent: true, create: judgeSheetsView },
   { key: 'board', label: t('office.board'), needsEvent: true, create: boardSetupView },
   { key: 'panels', label: t('office.panels'), needsEvent: false, create: panelsView },
   { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },

@@ -14,6 +14,9 @@ import type { FieldValueCounts } from '../../queries/field-values.js';
 import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
 import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
 import type { SquadEditResult as SquadEditReply } from '../../commands/edit-squads.js';
+import type { CurrentRotation, RotationPlan } from '../../queries/rotations.js';
+import type { GenerateRotationsInput, Rotation } from '../../src/domain/rotation-plan.js';
+import type { JudgeCredential } from '../../src/model/judge-credential.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
@@ -26,12 +29,25 @@ export type {
   CompetitionSummary,
   Completeness,
   EventSquads,
+  CurrentRotation,
+  JudgeCredential,
   ReleaseScope,
+  Rotation,
+  RotationPlan,
   ScoreHistory,
   SquadCriteria,
   SquadProposal,
   UnitSummary,
 };
+
+/** The generator's request: the event's apparatus and squads come from the server unless named. */
+export type GenerateRotationsBody = Pick<GenerateRotationsInput, 'minutesPerApparatus' | 'breaks'> & { start: string };
+
+export interface IssuedCredential {
+  credential: JudgeCredential;
+  token: string;
+  portalUrl: string;
+}
 
 export interface GroupMembersReply {
   groupId: number;
@@ -189,6 +205,28 @@ export function officeApi(session: Session) {
       authed((options) => deleteJson<null>(`/api/disciplines/${disciplineId}/panel`, undefined, options)),
     panelDeviations: (eventId: number) =>
       authed((options) => getJson<Array<Omit<PanelDeviation, 'seq'>>>('/api/panel-deviations', { eventId }, options)),
+    rotationPlan: (eventId: number) => getJson<RotationPlan>(`/api/events/${eventId}/rotation-plan`),
+    generateRotationPlan: (eventId: number, body: GenerateRotationsBody) =>
+      authed((options) =>
+        postJson<{ eventId: number; rotations: Rotation[] }>(`/api/events/${eventId}/rotation-plan/generate`, body, options),
+      ),
+    saveRotationPlan: (eventId: number, rotations: Rotation[]) =>
+      authed((options) => putJson<RotationPlan>(`/api/events/${eventId}/rotation-plan`, { rotations }, options)),
+    currentRotation: (eventId: number) => getJson<CurrentRotation>(`/api/events/${eventId}/rotations/current`),
+    startRotation: (eventId: number, rotation: number) =>
+      authed((options) =>
+        postJson<{ eventId: number; rotation: number; changed: boolean }>(
+          `/api/events/${eventId}/rotations/current`,
+          { rotation },
+          options,
+        ),
+      ),
+    judgeCredentials: (eventId: number) =>
+      authed((options) => getJson<JudgeCredential[]>(`/api/events/${eventId}/judge-credentials`, {}, options)),
+    issueCredential: (eventId: number, body: { disciplineId: number; fieldId?: number; judgeName?: string }) =>
+      authed((options) => postJson<IssuedCredential>(`/api/events/${eventId}/judge-credentials`, body, options)),
+    revokeCredential: (eventId: number, id: number) =>
+      authed((options) => deleteJson<JudgeCredential>(`/api/events/${eventId}/judge-credentials/${id}`, undefined, options)),
     confirmDeviation: (body: { scoreId: number; disciplineId: number; attempt: number }) =>
       authed((options) => postJson<{ confirmed: true }>('/api/panel-deviations/confirm', body, options)),
   };

@@ -16,6 +16,15 @@ export interface LiveFeedOptions {
   onReleaseChanged?(event: { eventId: number; seq?: number }): void;
   /** An E-panel's counted values spread more than its tolerance (`resolved: false`), or no longer do. */
   onPanelDeviation?(event: PanelDeviation): void;
+  /** The office started a rotation: which squad is on which apparatus now. */
+  onRotationChanged?(event: RotationChanged): void;
+}
+
+export interface RotationChanged {
+  eventId: number;
+  rotation: number;
+  seq?: number;
+  apparatus: Array<{ disciplineId: number; squadName: string }>;
 }
 
 interface JoinAck {
@@ -52,6 +61,7 @@ export class LiveFeed {
     this.socket.on('panel-deviation', (event: PanelDeviation) =>
       this.receive({ ...event, eventId: event.eventId ?? this.eventId ?? -1 }, () => this.options.onPanelDeviation?.(event)),
     );
+    this.socket.on('rotation-changed', (event: RotationChanged) => this.receive(event, () => this.options.onRotationChanged?.(event)));
     this.options.onStatus('connecting');
   }
 
