@@ -262,7 +262,7 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
     const conflict = third.locator('.prompt[data-kind="conflict"]:not([hidden])');
     await conflict.waitFor({ timeout: 10_000 });
     expect(await conflict.locator('.prompt-message').textContent()).toBe(
-      '⚠ E3 of Clara Cramer was changed elsewhere meanwhile. Stored now: 9.000. Yours: 8.700. Your value was not saved over it.',
+      '⚠ E3 of Clara Cramer was changed elsewhere meanwhile. Stored E3 now: 9.000. Your E3: 8.700. Nothing of yours was saved over it.',
     );
     await third.click('#conflict-keep');
 

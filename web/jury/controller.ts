@@ -15,6 +15,7 @@ import { HEARTBEAT_MS, TabQueueStore } from './queue-store.js';
 import { JuryView } from './rendering.js';
 import { SaveQueue } from './save-queue.js';
 import { JurySaving } from './saving.js';
+import { loadReleases, refreshReleases } from './scope.js';
 import { devicesOf, keepSelection, squadsOf, wantedSelection } from './selection.js';
 import { JuryState } from './state.js';
 
@@ -49,8 +50,12 @@ export class JuryController {
     this.feed = new LiveFeed({
       onEvent: (event) => live.scoreUpdated(event),
       onStatus: (status) => live.connectionChanged(status),
-      onResync: () => void this.loader.loadParticipants(),
+      onResync: () => {
+        void this.loader.loadParticipants();
+        void this.refreshReleases();
+      },
       onPanelDeviation: (message) => live.panelDeviation(message),
+      onReleaseChanged: () => void this.refreshReleases(),
     });
     window.addEventListener('online', () => this.queue.kick());
     setInterval(() => {
@@ -106,8 +111,14 @@ export class JuryController {
       state.selectedKey = null;
       state.entries = [];
       state.rows = [];
+      state.releases = [];
       view.renderList();
-      await loader.loadEntries();
+      const competitionId = next.competitionId;
+      const [, releases] = await Promise.all([
+        loader.loadEntries(),
+        competitionId === null ? [] : loadReleases(competitionId).catch(() => []),
+      ]);
+      if (competitionId === state.selection.competitionId) state.releases = releases;
     }
     const replay = state.eventsDuringLoad ?? [];
     state.eventsDuringLoad = null;
@@ -137,6 +148,10 @@ export class JuryController {
     // Joined before loading, so nothing between the load and the join is lost (the join's resync reloads).
     if (eventChanged && next.eventId !== null) this.feed.follow(next.eventId);
     void loader.loadJuryResults();
+  }
+
+  private refreshReleases(): Promise<void> {
+    return refreshReleases(this.state, this.view, () => this.loader.loadJuryResults());
   }
 
   private chooseParticipant(key: string): void {

@@ -35,9 +35,9 @@ export class JuryLiveEvents {
     view.renderPanelStatus();
     // Another judge's value changes the final every time: on a judge's own portal that is no news.
     if (state.judgeFieldId !== null) return;
-    if (state.panelSettings !== null && !state.dirty && state.latestJobFor(row.key) === undefined) {
-      // Head judge watching a panel fill up, nothing typed: the form follows the stored values (and
-      // so does its optimistic check); once the head judge types, the notice below applies instead.
+    if (!state.dirty && state.latestJobFor(row.key) === undefined) {
+      // Nothing typed (a panel filling up, a desktop write): the form follows the stored values (and
+      // so does its optimistic check); once the judge types, the notice below applies instead.
       state.juryLoadKey = null;
       void this.loader.loadJuryResults();
       return;

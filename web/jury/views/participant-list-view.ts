@@ -1,5 +1,6 @@
 import { h } from '../../shared/dom.js';
 import { t } from '../../shared/i18n.js';
+import { jt } from '../texts.js';
 import { fullName, type DisplayStatus, type ParticipantRow } from '../model.js';
 
 export interface ListedRow {
@@ -7,6 +8,8 @@ export interface ListedRow {
   status: DisplayStatus;
   icon: string;
   text: string;
+  /** The head judge released the participant's device: shown as a badge, the score is final. */
+  released: boolean;
 }
 
 export interface ParticipantListView {
@@ -33,7 +36,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
     },
     render(rows, selectedKey) {
       const focusedKey = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.participantKey : undefined;
-      const items = rows.map(({ row, status, icon, text }) => {
+      const items = rows.map(({ row, status, icon, text, released }) => {
         const button = h(
           'button',
           {
@@ -42,6 +45,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
             'data-participant-key': row.key,
             'data-participant-id': row.participantId,
             'data-status': status,
+            'data-released': released ? 'true' : 'false',
             'aria-pressed': row.key === selectedKey ? 'true' : 'false',
           },
           h('span', { class: 'start-number' }, row.startNumber),
@@ -56,6 +60,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
             { class: 'status', title: status },
             h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon),
             h('span', { class: 'status-text' }, text),
+            released ? h('span', { class: 'released-badge' }, jt('releasedBadge')) : null,
           ),
         );
         button.addEventListener('click', () => onChoose(row.key));
