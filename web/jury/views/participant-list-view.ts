@@ -22,10 +22,11 @@ export interface ParticipantListView {
 export function participantListView(onChoose: (key: string) => void): ParticipantListView {
   const list = h('ul', { class: 'participant-list', 'aria-label': t('jury.participants') });
   const listMessage = h('p', { class: 'list-message', role: 'status' });
+  const releasedAll = h('span', { class: 'released-badge', id: 'participants-released', hidden: true }, jt('releasedBadge'));
   const element = h(
     'section',
     { class: 'participants', 'aria-labelledby': 'participants-title' },
-    h('h2', { id: 'participants-title' }, t('jury.participants')),
+    h('h2', { id: 'participants-title' }, t('jury.participants'), releasedAll),
     listMessage,
     list,
   );
@@ -36,6 +37,10 @@ export function participantListView(onChoose: (key: string) => void): Participan
     },
     render(rows, selectedKey) {
       const focusedKey = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.participantKey : undefined;
+      // Everyone listed released (a whole device or the chosen squad): one badge at the heading
+      // leaves the names their room; otherwise each released row carries its own.
+      const all = rows.length > 0 && rows.every((listed) => listed.released);
+      releasedAll.hidden = !all;
       const items = rows.map(({ row, status, icon, text, released }) => {
         const button = h(
           'button',
@@ -60,7 +65,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
             { class: 'status', title: status },
             h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon),
             h('span', { class: 'status-text' }, text),
-            released ? h('span', { class: 'released-badge' }, jt('releasedBadge')) : null,
+            released && !all ? h('span', { class: 'released-badge' }, jt('releasedBadge')) : null,
           ),
         );
         button.addEventListener('click', () => onChoose(row.key));
