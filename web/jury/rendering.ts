@@ -36,6 +36,8 @@ export class JuryView {
   readonly list: ParticipantListView;
   readonly scoring: ScoringView;
   private readonly panelSummary = panelSummaryView();
+  /** Whether the form on the page was built read-only (a released scope). */
+  formReleased = false;
   private readonly pickerSummary = h('summary', { id: 'selection-summary' });
   private readonly alerts = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
 
@@ -169,7 +171,7 @@ export class JuryView {
       useJuryResults: state.useJuryResults,
       judgeFieldId: state.judgeFieldId,
       extra: state.judgeFieldId === null ? this.panelSummary.element : null,
-      released: row !== undefined && state.released(row),
+      released: (this.formReleased = row !== undefined && state.released(row)),
     });
     // A link whose field is not on this device: the folded selection opens so the judge can change it.
     const folded = this.root.querySelector<HTMLDetailsElement>('details.judge-pickers');

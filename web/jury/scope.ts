@@ -39,18 +39,16 @@ export function officeScored(competition: CompetitionSummary | undefined, entrie
 }
 
 /**
- * Loads the selected competition's releases again. When the selected participant's state changed,
- * the form is rebuilt (read-only, or open again) and `reloadValues` fills it with the stored values.
+ * Loads the selected competition's releases again. When the form shows the selected participant
+ * otherwise (open, or read-only) it is rebuilt and `reloadValues` fills it with the stored values.
  */
 export async function refreshReleases(
   state: JuryState,
-  view: Pick<JuryView, 'renderList' | 'renderPanel'>,
+  view: Pick<JuryView, 'renderList' | 'renderPanel' | 'formReleased'>,
   reloadValues: () => Promise<void>,
 ): Promise<void> {
   const competitionId = state.selection.competitionId;
   if (competitionId === null) return;
-  const selected = state.selectedRow();
-  const before = selected !== undefined && state.released(selected);
   let releases: ScopeRelease[];
   try {
     releases = await loadReleases(competitionId);
@@ -61,7 +59,7 @@ export async function refreshReleases(
   state.releases = releases;
   view.renderList();
   const row = state.selectedRow();
-  if (row === undefined || (row === selected && state.released(row) === before)) return;
+  if (row === undefined || state.released(row) === view.formReleased) return;
   state.dirty = false;
   state.juryLoadKey = null;
   view.renderPanel();
