@@ -62,8 +62,8 @@ export class JuryLiveEvents {
     this.view.renderConnection();
   }
 
-  /** Only the head judge's portal shows deviations; a judge's own portal leaves them alone. */
+  /** The head judge's portal shows each deviation; a judge's own portal only counts them. */
   panelDeviation(message: PanelDeviation): void {
-    if (this.state.judgeFieldId === null && applyDeviation(this.state.deviations, message)) this.view.renderAlerts();
+    if (applyDeviation(this.state.deviations, message)) this.view.renderAlerts();
   }
 }
