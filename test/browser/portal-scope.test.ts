@@ -213,8 +213,10 @@ describe('jury portal: released scopes, conflicts and the office’s competition
     await prompt.waitFor({ timeout: 10_000 });
     const text = (await prompt.textContent()) ?? '';
     const match =
-      /^⚠ (A · .+?) von .+ wurde inzwischen anderswo geändert\. Gespeicherter Wert \1 jetzt: ([\d,]+)\. Ihr Wert \1: ([\d,]+)\./.exec(text);
+      /^⚠ (.+?) von .+ wurde inzwischen anderswo geändert\. Gespeicherter Wert \1 jetzt: ([\d,]+)\. Ihr Wert \1: ([\d,]+)\./.exec(text);
     expect(match, text).not.toBeNull();
+    // The field's name, as the judge reads it on the form.
+    expect(match![1]).toBe(await page.locator('label[for="field-A"] .field-name').textContent());
     expect(asNumber(match![2]!)).toBeCloseTo(theirs, 3);
     expect(asNumber(match![3]!)).toBeCloseTo(mine, 3);
     expect(text).toContain(',');
@@ -258,6 +260,7 @@ describe('jury portal: released scopes, conflicts and the office’s competition
       await message.waitFor({ timeout: 10_000 });
       for (const word of words) expect(await message.textContent()).toContain(word);
       expect(await page.locator('#device-select option').count()).toBe(0);
+      expect(await page.locator('section.scoring').isHidden()).toBe(true);
       expect(await page.locator('.participant').count()).toBe(0);
       const selected = await page.locator('#competition-select option:checked').textContent();
       expect(selected).toContain(competition.name);

@@ -586,7 +586,7 @@ describe('releases', () => {
     expect((await send('DELETE', '/api/releases', { ...scope(), squadName: 'R2' }, bearer(headToken))).body.released).toBe(false);
   });
 
-  it('GET /api/releases lists a competition\'s released devices and squads without a token', async () => {
+  it("GET /api/releases lists a competition's released devices and squads without a token", async () => {
     const own = await createCompetition(server.pool, 'Freigabecup');
     const other = await insertDiscipline(server.pool, { name: 'Boden' });
     const listed = async () => get(`/api/releases?competitionId=${own.competitionId}`, {});

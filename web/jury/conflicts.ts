@@ -54,6 +54,12 @@ export function plausible(
   return false;
 }
 
+/** A field as the judge knows it: an E-panel judge's short name (E3), else the field's name (D-Note). */
+function conflictLabel(state: JuryState, fieldId: number): string {
+  const input = state.layout.inputs.find((candidate) => candidate.field.id === fieldId);
+  return input && !input.judge ? (input.field.name ?? state.judgeLabel(fieldId)) : state.judgeLabel(fieldId);
+}
+
 /**
  * 409 (issue 17, point 3): the refused step's value beside the value stored in the same place, the
  * field against the field or the final against the final; the judge overwrites knowingly or keeps
@@ -71,7 +77,7 @@ export function askAboutConflict(state: JuryState, view: JuryView, job: SaveJob,
     message:
       fieldId === null
         ? t('jury.conflict', { name: job.label, current: stored, mine })
-        : t('jury.conflictField', { field: state.judgeLabel(fieldId), name: job.label, current: stored, mine }),
+        : t('jury.conflictField', { field: conflictLabel(state, fieldId), name: job.label, current: stored, mine }),
     actions: [
       { id: 'conflict-keep', label: t('jury.conflictKeep'), run: () => answers.keep() },
       { id: 'conflict-overwrite', label: t('jury.conflictOverwrite'), primary: true, run: () => answers.overwrite() },

@@ -148,6 +148,8 @@ export class JuryView {
   renderList(): void {
     const { state } = this;
     const office = state.officeCompetition();
+    // Nothing to score here: the office's words stand alone.
+    this.scoring.element.hidden = office !== null;
     if (office)
       this.list.message(
         jt('officeOnly', { competition: office.name ?? `#${office.id}`, groups: t('office.groupScores'), teams: t('office.teams') }),
