@@ -15,7 +15,7 @@ import { HEARTBEAT_MS, TabQueueStore } from './queue-store.js';
 import { JuryView } from './rendering.js';
 import { SaveQueue } from './save-queue.js';
 import { JurySaving } from './saving.js';
-import { loadReleases, refreshReleases } from './scope.js';
+import { loadReleases } from './scope.js';
 import { devicesOf, keepSelection, squadsOf, wantedSelection } from './selection.js';
 import { JuryState } from './state.js';
 
@@ -45,7 +45,14 @@ export class JuryController {
       deviationShown: () => void this.loader.refreshSelectedPanel(),
     });
     this.loader = new JuryLoader(this.state, this.view, () => this.followCurrent());
-    this.saving = new JurySaving(this.state, this.view, this.queue, this.loader, (key) => this.chooseParticipant(key));
+    this.saving = new JurySaving(
+      this.state,
+      this.view,
+      this.queue,
+      this.loader,
+      (key) => this.chooseParticipant(key),
+      () => this.refreshReleases(),
+    );
     const live = new JuryLiveEvents(this.state, this.view, this.loader, this.queue);
     this.feed = new LiveFeed({
       onEvent: (event) => live.scoreUpdated(event),
@@ -150,8 +157,29 @@ export class JuryController {
     void loader.loadJuryResults();
   }
 
-  private refreshReleases(): Promise<void> {
-    return refreshReleases(this.state, this.view, () => this.loader.loadJuryResults());
+  /**
+   * Loads the selected competition's releases again. When the form shows the selected participant
+   * otherwise (open, or read-only) it is rebuilt and filled with the stored values.
+   */
+  private async refreshReleases(): Promise<void> {
+    const { state, view } = this;
+    const competitionId = state.selection.competitionId;
+    if (competitionId === null) return;
+    let releases;
+    try {
+      releases = await loadReleases(competitionId);
+    } catch {
+      return; // The next release event or resync asks again; the server refuses writes meanwhile.
+    }
+    if (competitionId !== state.selection.competitionId) return;
+    state.releases = releases;
+    view.renderList();
+    const row = state.selectedRow();
+    if (row === undefined || state.released(row) === view.formReleased) return;
+    state.dirty = false;
+    state.juryLoadKey = null;
+    view.renderPanel();
+    await this.loader.loadJuryResults();
   }
 
   private chooseParticipant(key: string): void {

@@ -10,7 +10,6 @@ import { computeFinal, formulaValues, fullName, nextPending } from './model.js';
 import type { JuryLoader } from './loading.js';
 import type { JuryView } from './rendering.js';
 import { conflictCurrent, type NewSave, type SaveJob } from './save-queue.js';
-import { refreshReleases } from './scope.js';
 import type { JuryState } from './state.js';
 import { jt } from './texts.js';
 
@@ -26,6 +25,8 @@ export class JurySaving {
     private readonly loader: JuryLoader,
     /** Moves the form to another participant. */
     private readonly choose: (key: string) => void,
+    /** Loads the competition's releases again; the form turns read-only when the participant's is. */
+    private readonly refreshReleases: () => Promise<void>,
   ) {}
 
   /** `confirmed`: the judge has seen the plausibility question for these values and saves anyway. */
@@ -176,7 +177,7 @@ export class JurySaving {
       view.showAck('error', jt('releasedRefused', { name: job.label, stored: stored === null ? '—' : state.show(stored) }));
     };
     say();
-    void refreshReleases(state, view, () => loader.loadJuryResults())
+    void this.refreshReleases()
       .then(() => loader.loadParticipants())
       .then(say);
   }

@@ -5,9 +5,7 @@
 import { getJson, type CompetitionSummary, type ScoreEntry } from '../shared/api.js';
 import type { ScopeReleases } from '../../queries/scope-releases.js';
 import type { ParticipantRow } from './model.js';
-import type { JuryView } from './rendering.js';
 import type { EventSquad } from './selection.js';
-import type { JuryState } from './state.js';
 
 export type ScopeRelease = ScopeReleases['releases'][number];
 
@@ -36,32 +34,4 @@ export function rowReleased(
  */
 export function officeScored(competition: CompetitionSummary | undefined, entries: readonly ScoreEntry[]): boolean {
   return competition !== undefined && entries.length === 0 && (competition.isGroupCompetition || competition.disciplineIds.length > 0);
-}
-
-/**
- * Loads the selected competition's releases again. When the form shows the selected participant
- * otherwise (open, or read-only) it is rebuilt and `reloadValues` fills it with the stored values.
- */
-export async function refreshReleases(
-  state: JuryState,
-  view: Pick<JuryView, 'renderList' | 'renderPanel' | 'formReleased'>,
-  reloadValues: () => Promise<void>,
-): Promise<void> {
-  const competitionId = state.selection.competitionId;
-  if (competitionId === null) return;
-  let releases: ScopeRelease[];
-  try {
-    releases = await loadReleases(competitionId);
-  } catch {
-    return; // The next release event or resync asks again; the server refuses writes meanwhile.
-  }
-  if (competitionId !== state.selection.competitionId) return;
-  state.releases = releases;
-  view.renderList();
-  const row = state.selectedRow();
-  if (row === undefined || state.released(row) === view.formReleased) return;
-  state.dirty = false;
-  state.juryLoadKey = null;
-  view.renderPanel();
-  await reloadValues();
 }
