@@ -137,7 +137,13 @@ describe('jury portal on competition day', () => {
     const portal = await open(`/jury/?eventId=${demo.event.id}&competitionId=${kuer.id}&disciplineId=${vault.id}`);
     await participantButton(portal.page, captured.participantId).click();
     await waitFor(async () => (await portal.page.inputValue('#field-A')) !== '', { message: 'stored values loaded' });
+    // The judge starts typing: from now on the form is the judge's work.
+    await portal.page.focus('#field-F');
+    await portal.page.keyboard.press('Control+A');
+    await portal.page.keyboard.type('0.1');
+    await portal.page.keyboard.press('Tab');
     const typedBefore = await portal.page.inputValue('#field-A');
+    const typedF = await portal.page.inputValue('#field-F');
     // The desktop program changes the final score meanwhile.
     expect((await saveValue({ competitionId: kuer.id, participantId: captured.id, disciplineId: vault.id, score: 14.25 })).status).toBe(
       200,
@@ -146,11 +152,9 @@ describe('jury portal on competition day', () => {
     await notice.waitFor({ timeout: 10_000 });
     expect(await notice.textContent()).toContain('14.250');
     expect(await portal.page.inputValue('#field-A')).toBe(typedBefore);
+    expect(await portal.page.inputValue('#field-F')).toBe(typedF);
 
-    await portal.page.focus('#field-F');
-    await portal.page.keyboard.press('Control+A');
-    await portal.page.keyboard.type('0.1');
-    await portal.page.keyboard.press('Tab');
+    await portal.page.focus('#save-button');
     await portal.page.keyboard.press('Enter');
     const prompt = portal.page.locator('.prompt[data-kind="conflict"]:not([hidden])');
     await prompt.waitFor({ timeout: 10_000 });

@@ -195,6 +195,12 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
     await headAlert.waitFor({ timeout: 10_000 });
     await consoleAlert.waitFor({ timeout: 10_000 });
     expect(await headAlert.locator('.deviation-values .value').allTextContents()).toEqual(['8.500', '8.600', '7.000', '7.100', '8.500']);
+    // A judge's own portal: one line with the count, no alert pushing the judge's input down.
+    const judgeCount = judges[0]!.page.locator('#deviation-alerts:not([hidden]) #deviation-count');
+    await judgeCount.waitFor({ timeout: 10_000 });
+    expect(await judgeCount.textContent()).toBe('⚠ 1 Abweichung im Kampfgericht ist offen; der Oberkampfrichter klärt sie.');
+    expect(await judges[0]!.page.locator('.deviation-alert').count()).toBe(0);
+    await saveScreenshot(judges[0]!.page, 'e-panel-judge-deviation-count-390');
     expect(await consoleAlert.locator('.deviation-text').first().textContent()).toContain(
       'Berta Bach · Sprung: spread 1.400 exceeds the tolerance 0.500',
     );
@@ -210,6 +216,7 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
     await consoleAlert.locator('button[data-action="confirm-deviation"]').click();
     await consoleAlert.waitFor({ state: 'detached', timeout: 10_000 });
     await headAlert.waitFor({ state: 'detached', timeout: 10_000 });
+    await judges[0]!.page.locator('#deviation-alerts[hidden]').waitFor({ state: 'attached', timeout: 10_000 });
     await console_.page.locator('#no-deviations').waitFor();
     await waitFor(
       async () => {
@@ -262,7 +269,7 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
     const conflict = third.locator('.prompt[data-kind="conflict"]:not([hidden])');
     await conflict.waitFor({ timeout: 10_000 });
     expect(await conflict.locator('.prompt-message').textContent()).toBe(
-      '⚠ E3 of Clara Cramer was changed elsewhere meanwhile. Stored now: 9.000. Yours: 8.700. Your value was not saved over it.',
+      '⚠ E3 of Clara Cramer was changed elsewhere meanwhile. Stored E3 now: 9.000. Your E3: 8.700. Nothing of yours was saved over it.',
     );
     await third.click('#conflict-keep');
 

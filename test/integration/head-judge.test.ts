@@ -586,6 +586,28 @@ describe('releases', () => {
     expect((await send('DELETE', '/api/releases', { ...scope(), squadName: 'R2' }, bearer(headToken))).body.released).toBe(false);
   });
 
+  it("GET /api/releases lists a competition's released devices and squads without a token", async () => {
+    const own = await createCompetition(server.pool, 'Freigabecup');
+    const other = await insertDiscipline(server.pool, { name: 'Boden' });
+    const listed = async () => get(`/api/releases?competitionId=${own.competitionId}`, {});
+    expect((await listed()).body).toEqual({ competitionId: own.competitionId, releases: [] });
+    const scopeOf = (disciplineId: number, squadName?: string) => ({ competitionId: own.competitionId, disciplineId, squadName });
+    await post('/api/releases', scopeOf(device.id), bearer(headToken));
+    await post('/api/releases', scopeOf(other.id, 'R4'), bearer(headToken));
+    const answer = await listed();
+    expect(answer.status).toBe(200);
+    expect(answer.body.releases).toEqual(
+      [
+        { disciplineId: device.id, squadName: null },
+        { disciplineId: other.id, squadName: 'R4' },
+      ].sort((a, b) => a.disciplineId - b.disciplineId),
+    );
+    await send('DELETE', '/api/releases', scopeOf(device.id), bearer(headToken));
+    expect((await listed()).body.releases).toEqual([{ disciplineId: other.id, squadName: 'R4' }]);
+    expect((await get('/api/releases?competitionId=2000000000', {})).status).toBe(404);
+    expect((await get('/api/releases?competitionId=x', {})).body.code).toBe('VALIDATION_FAILED');
+  });
+
   it('score-updated events and live results carry released; released=only lists released scores only', async () => {
     const liveCompetition = await createCompetition(server.pool, 'Livecup');
     const a = await insertParticipantWithScoreRow(server.pool, liveCompetition, { squadName: 'A', lastName: 'Alpha' });

@@ -54,20 +54,33 @@ export function plausible(
   return false;
 }
 
-/** 409 (issue 17, point 3): both values side by side; the judge overwrites knowingly or keeps the stored one. */
+/** A field as the judge knows it: an E-panel judge's short name (E3), else the field's name (D-Note). */
+function conflictLabel(state: JuryState, fieldId: number): string {
+  const input = state.layout.inputs.find((candidate) => candidate.field.id === fieldId);
+  return input && !input.judge ? (input.field.name ?? state.judgeLabel(fieldId)) : state.judgeLabel(fieldId);
+}
+
+/**
+ * 409 (issue 17, point 3): the refused step's value beside the value stored in the same place, the
+ * field against the field or the final against the final; the judge overwrites knowingly or keeps
+ * the stored one.
+ */
 export function askAboutConflict(state: JuryState, view: JuryView, job: SaveJob, current: number | null, answers: ConflictAnswers): void {
-  const mine = state.show(job.finalScore ?? job.values[0]?.value ?? 0);
+  const step = job.steps[job.next];
+  const fieldId = step?.kind === 'field' && step.fieldId !== state.layout.finalField?.id ? step.fieldId : null;
+  const value = step?.kind === 'field' ? step.value : (job.finalScore ?? job.values[0]?.value ?? null);
+  const mine = value === null ? '—' : state.show(value);
   const stored = current === null ? '—' : state.show(current);
   view.showAck('error', '');
   view.scoring.ask({
     kind: 'conflict',
     message:
-      job.finalScore === null
-        ? t('jury.conflictField', { field: state.judgeLabel(job.values[0]?.fieldId ?? 0), name: job.label, current: stored, mine })
-        : t('jury.conflict', { name: job.label, current: stored, mine }),
+      fieldId === null
+        ? t('jury.conflict', { name: job.label, current: stored, mine })
+        : t('jury.conflictField', { field: conflictLabel(state, fieldId), name: job.label, current: stored, mine }),
     actions: [
       { id: 'conflict-keep', label: t('jury.conflictKeep'), run: () => answers.keep() },
-      { id: 'conflict-overwrite', label: t('jury.conflictOverwrite', { mine }), primary: true, run: () => answers.overwrite() },
+      { id: 'conflict-overwrite', label: t('jury.conflictOverwrite'), primary: true, run: () => answers.overwrite() },
     ],
   });
 }

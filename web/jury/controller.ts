@@ -16,6 +16,7 @@ import { HEARTBEAT_MS, TabQueueStore } from './queue-store.js';
 import { JuryView } from './rendering.js';
 import { SaveQueue } from './save-queue.js';
 import { JurySaving } from './saving.js';
+import { loadReleases } from './scope.js';
 import { devicesOf, keepSelection, squadsOf, wantedSelection } from './selection.js';
 import { JuryState } from './state.js';
 
@@ -46,14 +47,25 @@ export class JuryController {
       deviationShown: () => void this.loader.refreshSelectedPanel(),
     });
     this.loader = new JuryLoader(this.state, this.view, () => this.followCurrent());
-    this.saving = new JurySaving(this.state, this.view, this.queue, this.loader, (key) => this.chooseParticipant(key));
+    this.saving = new JurySaving(
+      this.state,
+      this.view,
+      this.queue,
+      this.loader,
+      (key) => this.chooseParticipant(key),
+      () => this.refreshReleases(),
+    );
     const live = new JuryLiveEvents(this.state, this.view, this.loader, this.queue, (squad) => void this.select({ squad }));
     this.feed = new LiveFeed({
       onEvent: (event) => live.scoreUpdated(event),
       onStatus: (status) => live.connectionChanged(status),
-      onResync: () => void this.loader.loadParticipants(),
+      onResync: () => {
+        void this.loader.loadParticipants();
+        void this.refreshReleases();
+      },
       onPanelDeviation: (message) => live.panelDeviation(message),
       onRotationChanged: (event) => live.rotationChanged(event),
+      onReleaseChanged: () => void this.refreshReleases(),
     });
     window.addEventListener('online', () => this.queue.kick());
     setInterval(() => {
@@ -112,8 +124,14 @@ export class JuryController {
       state.selectedKey = null;
       state.entries = [];
       state.rows = [];
+      state.releases = [];
       view.renderList();
-      await loader.loadEntries();
+      const competitionId = next.competitionId;
+      const [, releases] = await Promise.all([
+        loader.loadEntries(),
+        competitionId === null ? [] : loadReleases(competitionId).catch(() => []),
+      ]);
+      if (competitionId === state.selection.competitionId) state.releases = releases;
     }
     const replay = state.eventsDuringLoad ?? [];
     state.eventsDuringLoad = null;
@@ -143,6 +161,31 @@ export class JuryController {
     // Joined before loading, so nothing between the load and the join is lost (the join's resync reloads).
     if (eventChanged && next.eventId !== null) this.feed.follow(next.eventId);
     void loader.loadJuryResults();
+  }
+
+  /**
+   * Loads the selected competition's releases again. When the form shows the selected participant
+   * otherwise (open, or read-only) it is rebuilt and filled with the stored values.
+   */
+  private async refreshReleases(): Promise<void> {
+    const { state, view } = this;
+    const competitionId = state.selection.competitionId;
+    if (competitionId === null) return;
+    let releases;
+    try {
+      releases = await loadReleases(competitionId);
+    } catch {
+      return; // The next release event or resync asks again; the server refuses writes meanwhile.
+    }
+    if (competitionId !== state.selection.competitionId) return;
+    state.releases = releases;
+    view.renderList();
+    const row = state.selectedRow();
+    if (row === undefined || state.released(row) === view.formReleased) return;
+    state.dirty = false;
+    state.juryLoadKey = null;
+    view.renderPanel();
+    await this.loader.loadJuryResults();
   }
 
   private chooseParticipant(key: string): void {

@@ -38,9 +38,9 @@ export class JuryLiveEvents {
     view.renderPanelStatus();
     // Another judge's value changes the final every time: on a judge's own portal that is no news.
     if (state.judgeFieldId !== null) return;
-    if (state.panelSettings !== null && !state.dirty && state.latestJobFor(row.key) === undefined) {
-      // Head judge watching a panel fill up, nothing typed: the form follows the stored values (and
-      // so does its optimistic check); once the head judge types, the notice below applies instead.
+    if (!state.dirty && state.latestJobFor(row.key) === undefined) {
+      // Nothing typed (a panel filling up, a desktop write): the form follows the stored values (and
+      // so does its optimistic check); once the judge types, the notice below applies instead.
       state.juryLoadKey = null;
       void this.loader.loadJuryResults();
       return;
@@ -65,9 +65,9 @@ export class JuryLiveEvents {
     this.view.renderConnection();
   }
 
-  /** Only the head judge's portal shows deviations; a judge's own portal leaves them alone. */
+  /** The head judge's portal shows each deviation; a judge's own portal only counts them. */
   panelDeviation(message: PanelDeviation): void {
-    if (this.state.judgeFieldId === null && applyDeviation(this.state.deviations, message)) this.view.renderAlerts();
+    if (applyDeviation(this.state.deviations, message)) this.view.renderAlerts();
   }
 
   /** A portal bound to an apparatus by its credential moves on with the rotation plan. */

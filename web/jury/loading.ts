@@ -28,7 +28,8 @@ export class JuryLoader {
       api.competitions(eventId).catch(() => [] as CompetitionSummary[]),
       api.squads(eventId).catch(() => ({ squads: [] })),
     ]);
-    this.state.competitions = competitions.filter((competition) => !competition.isGroupCompetition);
+    // Group competitions last: listed so the portal can say that the office scores them.
+    this.state.competitions = [...competitions].sort((a, b) => Number(a.isGroupCompetition) - Number(b.isGroupCompetition));
     this.state.eventSquads = squads.squads.map((squad) => ({
       name: squad.name,
       participantIds: new Set(squad.participants.map((participant) => participant.id)),

@@ -18,6 +18,7 @@ import { participantListView, type ListedRow, type ParticipantListView } from '.
 import { scoringView, type AckState, type ScoringView } from './views/scoring-view.js';
 import { selectionView, type SelectionView } from './views/selection-view.js';
 import { statusView } from './views/status-view.js';
+import { jt } from './texts.js';
 
 /** What the judge does on the page. */
 export interface JuryActions {
@@ -35,6 +36,8 @@ export class JuryView {
   readonly list: ParticipantListView;
   readonly scoring: ScoringView;
   private readonly panelSummary = panelSummaryView();
+  /** Whether the form on the page was built read-only (a released scope). */
+  formReleased = false;
   private readonly pickerSummary = h('summary', { id: 'selection-summary' });
   private readonly alerts = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
 
@@ -82,10 +85,16 @@ export class JuryView {
   /** The pickers and the folded selection's line, after the selection settled. */
   renderSelection(): void {
     const { state } = this;
+    const office = state.officeCompetition();
     this.pickers.fill({
       events: state.events,
-      competitions: state.competitions,
-      devices: devicesOf(state.disciplines, state.entries),
+      competitions: state.competitions.map((competition) =>
+        competition.isGroupCompetition || competition.id === office?.id
+          ? { ...competition, name: jt('officeOnlyOption', { name: competition.name ?? `#${competition.id}` }) }
+          : competition,
+      ),
+      // The office scores a group or team competition: no device to offer here.
+      devices: office ? [] : devicesOf(state.disciplines, state.entries),
       squads: squadsOf(state.eventSquads, state.entries),
     });
     this.pickers.show(state.selection);
@@ -111,6 +120,11 @@ export class JuryView {
   }
 
   private listed(row: ParticipantRow): ListedRow {
+    const released = this.state.released(row);
+    return { ...this.statusOf(row), released };
+  }
+
+  private statusOf(row: ParticipantRow): Omit<ListedRow, 'released'> {
     const { state } = this;
     const status = state.displayStatus(row);
     switch (status) {
@@ -133,7 +147,14 @@ export class JuryView {
 
   renderList(): void {
     const { state } = this;
-    if (state.rows.length > 0) this.list.message('');
+    const office = state.officeCompetition();
+    // Nothing to score here: the office's words stand alone.
+    this.scoring.element.hidden = office !== null;
+    if (office)
+      this.list.message(
+        jt('officeOnly', { competition: office.name ?? `#${office.id}`, groups: t('office.groupScores'), teams: t('office.teams') }),
+      );
+    else if (state.rows.length > 0) this.list.message('');
     else if (state.entries.length > 0) this.list.message(t('jury.noParticipants'));
     this.list.render(
       state.rows.map((row) => this.listed(row)),
@@ -143,14 +164,16 @@ export class JuryView {
 
   renderPanel(): void {
     const { state } = this;
+    const row = state.deviceLoading ? undefined : state.selectedRow();
     this.scoring.render({
-      row: state.deviceLoading ? undefined : state.selectedRow(),
+      row,
       layout: state.layout,
       format: state.format,
       formula: state.formula,
       useJuryResults: state.useJuryResults,
       judgeFieldId: state.judgeFieldId,
       extra: state.judgeFieldId === null ? this.panelSummary.element : null,
+      released: (this.formReleased = row !== undefined && state.released(row)),
     });
     // A link whose field is not on this device: the folded selection opens so the judge can change it.
     const folded = this.root.querySelector<HTMLDetailsElement>('details.judge-pickers');
@@ -195,6 +218,19 @@ export class JuryView {
       return deviation.disciplineId === state.selection.disciplineId && row ? [{ deviation, row }] : [];
     });
     this.alerts.hidden = shown.length === 0;
+    if (state.judgeFieldId !== null) {
+      // An E-judge scores one field: the panel's deviations are the head judge's to resolve, so one
+      // line with their count keeps the judge's input at the top of the phone's screen.
+      const count = shown.length;
+      this.alerts.replaceChildren(
+        h(
+          'p',
+          { class: 'deviation-count', id: 'deviation-count' },
+          count === 1 ? jt('otherDeviations1') : jt('otherDeviations', { count }),
+        ),
+      );
+      return;
+    }
     this.alerts.replaceChildren(
       ...shown.map(({ deviation, row }) => {
         const open = h('button', { type: 'button', class: 'deviation-open' }, t('panel.show'));

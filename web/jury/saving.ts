@@ -11,6 +11,11 @@ import type { JuryLoader } from './loading.js';
 import type { JuryView } from './rendering.js';
 import { conflictCurrent, type NewSave, type SaveJob } from './save-queue.js';
 import type { JuryState } from './state.js';
+import { jt } from './texts.js';
+
+/** The 409 of a write into a released scope (src/http/errors.ts): it carries no `current`. */
+const releasedRefusal = (error: Error) =>
+  error instanceof HttpError && error.status === 409 && /^released\b/.test(String(error.body?.message ?? ''));
 
 export class JurySaving {
   constructor(
@@ -20,6 +25,8 @@ export class JurySaving {
     private readonly loader: JuryLoader,
     /** Moves the form to another participant. */
     private readonly choose: (key: string) => void,
+    /** Loads the competition's releases again; the form turns read-only when the participant's is. */
+    private readonly refreshReleases: () => Promise<void>,
   ) {}
 
   /** `confirmed`: the judge has seen the plausibility question for these values and saves anyway. */
@@ -28,6 +35,7 @@ export class JurySaving {
     const row = state.selectedRow();
     const { eventId, disciplineId } = state.selection;
     if (!row || eventId === null || disciplineId === null) return;
+    if (state.released(row)) return; // The form has no save button then; Enter in a field lands here.
     view.scoring.clearPrompt();
     const collected = view.scoring.collect();
     if (!collected.ok) {
@@ -119,6 +127,10 @@ export class JurySaving {
   refused(job: SaveJob, error: Error): void {
     const { state, view } = this;
     state.advanceAfter.delete(job.id);
+    if (releasedRefusal(error)) {
+      this.refusedAsReleased(job);
+      return;
+    }
     const conflict = conflictCurrent(error);
     state.rejected.set(job.participantKey, error.message);
     view.renderList();
@@ -150,5 +162,23 @@ export class JurySaving {
     }
     const status = error instanceof HttpError ? error.status : '—';
     view.showAck('error', t('jury.refused', { name: job.label, status, error: error.message }));
+  }
+
+  /**
+   * The head judge released the scope before the save arrived: what is stored stands, so the row
+   * keeps its stored state (no "not saved" mark) and the form shows the stored values read-only.
+   */
+  private refusedAsReleased(job: SaveJob): void {
+    const { state, view, loader } = this;
+    state.rejected.delete(job.participantKey);
+    const say = () => {
+      const row = state.rows.find((candidate) => candidate.key === job.participantKey);
+      const stored = row?.currentScore ?? null;
+      view.showAck('error', jt('releasedRefused', { name: job.label, stored: stored === null ? '—' : state.show(stored) }));
+    };
+    say();
+    void this.refreshReleases()
+      .then(() => loader.loadParticipants())
+      .then(say);
   }
 }

@@ -10,6 +10,7 @@ import type { PanelDeviation, PanelProgress, PanelSettings, PanelState } from '.
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { applyScoreEvent, type DisplayStatus, type FieldLayout, type ParticipantRow, type Selection } from './model.js';
 import type { ExpectedValues, SaveJob } from './save-job.js';
+import { officeScored, rowReleased, type ScopeRelease } from './scope.js';
 import { NO_SELECTION, type EventSquad } from './selection.js';
 
 export class JuryState {
@@ -52,6 +53,8 @@ export class JuryState {
   selectedPanel: PanelState | null = null;
   /** Open deviations of the event (head judge's view), keyed by score, device and attempt. */
   readonly deviations = new Map<string, PanelDeviation>();
+  /** The selected competition's released devices and squads: their scores are read-only here. */
+  releases: ScopeRelease[] = [];
 
   constructor(
     /** `&field=`: an E-panel judge's own portal shows this field only (issue 21); null = every field. */
@@ -62,6 +65,17 @@ export class JuryState {
 
   show(value: number): string {
     return this.format.display(value, decimalSeparator);
+  }
+
+  /** Whether the head judge released this participant's score on the selected device. */
+  released(row: ParticipantRow): boolean {
+    return rowReleased(this.releases, this.eventSquads, this.selection.disciplineId, row);
+  }
+
+  /** The selected competition when the office enters its scores (groups, teams); null otherwise. */
+  officeCompetition(): CompetitionSummary | null {
+    const competition = this.competitions.find((candidate) => candidate.id === this.selection.competitionId);
+    return competition && officeScored(competition, this.entries) ? competition : null;
   }
 
   discipline(): DisciplineSummary | null {

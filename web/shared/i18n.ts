@@ -65,10 +65,10 @@ const EN = {
   'jury.changedElsewhere':
     '⚠ Changed elsewhere: the stored final score is now {score} (your form was based on {base}). Your inputs are untouched; saving asks before it overwrites.',
   'jury.conflict':
-    '⚠ {name} was changed elsewhere meanwhile. Stored now: {current}. Yours: {mine}. Your final score was not saved over it.',
+    '⚠ The final score of {name} was changed elsewhere meanwhile. Stored final score now: {current}. Your final score: {mine}. Nothing of yours was saved over it.',
   'jury.conflictField':
-    '⚠ {field} of {name} was changed elsewhere meanwhile. Stored now: {current}. Yours: {mine}. Your value was not saved over it.',
-  'jury.conflictOverwrite': 'Overwrite with mine ({mine})',
+    '⚠ {field} of {name} was changed elsewhere meanwhile. Stored {field} now: {current}. Your {field}: {mine}. Nothing of yours was saved over it.',
+  'jury.conflictOverwrite': 'Overwrite with my values',
   'jury.conflictKeep': 'Keep the stored value',
   'jury.keptStored': 'Kept the stored value {current}; the form shows the stored values again.',
   'jury.refuseNegative': '{field}: {value} is negative; this field cannot be negative. Nothing was saved.',
@@ -205,10 +205,10 @@ const DE: Record<MessageKey, string> = {
   'jury.changedElsewhere':
     '⚠ Anderswo geändert: Der gespeicherte Endwert ist jetzt {score} (Ihr Formular beruht auf {base}). Ihre Eingaben bleiben unverändert; beim Speichern wird vor dem Überschreiben gefragt.',
   'jury.conflict':
-    '⚠ {name} wurde inzwischen anderswo geändert. Gespeichert ist jetzt: {current}. Ihrer: {mine}. Ihr Endwert wurde nicht darüber gespeichert.',
+    '⚠ Der Endwert von {name} wurde inzwischen anderswo geändert. Gespeicherter Endwert jetzt: {current}. Ihr Endwert: {mine}. Nichts von Ihnen wurde darüber gespeichert.',
   'jury.conflictField':
-    '⚠ {field} von {name} wurde inzwischen anderswo geändert. Gespeichert ist jetzt: {current}. Ihrer: {mine}. Ihr Wert wurde nicht darüber gespeichert.',
-  'jury.conflictOverwrite': 'Mit meinem überschreiben ({mine})',
+    '⚠ {field} von {name} wurde inzwischen anderswo geändert. Gespeicherter Wert {field} jetzt: {current}. Ihr Wert {field}: {mine}. Nichts von Ihnen wurde darüber gespeichert.',
+  'jury.conflictOverwrite': 'Mit meinen Werten überschreiben',
   'jury.conflictKeep': 'Gespeicherten Wert behalten',
   'jury.keptStored': 'Gespeicherter Wert {current} behalten; das Formular zeigt wieder die gespeicherten Werte.',
   'jury.refuseNegative': '{field}: {value} ist negativ; dieses Feld kann nicht negativ sein. Nichts wurde gespeichert.',

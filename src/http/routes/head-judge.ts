@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { changeRelease } from '../../../commands/release-scope.js';
 import { loadCompleteness } from '../../../queries/completeness.js';
+import { selectScopeReleases } from '../../../queries/scope-releases.js';
 import { AUDIT_KINDS, selectAuditPage, selectScoreHistory } from '../../../queries/score-audit.js';
 import { commandContext } from '../actor.js';
 import { HEAD_ROLES, ROLES } from '../auth.js';
@@ -116,6 +117,16 @@ const ReleaseReply = Type.Object({
   releasedBy: NullableString,
 });
 
+const ScopeReleasesReply = Type.Object({
+  competitionId: Type.Integer(),
+  releases: Type.Array(
+    Type.Object({
+      disciplineId: Type.Integer(),
+      squadName: Type.Union([Type.String(), Type.Null()], { description: 'null: the whole device, every squad' }),
+    }),
+  ),
+});
+
 export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
   app.get(
     '/api/scores/:scoreId/history',
@@ -165,6 +176,19 @@ export async function headJudgeRoutes(app: TypedApp, deps: AppDeps): Promise<voi
       },
     },
     async (request) => loadCompleteness(deps.pool, request.query),
+  );
+
+  app.get(
+    '/api/releases',
+    {
+      schema: {
+        tags: ['head judge'],
+        summary: 'The released devices and squads of a competition (no token: the jury portal shows them read-only)',
+        querystring: Type.Object({ competitionId: Id() }, { additionalProperties: false }),
+        response: withErrors({ 200: ScopeReleasesReply }, 400, 404, 503),
+      },
+    },
+    async (request) => selectScopeReleases(deps.pool, request.query.competitionId),
   );
 
   for (const [method, release] of [

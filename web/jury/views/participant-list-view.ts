@@ -1,5 +1,6 @@
 import { h } from '../../shared/dom.js';
 import { t } from '../../shared/i18n.js';
+import { jt } from '../texts.js';
 import { fullName, type DisplayStatus, type ParticipantRow } from '../model.js';
 
 export interface ListedRow {
@@ -7,6 +8,8 @@ export interface ListedRow {
   status: DisplayStatus;
   icon: string;
   text: string;
+  /** The head judge released the participant's device: shown as a badge, the score is final. */
+  released: boolean;
 }
 
 export interface ParticipantListView {
@@ -19,10 +22,11 @@ export interface ParticipantListView {
 export function participantListView(onChoose: (key: string) => void): ParticipantListView {
   const list = h('ul', { class: 'participant-list', 'aria-label': t('jury.participants') });
   const listMessage = h('p', { class: 'list-message', role: 'status' });
+  const releasedAll = h('span', { class: 'released-badge', id: 'participants-released', hidden: true }, jt('releasedBadge'));
   const element = h(
     'section',
     { class: 'participants', 'aria-labelledby': 'participants-title' },
-    h('h2', { id: 'participants-title' }, t('jury.participants')),
+    h('h2', { id: 'participants-title' }, t('jury.participants'), releasedAll),
     listMessage,
     list,
   );
@@ -33,7 +37,11 @@ export function participantListView(onChoose: (key: string) => void): Participan
     },
     render(rows, selectedKey) {
       const focusedKey = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.participantKey : undefined;
-      const items = rows.map(({ row, status, icon, text }) => {
+      // Everyone listed released (a whole device or the chosen squad): one badge at the heading
+      // leaves the names their room; otherwise each released row carries its own.
+      const all = rows.length > 0 && rows.every((listed) => listed.released);
+      releasedAll.hidden = !all;
+      const items = rows.map(({ row, status, icon, text, released }) => {
         const button = h(
           'button',
           {
@@ -42,6 +50,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
             'data-participant-key': row.key,
             'data-participant-id': row.participantId,
             'data-status': status,
+            'data-released': released ? 'true' : 'false',
             'aria-pressed': row.key === selectedKey ? 'true' : 'false',
           },
           h('span', { class: 'start-number' }, row.startNumber),
@@ -56,6 +65,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
             { class: 'status', title: status },
             h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon),
             h('span', { class: 'status-text' }, text),
+            released && !all ? h('span', { class: 'released-badge' }, jt('releasedBadge')) : null,
           ),
         );
         button.addEventListener('click', () => onChoose(row.key));

@@ -1,6 +1,7 @@
 import { h } from '../../shared/dom.js';
 import { decimalSeparator, t } from '../../shared/i18n.js';
 import type { ScoreFormat } from '../../shared/score-format.js';
+import { jt } from '../texts.js';
 import { computeFinal, formulaUsable, formulaValues, fullName, type FieldLayout, type ParticipantRow } from '../model.js';
 
 export type AckState = 'idle' | 'saved' | 'saving' | 'waiting' | 'error';
@@ -22,6 +23,8 @@ export interface ScoringSetup {
   judgeFieldId: number | null;
   /** Shown under the form for the selected participant (the panel summary); kept across renders. */
   extra: HTMLElement | null;
+  /** The head judge released the participant's device: the stored values show, nothing can be typed. */
+  released: boolean;
 }
 
 export interface ScoringView {
@@ -197,10 +200,17 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
             : t('jury.badFormula', { formula });
         finalBlock = h('div', { class: 'final final--manual' }, element, h('span', { class: 'formula' }, why));
       }
-      const save = h('button', { type: 'submit', class: 'save', id: 'save-button' }, t('jury.save'));
+      if (setup.released) for (const view of [...inputViews, ...(manualFinal ? [manualFinal] : [])]) view.input.readOnly = true;
+      const save = setup.released
+        ? h('p', { class: 'released-note', id: 'released-note' }, jt('releasedForm'))
+        : h('button', { type: 'submit', class: 'save', id: 'save-button' }, t('jury.save'));
       const form = h(
         'form',
-        { class: judge ? 'score-form score-form--judge' : 'score-form', novalidate: true, autocomplete: 'off' },
+        {
+          class: [judge ? 'score-form score-form--judge' : 'score-form', setup.released ? 'score-form--released' : ''].join(' ').trim(),
+          novalidate: true,
+          autocomplete: 'off',
+        },
         h('div', { class: 'fields' }, ...fields),
         finalBlock,
         save,
@@ -214,6 +224,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
         { id: 'scoring-title' },
         fullName(row, t('jury.unnamed')),
         row.startNumber ? h('span', { class: 'title-number' }, ` #${row.startNumber}`) : null,
+        setup.released ? h('span', { class: 'released-badge', id: 'released-badge' }, jt('releasedBadge')) : null,
       );
       noticeLine.hidden = true;
       promptBox.hidden = true;
