@@ -194,12 +194,16 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     },
     // Same reason: HSTS over HTTP is ignored at best, and would pin a later HTTPS proxy's host.
     strictTransportSecurity: false,
+    // Browsers ignore COOP on a plain-HTTP LAN address and log an error on every page load.
+    crossOriginOpenerPolicy: false,
   });
 
   const allowOrigin = corsOriginPolicy(config);
   await app.register(fastifyCors, {
     origin: (origin, callback) => callback(null, origin !== undefined && allowOrigin(origin)),
-    methods: ['GET', 'HEAD', 'POST'],
+    // The office on its own port (`npm run serve:office`) edits panels, squads and plans (PUT) and
+    // reopens releases and revokes judge codes (DELETE).
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
     // Tokens travel in the Authorization header, never in cookies.
     credentials: false,
     maxAge: 600,

@@ -168,7 +168,7 @@ describe('CORS', () => {
     const preflight = await corsHeaders(lan, origin, 'OPTIONS', '/api/scores/capture');
     expect(preflight.status).toBe(204);
     expect(preflight.allowOrigin).toBe(origin);
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-methods')?.split(/, */)).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
     expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
   });
@@ -233,6 +233,7 @@ describe('security headers', () => {
       // Plain HTTP on the LAN: upgrading or HSTS would break every address but localhost.
       expect(csp.has('upgrade-insecure-requests')).toBe(false);
       expect(response.headers.get('strict-transport-security')).toBeNull();
+      expect(response.headers.get('cross-origin-opener-policy')).toBeNull();
     },
   );
 
