@@ -64,7 +64,7 @@ export const APP_SETTING_DEFAULTS: Readonly<AppSettings> = Object.freeze({
   },
   results: {
     description:
-      'Result lists: age classes (range format as in squadAutoAssign) and tie-break rule (none, best-device-scores), with per-competition overrides',
+      'Result lists: age classes (range format as in squadAutoAssign) and tie-break rule (none, best-device-scores, drop-lowest, apparatus-order), with per-competition overrides and rank notation',
     ageClassRanges: SQUAD_CRITERIA_DEFAULTS.ageCategoryRanges,
     tieBreak: DEFAULT_TIE_BREAK,
     competitions: {},
