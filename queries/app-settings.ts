@@ -1,6 +1,13 @@
 import type { Queryable } from '../src/db/pool.js';
 import { DEFAULT_AGE_RULE, isAgeRule, type AgeRule } from '../src/domain/age.js';
-import { DEFAULT_TIE_BREAK, isTieBreakRule, type TieBreakRule } from '../src/domain/all-around.js';
+import {
+  DEFAULT_RANK_NOTATION,
+  DEFAULT_TIE_BREAK,
+  isRankNotation,
+  isTieBreakRule,
+  type RankNotation,
+  type TieBreakRule,
+} from '../src/domain/all-around.js';
 import { SQUAD_CRITERIA_DEFAULTS, type SquadCriteria } from '../src/domain/squad-planner.js';
 
 export interface SquadAutoAssignSetting extends SquadCriteria {
@@ -21,6 +28,11 @@ export interface AgeRuleSetting {
 export interface CompetitionResultsSetting {
   tieBreak?: TieBreakRule;
   ageClassRanges?: string;
+  rankNotation?: RankNotation;
+  /** `drop-lowest`: the most scores dropped; absent: all but one. */
+  maxDrops?: number;
+  /** `apparatus-order`: discipline ids, compared in this order. */
+  apparatusOrder?: number[];
 }
 
 export interface ResultsSetting {
@@ -52,7 +64,7 @@ export const APP_SETTING_DEFAULTS: Readonly<AppSettings> = Object.freeze({
   },
   results: {
     description:
-      'Result lists: age classes (range format as in squadAutoAssign) and tie-break rule (none, best-device-scores), with per-competition overrides',
+      'Result lists: age classes (range format as in squadAutoAssign) and tie-break rule (none, best-device-scores, drop-lowest, apparatus-order), with per-competition overrides and rank notation',
     ageClassRanges: SQUAD_CRITERIA_DEFAULTS.ageCategoryRanges,
     tieBreak: DEFAULT_TIE_BREAK,
     competitions: {},
@@ -94,7 +106,12 @@ export async function readAgeRule(db: Queryable): Promise<AgeRule> {
 export interface CompetitionRanking {
   tieBreak: TieBreakRule;
   ageClassRanges: string;
+  rankNotation: RankNotation;
+  maxDrops: number | null;
+  apparatusOrder: number[];
 }
+
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1;
 
 /** The tie-break rule and age classes of one competition: its own entry, else the general ones. */
 export function competitionRanking(setting: ResultsSetting, competitionId: number): CompetitionRanking {
@@ -102,8 +119,12 @@ export function competitionRanking(setting: ResultsSetting, competitionId: numbe
     typeof setting.competitions === 'object' && setting.competitions !== null ? setting.competitions[String(competitionId)] : undefined;
   const tieBreak = own?.tieBreak ?? setting.tieBreak;
   const ranges = own?.ageClassRanges ?? setting.ageClassRanges;
+  const order = own?.apparatusOrder;
   return {
     tieBreak: isTieBreakRule(tieBreak) ? tieBreak : DEFAULT_TIE_BREAK,
     ageClassRanges: typeof ranges === 'string' ? ranges : APP_SETTING_DEFAULTS.results.ageClassRanges,
+    rankNotation: isRankNotation(own?.rankNotation) ? own.rankNotation : DEFAULT_RANK_NOTATION,
+    maxDrops: isCount(own?.maxDrops) ? own.maxDrops : null,
+    apparatusOrder: Array.isArray(order) ? order.filter(isCount) : [],
   };
 }

@@ -23,7 +23,7 @@ import {
   referenceDay,
   type AgeRule,
 } from '../src/domain/age.js';
-import { listingOrder, rankAllAround, type TieBreakRule } from '../src/domain/all-around.js';
+import { listingOrder, rankAllAround, type RankingOptions, type RankNotation, type TieBreakRule } from '../src/domain/all-around.js';
 import { notFound } from '../src/domain/errors.js';
 import { competitionRanking, readAgeRule, readAppSetting } from './app-settings.js';
 
@@ -54,6 +54,8 @@ interface RankedFields {
   complete: boolean;
   outOfCompetition: boolean;
   disciplines: DisciplineResult[];
+  /** The rule that ranked this entry apart from an equal total; null when none did. */
+  tieBreak: TieBreakRule | null;
 }
 
 export interface AllAroundResult extends RankedFields {
@@ -80,6 +82,7 @@ interface ListHeader {
   competitionId: number;
   competitionName: string | null;
   tieBreak: TieBreakRule;
+  rankNotation: RankNotation;
   /** Relay cursor read before the queries: follow with `join-competition {since: seq}`. */
   seq: number;
   disciplines: ResultDiscipline[];
@@ -247,14 +250,15 @@ export async function selectTeamEntries(db: Queryable, competitionId: number): P
 function rankClass<R extends EntryRow, T extends RankedFields>(
   rows: readonly R[],
   disciplines: readonly ResultDiscipline[],
-  tieBreak: TieBreakRule,
+  ranking: { tieBreak: TieBreakRule; options: RankingOptions },
   describe: (row: R) => Omit<T, keyof RankedFields>,
   name: (item: T) => string,
 ): T[] {
   const scores = rows.map((row) => disciplines.map((discipline) => row.scores[String(discipline.disciplineId)] ?? null));
   const ranked = rankAllAround(
     rows.map((row, index) => ({ scores: scores[index]!, outOfCompetition: row.outOfCompetition })),
-    tieBreak,
+    ranking.tieBreak,
+    ranking.options,
   );
   return rows
     .map((row, index) => {
@@ -270,6 +274,7 @@ function rankClass<R extends EntryRow, T extends RankedFields>(
           score: scores[index]![position]!,
           rank: totals.disciplineRanks[position]!,
         })),
+        tieBreak: totals.tieBreak,
       };
       return { ...describe(row), ...fields } as T;
     })
@@ -295,17 +300,28 @@ async function loadHeader(db: Queryable, query: { eventId: number; competitionId
     competitionId: query.competitionId,
     competitionName: scope.competition_name,
     tieBreak: ranking.tieBreak,
+    rankNotation: ranking.rankNotation,
     seq,
     disciplines,
   };
-  return { header, ageClassRanges: ranking.ageClassRanges };
+  const positions = new Map(disciplines.map((discipline, position) => [discipline.disciplineId, position]));
+  const options: RankingOptions = {
+    notation: ranking.rankNotation,
+    maxDrops: ranking.maxDrops ?? undefined,
+    // An apparatus without scores in the competition has no column and nothing to compare.
+    order: ranking.apparatusOrder.flatMap((disciplineId) => positions.get(disciplineId) ?? []),
+  };
+  return { header, ageClassRanges: ranking.ageClassRanges, rules: { tieBreak: ranking.tieBreak, options } };
 }
 
 const personName = (item: { lastName: string | null; firstName: string | null }) => `${item.lastName ?? ''} ${item.firstName ?? ''}`;
 
 /** GET /api/results */
 export async function loadAllAroundResults(db: Queryable, query: ResultsQuery, relayCursor: () => number): Promise<AllAroundResults> {
-  const [{ header, ageClassRanges }, ageRule] = await Promise.all([loadHeader(db, query, 'individual', relayCursor), readAgeRule(db)]);
+  const [{ header, ageClassRanges, rules }, ageRule] = await Promise.all([
+    loadHeader(db, query, 'individual', relayCursor),
+    readAgeRule(db),
+  ]);
   const rows = await selectParticipantEntries(db, query.competitionId);
   const describe = (row: ParticipantRow) => ({
     participantId: row.entryId,
@@ -316,7 +332,7 @@ export async function loadAllAroundResults(db: Queryable, query: ResultsQuery, r
     birthYear: row.birthDate === null ? null : (parseIsoDate(row.birthDate)?.year ?? null),
   });
   const rank = (members: readonly ParticipantRow[]) =>
-    rankClass<ParticipantRow, AllAroundResult>(members, header.disciplines, header.tieBreak, describe, personName);
+    rankClass<ParticipantRow, AllAroundResult>(members, header.disciplines, rules, describe, personName);
   if (query.groupBy !== 'ageClass') return { ...header, ageRule, groupBy: null, classes: [{ ageClass: null, results: rank(rows) }] };
 
   const ranges = parseAgeCategoryRanges(ageClassRanges);
@@ -337,8 +353,8 @@ export async function loadTeamResults(
   query: { eventId: number; competitionId: number },
   relayCursor: () => number,
 ): Promise<TeamResults> {
-  const { header } = await loadHeader(db, query, 'team', relayCursor);
+  const { header, rules } = await loadHeader(db, query, 'team', relayCursor);
   const rows = await selectTeamEntries(db, query.competitionId);
   const describe = (row: TeamRow) => ({ teamId: row.entryId, name: row.name, startNumber: row.startNumber, clubName: row.clubName });
-  return { ...header, results: rankClass<TeamRow, TeamResult>(rows, header.disciplines, header.tieBreak, describe, (item) => item.name) };
+  return { ...header, results: rankClass<TeamRow, TeamResult>(rows, header.disciplines, rules, describe, (item) => item.name) };
 }

@@ -9,8 +9,9 @@
  * - `total` sums the disciplines that have a score; `complete` is false while one is missing.
  *   Someone without any score yet has total 0 and no rank (null), and is listed last.
  * - Out of competition (bol_ak): listed with rank null; takes no rank from anybody.
- * - Ties share a rank and the next rank is skipped (1, 1, 3). A tie-break rule only decides
- *   between equal totals; entries still equal after it share the rank.
+ * - Ties share a rank and the next rank is skipped (1, 1, 3), or with the `dense` notation the
+ *   next rank follows on (1, 1, 2). A tie-break rule only decides between equal totals; entries
+ *   still equal after it share the rank.
  *
  * Tie-break rules (app setting `results`, per competition):
  * - `none`: equal totals share the rank.
@@ -18,13 +19,36 @@
  *   and so on (FIG all-around qualification). A missing device counts as no score, i.e. it
  *   ranks below any score, so with equal totals the entry with more devices is compared by its
  *   scores as they are.
+ * - `drop-lowest`: the lowest apparatus score is dropped and the rest compared again, then the
+ *   next lowest, up to `maxDrops` times (FIG: men best 5 of 6, then 4…; women best 3 of 4…).
+ *   A missing apparatus counts 0, so it is the first to go.
+ * - `apparatus-order`: the scores of the named apparatus compared one after the other (national
+ *   programs, e.g. Swiss GeTu: rings, then vault, then high bar); a missing score ranks below any.
  * A stored rule that is not one of these counts as `none` (the settings reader checks it).
  */
 
-export type TieBreakRule = 'none' | 'best-device-scores';
+export type TieBreakRule = 'none' | 'best-device-scores' | 'drop-lowest' | 'apparatus-order';
 
-export const TIE_BREAK_RULES: readonly TieBreakRule[] = ['none', 'best-device-scores'];
+export const TIE_BREAK_RULES: readonly TieBreakRule[] = ['none', 'best-device-scores', 'drop-lowest', 'apparatus-order'];
 export const DEFAULT_TIE_BREAK: TieBreakRule = 'none';
+
+/** `standard`: 1, 1, 3 (the default); `dense`: 1, 1, 2. */
+export type RankNotation = 'standard' | 'dense';
+export const RANK_NOTATIONS: readonly RankNotation[] = ['standard', 'dense'];
+export const DEFAULT_RANK_NOTATION: RankNotation = 'standard';
+
+export function isRankNotation(value: unknown): value is RankNotation {
+  return typeof value === 'string' && (RANK_NOTATIONS as readonly string[]).includes(value);
+}
+
+/** The parameters of the rules beside the rule's name; every one optional. */
+export interface RankingOptions {
+  /** `drop-lowest`: the most scores dropped; absent: all but one. */
+  maxDrops?: number | undefined;
+  /** `apparatus-order`: positions in `RankInput.scores`, compared in this order. */
+  order?: readonly number[] | undefined;
+  notation?: RankNotation | undefined;
+}
 
 export function isTieBreakRule(value: unknown): value is TieBreakRule {
   return typeof value === 'string' && (TIE_BREAK_RULES as readonly string[]).includes(value);
@@ -46,6 +70,8 @@ export interface RankedTotals {
   complete: boolean;
   /** Standard competition ranking per discipline among the competing entries (ties shared); null without a score. */
   disciplineRanks: Array<number | null>;
+  /** The rule that ranked this entry apart from another with the same total; null when none did. */
+  tieBreak: TieBreakRule | null;
 }
 
 interface Prepared {
@@ -53,6 +79,10 @@ interface Prepared {
   totalUnits: number;
   /** Present scores in thousandths, best first: the `best-device-scores` key. */
   descending: number[];
+  /** `drop-lowest` key: the sums after dropping 1, 2, … lowest scores (missing ones as 0). */
+  dropSums: number[];
+  /** `apparatus-order` key: the named apparatus' scores in thousandths, missing as -Infinity. */
+  inOrder: number[];
   ranked: boolean;
 }
 
@@ -69,36 +99,73 @@ function compareDescending(a: readonly number[], b: readonly number[]): number {
 /** Order of two competing entries: negative when `a` ranks before `b`, 0 when they share a rank. */
 export function compareEntries(a: Prepared, b: Prepared, rule: TieBreakRule): number {
   if (a.totalUnits !== b.totalUnits) return b.totalUnits - a.totalUnits;
-  return rule === 'best-device-scores' ? compareDescending(a.descending, b.descending) : 0;
+  switch (rule) {
+    case 'best-device-scores':
+      return compareDescending(a.descending, b.descending);
+    case 'drop-lowest':
+      return compareDescending(a.dropSums, b.dropSums);
+    case 'apparatus-order':
+      return compareDescending(a.inOrder, b.inOrder);
+    case 'none':
+      return 0;
+  }
 }
 
-/** Ranks 1, 1, 3 over `values` sorted best first; `same` tells whether two neighbours share a rank. */
-function sharedRanks<T>(sorted: readonly T[], same: (a: T, b: T) => boolean): number[] {
+/**
+ * Ranks over `sorted` (best first); `same` tells whether two neighbours share a rank. `standard`
+ * skips the ranks a tie took (1, 1, 3), `dense` does not (1, 1, 2).
+ */
+function sharedRanks<T>(sorted: readonly T[], same: (a: T, b: T) => boolean, notation: RankNotation = 'standard'): number[] {
   const ranks: number[] = [];
   sorted.forEach((item, position) => {
     const previous = sorted[position - 1];
-    ranks.push(previous !== undefined && same(previous, item) ? ranks[position - 1]! : position + 1);
+    if (previous !== undefined && same(previous, item)) ranks.push(ranks[position - 1]!);
+    else ranks.push(notation === 'dense' ? (ranks[position - 1] ?? 0) + 1 : position + 1);
   });
   return ranks;
+}
+
+/** The sums of `units` (best first) after dropping the lowest 1, 2, … `maxDrops`, keeping at least one. */
+function dropSums(units: readonly number[], maxDrops: number): number[] {
+  const sums: number[] = [];
+  let sum = units.reduce((total, value) => total + value, 0);
+  for (let dropped = 1; dropped <= Math.min(maxDrops, units.length - 1); dropped++) {
+    sum -= units[units.length - dropped]!;
+    sums.push(sum);
+  }
+  return sums;
 }
 
 /**
  * Ranks one class. The result is parallel to `entries`; the caller orders the list by
  * (rank, name), ranked entries first.
  */
-export function rankAllAround(entries: readonly RankInput[], rule: TieBreakRule): RankedTotals[] {
+export function rankAllAround(entries: readonly RankInput[], rule: TieBreakRule, options: RankingOptions = {}): RankedTotals[] {
+  const notation = options.notation ?? DEFAULT_RANK_NOTATION;
   const prepared: Prepared[] = entries.map((entry, index) => {
     const present = entry.scores.filter((score): score is number => score !== null).map(scoreUnits);
+    const withZeros = entry.scores.map((score) => (score === null ? 0 : scoreUnits(score))).sort((a, b) => b - a);
     return {
       index,
       totalUnits: present.reduce((sum, units) => sum + units, 0),
       descending: [...present].sort((a, b) => b - a),
+      dropSums: rule === 'drop-lowest' ? dropSums(withZeros, options.maxDrops ?? withZeros.length) : [],
+      inOrder: (rule === 'apparatus-order' ? (options.order ?? []) : []).map((position) => {
+        const score = entry.scores[position];
+        return score === null || score === undefined ? Number.NEGATIVE_INFINITY : scoreUnits(score);
+      }),
       ranked: !entry.outOfCompetition && present.length > 0,
     };
   });
   const competing = prepared.filter((entry) => entry.ranked).sort((a, b) => compareEntries(a, b, rule));
-  const ranks = sharedRanks(competing, (a, b) => compareEntries(a, b, rule) === 0);
+  const ranks = sharedRanks(competing, (a, b) => compareEntries(a, b, rule) === 0, notation);
   const rankOf = new Map(competing.map((entry, position) => [entry.index, ranks[position]!]));
+  // Equal totals with more than one rank among them: the rule decided between them.
+  const ranksPerTotal = new Map<number, Set<number>>();
+  competing.forEach((entry, position) => {
+    const seen = ranksPerTotal.get(entry.totalUnits) ?? new Set<number>();
+    ranksPerTotal.set(entry.totalUnits, seen.add(ranks[position]!));
+  });
 
   const disciplineCount = entries.reduce((max, entry) => Math.max(max, entry.scores.length), 0);
   const disciplineRankOf = Array.from({ length: disciplineCount }, (_, discipline) => {
@@ -106,7 +173,7 @@ export function rankAllAround(entries: readonly RankInput[], rule: TieBreakRule)
       .map((entry, index) => ({ index, score: entry.scores[discipline] ?? null, competing: !entry.outOfCompetition }))
       .filter((item): item is { index: number; score: number; competing: boolean } => item.competing && item.score !== null)
       .sort((a, b) => scoreUnits(b.score) - scoreUnits(a.score));
-    const perDiscipline = sharedRanks(scored, (a, b) => scoreUnits(a.score) === scoreUnits(b.score));
+    const perDiscipline = sharedRanks(scored, (a, b) => scoreUnits(a.score) === scoreUnits(b.score), notation);
     return new Map(scored.map((item, position) => [item.index, perDiscipline[position]!]));
   });
 
@@ -115,6 +182,7 @@ export function rankAllAround(entries: readonly RankInput[], rule: TieBreakRule)
     total: prepared[index]!.totalUnits / 1000,
     complete: entry.scores.length > 0 && entry.scores.every((score) => score !== null),
     disciplineRanks: entry.scores.map((_, discipline) => disciplineRankOf[discipline]!.get(index) ?? null),
+    tieBreak: rankOf.has(index) && ranksPerTotal.get(prepared[index]!.totalUnits)!.size > 1 ? rule : null,
   }));
 }
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { AGE_RULES } from '../../domain/age.js';
-import { TIE_BREAK_RULES } from '../../domain/all-around.js';
+import { RANK_NOTATIONS, TIE_BREAK_RULES } from '../../domain/all-around.js';
 import { APP_SETTING_DEFAULTS, isAppSettingKey, readAppSetting } from '../../../queries/app-settings.js';
 import { notFound } from '../../domain/errors.js';
 import { withErrors } from '../schemas/common.js';
@@ -34,9 +34,16 @@ const ResultsSettingSchema = Type.Object(
     tieBreak: TieBreakSchema,
     competitions: Type.Record(
       Type.String(),
-      Type.Object({ tieBreak: Type.Optional(TieBreakSchema), ageClassRanges: Type.Optional(Type.String()) }),
+      Type.Object({
+        tieBreak: Type.Optional(TieBreakSchema),
+        ageClassRanges: Type.Optional(Type.String()),
+        rankNotation: Type.Optional(Type.Union(RANK_NOTATIONS.map((notation) => Type.Literal(notation)))),
+        maxDrops: Type.Optional(Type.Integer()),
+        apparatusOrder: Type.Optional(Type.Array(Type.Integer())),
+      }),
       {
-        description: 'per competition id: its own tieBreak and/or ageClassRanges',
+        description:
+          'per competition id: its own tieBreak (with maxDrops, apparatusOrder), rankNotation and/or ageClassRanges; written by PUT /api/events/:eventId/competitions/:competitionId/tie-break',
       },
     ),
   },

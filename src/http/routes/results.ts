@@ -2,9 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { loadAllAroundResults, loadTeamResults, type AllAroundResults, type TeamResults } from '../../../queries/results.js';
 import { AGE_RULES } from '../../domain/age.js';
-import { TIE_BREAK_RULES } from '../../domain/all-around.js';
+import { RANK_NOTATIONS, TIE_BREAK_RULES } from '../../domain/all-around.js';
 import { CSV_SEPARATORS, DEFAULT_CSV_SEPARATOR, toCsv, type CsvCell, type CsvSeparator } from '../../domain/csv.js';
 import { Id, withErrors } from '../schemas/common.js';
+import { readTieBreakSetting, setTieBreakSetting } from '../../../commands/tie-break-setting.js';
+import { commandContext } from '../actor.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
@@ -32,9 +34,15 @@ const DisciplineResultSchema = Type.Object({
   rank: Type.Union([Type.Integer(), Type.Null()], { description: 'Rank in this discipline within the class, ties shared' }),
 });
 
+const TieBreakSchema = Type.Union(TIE_BREAK_RULES.map((rule) => Type.Literal(rule)));
+
 const RankedFields = {
   rank: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'Ties share a rank (1, 1, 3) unless the tie-break rule decides; null when out of competition or without any score',
+    description:
+      'Ties share a rank (1, 1, 3, or 1, 1, 2 with rankNotation dense) unless the tie-break rule decides; null when out of competition or without any score',
+  }),
+  tieBreak: Type.Union([TieBreakSchema, Type.Null()], {
+    description: 'The rule that ranked this entry apart from another with the same total (for printed lists); null when none did',
   }),
   scoreId: Type.Integer({ description: 'wertungenId (the lowest, should there be several)' }),
   total: Type.Number({ description: 'Sum of the disciplines’ scores, rounded to thousandths' }),
@@ -50,7 +58,11 @@ const HeaderFields = {
   dateTo: NullableString,
   competitionId: Type.Integer(),
   competitionName: NullableString,
-  tieBreak: Type.Union(TIE_BREAK_RULES.map((rule) => Type.Literal(rule))),
+  tieBreak: TieBreakSchema,
+  rankNotation: Type.Union(
+    RANK_NOTATIONS.map((notation) => Type.Literal(notation)),
+    { description: 'standard: 1, 1, 3; dense: 1, 1, 2' },
+  ),
   seq: Type.Integer({ description: 'Last outbox seq the list includes: join-competition with since = seq to follow it live' }),
   disciplines: Type.Array(Type.Object({ disciplineId: Type.Integer(), name: Type.String(), shortName: NullableString }), {
     description: 'The competition’s disciplines: those its score rows have detail rows for, in order of the first one',
@@ -92,6 +104,35 @@ const TeamResultsSchema = Type.Object({
       clubName: NullableString,
     }),
   ),
+});
+
+const NotationSchema = Type.Union(
+  RANK_NOTATIONS.map((notation) => Type.Literal(notation)),
+  { description: 'standard: 1, 1, 3 (default); dense: 1, 1, 2' },
+);
+const MaxDropsSchema = Type.Integer({ minimum: 1, maximum: 20, description: 'drop-lowest: the most scores dropped' });
+const ApparatusOrderSchema = Type.Array(Id(), {
+  minItems: 1,
+  maxItems: 50,
+  uniqueItems: true,
+  description: 'apparatus-order: discipline ids of the competition, compared in this order',
+});
+const TieBreakParams = Type.Object({ eventId: Id(), competitionId: Id() });
+const TieBreakBody = Type.Object(
+  {
+    tieBreak: TieBreakSchema,
+    rankNotation: Type.Optional(NotationSchema),
+    maxDrops: Type.Optional(MaxDropsSchema),
+    apparatusOrder: Type.Optional(ApparatusOrderSchema),
+  },
+  { additionalProperties: false },
+);
+const TieBreakSettingSchema = Type.Object({
+  competitionId: Type.Integer(),
+  tieBreak: TieBreakSchema,
+  rankNotation: NotationSchema,
+  maxDrops: Type.Union([Type.Integer(), Type.Null()], { description: 'null: all but one score may be dropped' }),
+  apparatusOrder: Type.Array(Type.Integer()),
 });
 
 const CsvSchema = Type.String({ description: 'text/csv; charset=utf-8, with BOM' });
@@ -180,7 +221,7 @@ export async function resultsRoutes(app: TypedApp, deps: AppDeps): Promise<void>
         tags: ['results'],
         summary: 'All-around results of one competition, optionally one ranking per age class',
         description:
-          'Total = sum of the best attempt’s final value per discipline of the competition. Ties share a rank (1, 1, 3); the tie-break rule per competition comes from the app setting results (none, best-device-scores). Age classes follow the ageRule app setting.',
+          'Total = sum of the best attempt’s final value per discipline of the competition. Ties share a rank (1, 1, 3); the tie-break rule and rank notation per competition come from the app setting results, written by PUT /api/events/:eventId/competitions/:competitionId/tie-break. Age classes follow the ageRule app setting.',
         querystring: Type.Object({ ...ListQuery, groupBy: GroupBy }),
         response: withErrors({ 200: AllAroundSchema }, 400, 404),
       },
@@ -202,6 +243,39 @@ export async function resultsRoutes(app: TypedApp, deps: AppDeps): Promise<void>
       const list = await loadAllAroundResults(deps.pool, request.query, cursor);
       return csvReply(reply, `results-${list.eventId}-${list.competitionId}`, allAroundCsvRows(list), request.query.separator);
     },
+  );
+
+  app.get(
+    '/api/events/:eventId/competitions/:competitionId/tie-break',
+    {
+      schema: {
+        tags: ['results'],
+        summary: "A competition's tie-break rule and rank notation (its own, else the general one of the app setting results)",
+        params: TieBreakParams,
+        response: withErrors({ 200: TieBreakSettingSchema }, 400, 404),
+      },
+    },
+    async (request) => readTieBreakSetting(deps.pool, request.params.eventId, request.params.competitionId),
+  );
+
+  app.put(
+    '/api/events/:eventId/competitions/:competitionId/tie-break',
+    {
+      onRequest: app.requireRole('admin'),
+      schema: {
+        tags: ['results'],
+        summary:
+          "Set a competition's tie-break rule (none, best-device-scores, drop-lowest with maxDrops, apparatus-order with apparatusOrder) and rank notation",
+        params: TieBreakParams,
+        body: TieBreakBody,
+        response: withErrors({ 200: TieBreakSettingSchema }, 400, 401, 403, 404, 503),
+      },
+    },
+    async (request) =>
+      deps.commands.run(
+        (tx) => setTieBreakSetting(tx, request.params.eventId, request.params.competitionId, request.body),
+        commandContext(request),
+      ),
   );
 
   app.get(
