@@ -5,7 +5,8 @@ import { AGE_RULES } from '../../domain/age.js';
 import { RANK_NOTATIONS, TIE_BREAK_RULES } from '../../domain/all-around.js';
 import { CSV_SEPARATORS, DEFAULT_CSV_SEPARATOR, toCsv, type CsvCell, type CsvSeparator } from '../../domain/csv.js';
 import { Id, withErrors } from '../schemas/common.js';
-import { readTieBreakSetting, setTieBreakSetting } from '../../../commands/tie-break-setting.js';
+import { setTieBreakSetting } from '../../../commands/tie-break-setting.js';
+import { checkTieBreakInput, readTieBreakSetting } from '../../../queries/tie-break-setting.js';
 import { commandContext } from '../actor.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -271,11 +272,12 @@ export async function resultsRoutes(app: TypedApp, deps: AppDeps): Promise<void>
         response: withErrors({ 200: TieBreakSettingSchema }, 400, 401, 403, 404, 503),
       },
     },
-    async (request) =>
-      deps.commands.run(
-        (tx) => setTieBreakSetting(tx, request.params.eventId, request.params.competitionId, request.body),
-        commandContext(request),
-      ),
+    async (request) => {
+      const { eventId, competitionId } = request.params;
+      await checkTieBreakInput(deps.pool, eventId, competitionId, request.body);
+      await deps.commands.run((tx) => setTieBreakSetting(tx, competitionId, request.body), commandContext(request));
+      return readTieBreakSetting(deps.pool, eventId, competitionId);
+    },
   );
 
   app.get(
