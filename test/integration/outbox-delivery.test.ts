@@ -12,6 +12,7 @@ import { inFlight, withTables, type WithTables } from '../../src/db/pool.js';
 import { t } from '../support/tables.js';
 import { createTestDatabase } from '../support/database.js';
 import { createCompetition, insertDiscipline, insertParticipant, insertScoreRow } from '../support/fixtures.js';
+import { postJson } from '../support/http.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
 import {
   collectEvents,
@@ -340,5 +341,49 @@ describe('10. rooms', () => {
     sockets.push(socket);
     expect(await socket.timeout(5_000).emitWithAck('join-competition', { eventId: 'five' })).toMatchObject({ ok: false });
     expect(await socket.timeout(5_000).emitWithAck('join-competition', { eventId: 5, since: -1 })).toMatchObject({ ok: false });
+  });
+});
+
+describe('11. one sequencer numbers every event (migration 0019)', () => {
+  it('numbers a burst larger than one statement takes in id order, each event once', async () => {
+    const eventId = 51;
+    const events = await clientIn(eventId);
+    // One transaction outside any command, as a restore or a large import would leave them: no
+    // wake-up, so the relay's backstop finds all 1,234 at once.
+    await server.pool.query(
+      `INSERT INTO ${t.svc_outbox} (topic, event_id, source, payload)
+       SELECT 'score-updated', $1, 'api', jsonb_build_object('marker', 'burst-' || n) FROM generate_series(1, 1234) AS n`,
+      [eventId],
+    );
+    await waitForMarker(events, 'burst-1234', 15_000);
+    expect(events.map((event) => event.marker)).toEqual(Array.from({ length: 1234 }, (_, index) => `burst-${index + 1}`));
+    expect(isStrictlyIncreasing(seqsOf(events))).toBe(true);
+  });
+
+  it('never lets a later save of a score overtake an earlier one: the boards end on the stored value', async () => {
+    const competition = await createCompetition(server.pool, 'Sequencer-Cup');
+    const discipline = await insertDiscipline(server.pool, { formula: 'A' });
+    const participantId = await insertParticipant(server.pool, competition, { firstName: 'Lea', lastName: 'Berg', gender: 2 });
+    const scoreId = await insertScoreRow(server.pool, competition, participantId);
+    const events = await clientIn(competition.eventId);
+
+    const values = Array.from({ length: 30 }, (_, index) => 5 + index / 10);
+    const answers = await Promise.all(
+      values.map((performance) =>
+        postJson(`${server.url}/api/jury-results`, { participantId: scoreId, disciplineFieldId: discipline.fields.A, performance }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(values.map(() => 200));
+    await commitAndAwait(server.commands, events, competition.eventId, 'after-the-saves');
+
+    const { rows } = await server.pool.query<{ value: number }>(
+      `SELECT rel_leistung AS value FROM ${t.jury_results} WHERE int_wertungenid = $1 AND int_disziplinen_felderid = $2`,
+      [scoreId, discipline.fields.A],
+    );
+    const ofTheScore = events.filter((event) => event.scoreId === scoreId);
+    expect(ofTheScore).toHaveLength(values.length);
+    // Each save's event carries the final computed from the value it stored; the formula is A.
+    expect(ofTheScore.at(-1)!.finalScore).toBeCloseTo(rows[0]!.value, 5);
+    expect(isStrictlyIncreasing(seqsOf(events))).toBe(true);
   });
 });
