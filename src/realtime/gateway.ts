@@ -5,6 +5,7 @@ import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
 import type { Queryable } from '../db/pool.js';
 import { BoundedQueue, MAX_REFUSED_IN_A_ROW, MessageAdmission, QueueFullError } from './limits.js';
 import { createRoomBroadcaster, pendingPackets, queuedBytes, unsentBytes } from './room-broadcast.js';
+import { liveRoomOf, type SpectatorHub } from './spectators.js';
 
 export const roomOf = (eventId: number) => `competition-${eventId}`;
 
@@ -57,7 +58,17 @@ export interface GatewayOptions {
   replayDb: Queryable;
   /** More events to replay than this: the client is told to reload its snapshot instead. */
   replayMaxEvents: number;
+  /** The spectator page's channel (`join-live`); absent: the gateway has none. */
+  spectators?: SpectatorHub;
 }
+
+/** A kind of room: its name, and what its sockets get of a delivery (null: nothing). */
+interface Channel {
+  room: string;
+  message(delivery: OutboxDelivery): [topic: string, message: unknown] | null;
+}
+
+const scoreboardChannel = (eventId: number): Channel => ({ room: roomOf(eventId), message: (delivery) => [delivery.topic, delivery.message] });
 
 /** Why a join was not carried out, as the ack tells it. */
 class JoinRefused extends Error {
@@ -104,6 +115,8 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     onError: (error, room) => logger.error({ err: error, room }, 'realtime broadcast failed'),
   });
   const unsubscribe = feed.subscribe((delivery) => rooms.send(roomOf(delivery.eventId), delivery.topic, delivery.message));
+  const spectators = options.spectators;
+  const detachSpectators = spectators?.attach(feed, (room, topic, message) => rooms.send(room, topic, message));
 
   /**
    * Resolves once the client has taken what was sent to it: nothing left in engine.io's buffer and
@@ -152,8 +165,8 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   const replaying = new WeakMap<Socket, Promise<unknown>>();
 
   /** Without `since` the socket only gets what comes next; with it, the missed events first. */
-  const join = async (socket: Socket, eventId: number, since: number | null): Promise<number> => {
-    const room = roomOf(eventId);
+  const join = async (socket: Socket, eventId: number, since: number | null, channel = scoreboardChannel(eventId)): Promise<number> => {
+    const { room } = channel;
     const follow = () => {
       // What the relay has delivered so far is in the replay, or was not asked for (no `since`): the
       // room hands the socket only what is sent after this. A socket that went away during the
@@ -165,7 +178,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       return 0;
     }
     const send = (delivery: OutboxDelivery) => {
-      socket.emit(delivery.topic, delivery.message);
+      const out = channel.message(delivery);
+      if (!out) return;
+      socket.emit(...out);
       dropIfStalled(socket);
     };
     if (replaying.has(socket))
@@ -252,6 +267,34 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
         },
       );
     });
+    if (spectators) {
+      // The spectator page (src/realtime/spectators.ts): the same join and replay, its own room and messages.
+      socket.on('join-live', (message: unknown, ack?: unknown) => {
+        const reply = typeof ack === 'function' ? (ack as (body: unknown) => void) : () => undefined;
+        const body = (message ?? {}) as { eventId?: unknown; since?: unknown };
+        const eventId = positiveInteger(body.eventId);
+        if (eventId === null) return reply({ ok: false, error: 'eventId must be a positive integer' });
+        const since = body.since == null ? null : seqOrNull(body.since);
+        if (since === null && body.since != null) return reply({ ok: false, error: 'since must be a non-negative integer' });
+        const channel: Channel = { room: liveRoomOf(eventId), message: (delivery) => {
+          const update = spectators.liveUpdate(delivery);
+          return update && ['live-update', update];
+        } };
+        spectators
+          .privacy(eventId)
+          .then((privacy) => {
+            if (!privacy) throw new JoinRefused(`No event ${eventId}`, {});
+            return join(socket, eventId, since, channel);
+          })
+          .then(
+            (replayed) => reply({ ok: true, room: channel.room, replayed, seq: spectators.cursor() }),
+            (error: unknown) => {
+              if (!(error instanceof JoinRefused)) logger.warn({ err: error, eventId, since }, 'spectator join failed');
+              reply(refusal(error));
+            },
+          );
+      });
+    }
     socket.on('leave-competition', (message: unknown, ack?: unknown) => {
       const eventId = positiveInteger((message as { eventId?: unknown } | null)?.eventId);
       if (eventId !== null) void socket.leave(roomOf(eventId));
@@ -265,6 +308,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();
+        detachSpectators?.();
         rooms.close();
         void io.close(() => resolve());
       }),

@@ -10,7 +10,9 @@ import fastifyStatic from '@fastify/static';
 import type { AppDeps, TypedApp } from '../app-types.js';
 
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'web/dist');
-export const WEB_PAGES = ['jury', 'board', 'office'] as const;
+export const WEB_PAGES = ['jury', 'board', 'office', 'live'] as const;
+/** Pages a public read-only instance serves (their routes carry `config: { publicRead: true }`). */
+export const PUBLIC_PAGES: ReadonlySet<string> = new Set(['live']);
 
 const NOT_BUILT = (page: string, dir: string) =>
   `The web client page /${page}/ is not built (${dir} is missing).\n` +
@@ -25,6 +27,7 @@ const LANDING_PAGE = `<!doctype html>
 <li><a href="/jury/">Kampfrichter-Portal (jury portal)</a></li>
 <li><a href="/board/">Anzeigetafel (scoreboard)</a></li>
 <li><a href="/office/">Wettkampfbüro (competition office)</a></li>
+<li><a href="/live/">Live-Ergebnisse für Zuschauer (spectators)</a></li>
 <li><a href="/docs">API-Dokumentation (API docs)</a></li>
 </ul></body></html>
 `;
@@ -38,6 +41,11 @@ export function webRoutesFrom(distDir: string) {
     for (const page of WEB_PAGES) {
       const root = path.join(distDir, page);
       await app.register(async (scope) => {
+        if (PUBLIC_PAGES.has(page)) {
+          scope.addHook('onRoute', (route) => {
+            route.config = { ...route.config, publicRead: true };
+          });
+        }
         // Checked per request, so a build made while the server runs is served without a restart.
         scope.addHook('onRequest', async (_request, reply) => {
           if (!existsSync(path.join(root, 'index.html'))) {
