@@ -251,6 +251,22 @@ CREATE TABLE app_svc_settings (
   CONSTRAINT app_svc_settings_pkey PRIMARY KEY (key)
 );
 
+CREATE TABLE app_svc_spectator_hidden (
+  participant_id integer NOT NULL,
+  hidden_at timestamp with time zone NOT NULL DEFAULT now(),
+  hidden_by text,
+  CONSTRAINT app_svc_spectator_hidden_pkey PRIMARY KEY (participant_id)
+);
+
+CREATE TABLE app_svc_spectator_settings (
+  event_id integer NOT NULL,
+  publish text NOT NULL DEFAULT 'released'::text,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by text,
+  CONSTRAINT app_svc_spectator_settings_pkey PRIMARY KEY (event_id),
+  CONSTRAINT app_svc_spectator_settings_publish_check CHECK ((publish = ANY (ARRAY['released'::text, 'all'::text])))
+);
+
 CREATE TABLE app_svc_squad_audit (
   id bigint NOT NULL DEFAULT nextval('app_svc_squad_audit_id_seq'::regclass),
   at timestamp with time zone NOT NULL DEFAULT now(),
