@@ -15,6 +15,7 @@ import {
   type Competition,
   type Discipline,
 } from '../support/fixtures.js';
+import { startTestApp } from '../support/app.js';
 import { sendJson } from '../support/http.js';
 import { captureStatements } from '../support/statements.js';
 import { openSocket, startTestServer, waitFor, type TestServer } from '../support/server.js';
@@ -266,5 +267,29 @@ describe('join-live', () => {
     sockets.push(socket);
     expect(await socket.timeout(10_000).emitWithAck('join-live', { eventId: 'x' })).toMatchObject({ ok: false });
     expect(await socket.timeout(10_000).emitWithAck('join-live', { eventId: 999_999 })).toMatchObject({ ok: false, error: 'No event 999999' });
+  });
+});
+
+describe('public routes', () => {
+  it('mark the spectator page and its snapshot, and nothing of the office, as public reads', async () => {
+    const marked = new Map<string, unknown>();
+    const app = await startTestApp({
+      routes: (instance) =>
+        instance.addHook('onRequest', async (request) => void marked.set(request.url, request.routeOptions.config.publicRead ?? false)),
+    });
+    try {
+      const urls = ['/api/public/events/1/live', '/live/', '/live/index.html', '/api/events/1/spectator-settings', '/board/', '/office/'];
+      for (const url of urls) await fetch(app.url + url);
+      expect(Object.fromEntries(marked)).toEqual({
+        '/api/public/events/1/live': true,
+        '/live/': true,
+        '/live/index.html': true,
+        '/api/events/1/spectator-settings': false,
+        '/board/': false,
+        '/office/': false,
+      });
+    } finally {
+      await app.stop();
+    }
   });
 });

@@ -27,7 +27,6 @@ const LANDING_PAGE = `<!doctype html>
 <li><a href="/jury/">Kampfrichter-Portal (jury portal)</a></li>
 <li><a href="/board/">Anzeigetafel (scoreboard)</a></li>
 <li><a href="/office/">Wettkampfbüro (competition office)</a></li>
-<li><a href="/live/">Live-Ergebnisse für Zuschauer (spectators)</a></li>
 <li><a href="/docs">API-Dokumentation (API docs)</a></li>
 </ul></body></html>
 `;
