@@ -58,7 +58,7 @@ class SpectatorPage {
   private readonly competitionPicker = h('select', { class: 'live-competition', 'aria-label': tl('title') });
   private readonly tabs = h('nav', { class: 'live-tabs' });
   private readonly followSection = h('section', { class: 'live-following', 'aria-label': tl('following') });
-  private readonly list = h('ol', { class: 'live-list' });
+  private readonly list = h('ol', { class: 'live-list live-ranking' });
   private readonly message = h('p', { class: 'live-message' });
   private readonly legend = h('p', { class: 'live-legend' });
 
