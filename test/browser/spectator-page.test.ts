@@ -10,7 +10,8 @@ import { createCompetition, insertDetailRow, insertParticipant, insertRow, inser
 import { sendJson } from '../support/http.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
 import { adminToken, bearer, headToken } from '../support/tokens.js';
-import { launchBrowser, openPage, PHONE_390, saveScreenshot, type OpenedPage } from './support/browser.js';
+import { LAPTOP, launchBrowser, openPage, PHONE_390, saveScreenshot, type OpenedPage } from './support/browser.js';
+import { signIn } from './support/office.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -141,13 +142,36 @@ describe('spectator page on a phone', () => {
     await saveScreenshot(phone.page, 'spectator-page-390-followed-live');
   });
 
+  it('the office shows the page’s address and QR code and hides a name, which the open page follows without a reload', async () => {
+    const office = await openPage(browser, `${server.url}/office/?view=board&eventId=${competition.eventId}&lang=de`, LAPTOP);
+    await signIn(office.page, adminToken);
+    const address = `${server.url}/live/?eventId=${competition.eventId}`;
+    await office.page.locator('#spectator-url', { hasText: address }).waitFor();
+    expect(await office.page.getAttribute('#spectator-qr svg', 'data-qr-text')).toBe(address);
+    await office.page.locator(`#spectator-hide-${participantIds[29]}:checked`).waitFor({ state: 'attached' });
+    expect(await office.page.inputValue('#spectator-publish')).toBe('all');
+    await office.page.fill('#spectator-filter', 'zimmer');
+    await waitFor(async () => (await office.page.locator('#spectator-hidden label:visible').count()) === 1, { message: 'the filter leaves Ida' });
+    await office.page.check(`#spectator-hide-${participantIds[0]}`);
+    await office.page.click('#spectator-save');
+    await office.page.locator('#spectator-message', { hasText: 'Gespeichert' }).waitFor();
+    await saveScreenshot(office.page, 'office-spectator-settings');
+    expect(office.errors).toEqual([]);
+    await office.context.close();
+
+    await waitFor(async () => (await listRows())[0]![1] === 'Name nicht veröffentlicht', { timeoutMs: 10_000, message: 'the name hidden live' });
+    expect(await phone.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(await phone.page.content()).not.toContain('Zimmermann');
+  });
+
   it('switches to English', async () => {
     await phone.page.locator('.lang-switch').click();
     await phone.page.waitForURL(/lang=en/);
     await phone.page.locator('.live-status[data-state="live"]').waitFor({ timeout: 15_000 });
     await waitFor(async () => (await phone.page.locator('.live-legend').textContent())?.includes('provisional'));
-    expect((await listRows())[0]).toEqual(['1.', 'Ida Zimmermann', '23.250*']);
-    expect(await followedNames()).toEqual(['Ida Zimmermann']);
+    expect((await listRows())[0]).toEqual(['1.', 'Name not published', '23.250*']);
+    // Followed by id: the gymnast stays at the top, now without a name.
+    expect(await followedNames()).toEqual(['Name not published']);
     await saveScreenshot(phone.page, 'spectator-page-390-en');
     expect(phone.errors).toEqual([]);
   });

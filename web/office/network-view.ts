@@ -6,6 +6,7 @@ import { m } from './messages.js';
 import type { OfficeView, ViewContext } from './view.js';
 import type { FirewallStatus } from './office-api.js';
 import { qrCode } from './qr.js';
+import { spectatorAccessEntries } from './spectator-setup.js';
 
 /**
  * The page each service's address should open: the backend serves every page and judges scan for
@@ -207,6 +208,7 @@ export function networkView(context: ViewContext): OfficeView {
                 ),
               );
             }),
+            ...spectatorAccessEntries(urls, context.event),
           ),
         ),
       ),

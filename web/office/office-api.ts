@@ -22,6 +22,7 @@ import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planne
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { PanelAggregation, PanelDeviation, PanelSettings } from '../shared/panel.js';
 import type { Session } from './session.js';
+import type { PublishMode, SpectatorSettings } from '../../queries/spectator-settings.js';
 
 export type {
   AuditPage,
@@ -227,6 +228,10 @@ export function officeApi(session: Session) {
       authed((options) => postJson<IssuedCredential>(`/api/events/${eventId}/judge-credentials`, body, options)),
     revokeCredential: (eventId: number, id: number) =>
       authed((options) => deleteJson<JudgeCredential>(`/api/events/${eventId}/judge-credentials/${id}`, undefined, options)),
+    spectatorSettings: (eventId: number) =>
+      authed((options) => getJson<SpectatorSettings>(`/api/events/${eventId}/spectator-settings`, {}, options)),
+    saveSpectatorSettings: (eventId: number, body: { publish: PublishMode; hiddenParticipantIds: number[] }) =>
+      authed((options) => putJson<SpectatorSettings>(`/api/events/${eventId}/spectator-settings`, body, options)),
     confirmDeviation: (body: { scoreId: number; disciplineId: number; attempt: number }) =>
       authed((options) => postJson<{ confirmed: true }>('/api/panel-deviations/confirm', body, options)),
   };
