@@ -129,7 +129,13 @@ interface Ranking {
  * Applies the publish mode to one list. `all`: the list's ranks as they are, unreleased values
  * marked provisional. `released`: unreleased values left out and the list ranked again without them.
  */
-function publishedList(entries: ListedEntry[], released: (entry: ListedEntry) => Set<number>, disciplineIds: number[], mode: PublishMode, ranking: Ranking): LiveEntry[] {
+function publishedList(
+  entries: ListedEntry[],
+  released: (entry: ListedEntry) => Set<number>,
+  disciplineIds: number[],
+  mode: PublishMode,
+  ranking: Ranking,
+): LiveEntry[] {
   const shown = entries.map((entry) => {
     const releasedHere = released(entry);
     const values = entry.disciplines.map((discipline, position) => ({

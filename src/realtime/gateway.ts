@@ -68,7 +68,10 @@ interface Channel {
   message(delivery: OutboxDelivery): [topic: string, message: unknown] | null;
 }
 
-const scoreboardChannel = (eventId: number): Channel => ({ room: roomOf(eventId), message: (delivery) => [delivery.topic, delivery.message] });
+const scoreboardChannel = (eventId: number): Channel => ({
+  room: roomOf(eventId),
+  message: (delivery) => [delivery.topic, delivery.message],
+});
 
 /** Why a join was not carried out, as the ack tells it. */
 class JoinRefused extends Error {
@@ -276,10 +279,13 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
         if (eventId === null) return reply({ ok: false, error: 'eventId must be a positive integer' });
         const since = body.since == null ? null : seqOrNull(body.since);
         if (since === null && body.since != null) return reply({ ok: false, error: 'since must be a non-negative integer' });
-        const channel: Channel = { room: liveRoomOf(eventId), message: (delivery) => {
-          const update = spectators.liveUpdate(delivery);
-          return update && ['live-update', update];
-        } };
+        const channel: Channel = {
+          room: liveRoomOf(eventId),
+          message: (delivery) => {
+            const update = spectators.liveUpdate(delivery);
+            return update && ['live-update', update];
+          },
+        };
         spectators
           .privacy(eventId)
           .then((privacy) => {

@@ -24,7 +24,11 @@ const GYMNASTS = 30;
 
 const listRows = () =>
   phone.page.$$eval('.live-ranking .live-row', (rows) =>
-    rows.map((row) => [row.querySelector('.live-rank')?.textContent, row.querySelector('.live-name')?.textContent, row.querySelector('.live-value')?.textContent]),
+    rows.map((row) => [
+      row.querySelector('.live-rank')?.textContent,
+      row.querySelector('.live-name')?.textContent,
+      row.querySelector('.live-value')?.textContent,
+    ]),
   );
 const followedNames = () => phone.page.$$eval('.live-following .live-name', (names) => names.map((name) => name.textContent));
 
@@ -36,7 +40,9 @@ beforeAll(async () => {
     ['Sprung', 'SP'],
     ['Boden', 'BO'],
   ])
-    devices.push(await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', { var_name: name, var_kurzname: short, var_eingabemaske: '00.000' }));
+    devices.push(
+      await insertRow(server.pool, 'disziplinen', 'int_disziplinenid', { var_name: name, var_kurzname: short, var_eingabemaske: '00.000' }),
+    );
   const nordheim = await insertRow(server.pool, 'vereine', 'int_vereineid', { var_name: 'SV Nordheim' });
   for (let index = 0; index < GYMNASTS; index++) {
     const participantId = await insertParticipant(server.pool, competition, {
@@ -54,8 +60,14 @@ beforeAll(async () => {
     participantIds.push(participantId);
   }
   expect(
-    (await sendJson('POST', `${server.url}/api/releases`, { competitionId: competition.competitionId, disciplineId: devices[0] }, bearer(headToken)))
-      .status,
+    (
+      await sendJson(
+        'POST',
+        `${server.url}/api/releases`,
+        { competitionId: competition.competitionId, disciplineId: devices[0] },
+        bearer(headToken),
+      )
+    ).status,
   ).toBe(200);
   // Every score with the provisional mark; gymnast 29's name is not to be published.
   const settings = await sendJson(
@@ -119,7 +131,10 @@ describe('spectator page on a phone', () => {
     await waitFor(async () => (await followedNames()).join() === 'Ida Zimmermann', { message: 'Ida followed' });
     await phone.page.fill('.live-search', '');
     await phone.page.reload();
-    await waitFor(async () => (await followedNames()).join() === 'Ida Zimmermann', { timeoutMs: 15_000, message: 'still followed after reload' });
+    await waitFor(async () => (await followedNames()).join() === 'Ida Zimmermann', {
+      timeoutMs: 15_000,
+      message: 'still followed after reload',
+    });
     await phone.page.locator('.live-status[data-state="live"]').waitFor({ timeout: 15_000 });
   });
 
@@ -151,7 +166,9 @@ describe('spectator page on a phone', () => {
     await office.page.locator(`#spectator-hide-${participantIds[29]}:checked`).waitFor({ state: 'attached' });
     expect(await office.page.inputValue('#spectator-publish')).toBe('all');
     await office.page.fill('#spectator-filter', 'zimmer');
-    await waitFor(async () => (await office.page.locator('#spectator-hidden label:visible').count()) === 1, { message: 'the filter leaves Ida' });
+    await waitFor(async () => (await office.page.locator('#spectator-hidden label:visible').count()) === 1, {
+      message: 'the filter leaves Ida',
+    });
     await office.page.check(`#spectator-hide-${participantIds[0]}`);
     await office.page.click('#spectator-save');
     await office.page.locator('#spectator-message', { hasText: 'Gespeichert' }).waitFor();
@@ -159,7 +176,10 @@ describe('spectator page on a phone', () => {
     expect(office.errors).toEqual([]);
     await office.context.close();
 
-    await waitFor(async () => (await listRows())[0]![1] === 'Name nicht veröffentlicht', { timeoutMs: 10_000, message: 'the name hidden live' });
+    await waitFor(async () => (await listRows())[0]![1] === 'Name nicht veröffentlicht', {
+      timeoutMs: 10_000,
+      message: 'the name hidden live',
+    });
     expect(await phone.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     expect(await phone.page.content()).not.toContain('Zimmermann');
   });

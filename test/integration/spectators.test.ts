@@ -50,7 +50,12 @@ const putSettings = (body: unknown, headers = bearer(adminToken)) => sendJson('P
 
 /** name → [rank, total, per apparatus value or null] from the snapshot's only competition. */
 function ranking(body: any): Array<[string | null, number | null, number, Array<number | null>]> {
-  return body.competitions[0].gymnasts.map((entry: any) => [entry.name, entry.rank, entry.total, entry.s.map((score: any) => score?.v ?? null)]);
+  return body.competitions[0].gymnasts.map((entry: any) => [
+    entry.name,
+    entry.rank,
+    entry.total,
+    entry.s.map((score: any) => score?.v ?? null),
+  ]);
 }
 
 beforeAll(async () => {
@@ -88,7 +93,12 @@ beforeAll(async () => {
     ['Anna', floor, 12],
   ] as const)
     expect((await save(name, discipline, score)).status).toBe(200);
-  const released = await sendJson('POST', `${server.url}/api/releases`, { competitionId: competition.competitionId, disciplineId: vault.id }, bearer(headToken));
+  const released = await sendJson(
+    'POST',
+    `${server.url}/api/releases`,
+    { competitionId: competition.competitionId, disciplineId: vault.id },
+    bearer(headToken),
+  );
   expect(released.status).toBe(200);
   // Berta's family asked for her name not to be published.
   expect((await putSettings({ publish: 'released', hiddenParticipantIds: [people.Berta!.participantId] })).status).toBe(200);
@@ -126,7 +136,10 @@ describe('the snapshot', () => {
       ['Clara Conrad', 3, 12, [12, null]],
     ]);
     const anna = body.competitions[0].gymnasts[0];
-    expect(anna.s).toEqual([{ v: 13.5, r: 2 }, { v: 12, r: 1, p: true }]);
+    expect(anna.s).toEqual([
+      { v: 13.5, r: 2 },
+      { v: 12, r: 1, p: true },
+    ]);
     expect(anna.p).toBe(true);
     expect(text).not.toMatch(/2013|birth|Brandt/i);
     await putSettings({ publish: 'released', hiddenParticipantIds: [people.Berta!.participantId] });
@@ -211,7 +224,9 @@ describe('join-live', () => {
     sockets.push(socket);
     const updates: any[] = [];
     socket.on('live-update', (update) => updates.push(update));
-    const ack = await socket.timeout(10_000).emitWithAck('join-live', { eventId: competition.eventId, ...(since === undefined ? {} : { since }) });
+    const ack = await socket
+      .timeout(10_000)
+      .emitWithAck('join-live', { eventId: competition.eventId, ...(since === undefined ? {} : { since }) });
     return { socket, updates, ack };
   }
 
@@ -224,7 +239,9 @@ describe('join-live', () => {
     expect((await save('Clara', floor, 11.25)).status).toBe(200); // floor is not released
     expect((await save('Berta', vault, 14.25)).status).toBe(200); // vault is
     await waitFor(() => updates.length >= 1);
-    const seqs = (await server.pool.query(`SELECT seq FROM ${t.svc_outbox} WHERE seq > $1 ORDER BY seq`, [body.seq])).rows.map((row) => row.seq);
+    const seqs = (await server.pool.query(`SELECT seq FROM ${t.svc_outbox} WHERE seq > $1 ORDER BY seq`, [body.seq])).rows.map(
+      (row) => row.seq,
+    );
     // The floor save's event is numbered first, yet nothing of it reaches the spectator: only the vault save does.
     await waitFor(() => server.relay.status().cursor >= seqs.at(-1));
     expect(updates).toEqual([
@@ -266,7 +283,10 @@ describe('join-live', () => {
     const socket = await openSocket(server.url);
     sockets.push(socket);
     expect(await socket.timeout(10_000).emitWithAck('join-live', { eventId: 'x' })).toMatchObject({ ok: false });
-    expect(await socket.timeout(10_000).emitWithAck('join-live', { eventId: 999_999 })).toMatchObject({ ok: false, error: 'No event 999999' });
+    expect(await socket.timeout(10_000).emitWithAck('join-live', { eventId: 999_999 })).toMatchObject({
+      ok: false,
+      error: 'No event 999999',
+    });
   });
 });
 

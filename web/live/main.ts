@@ -131,17 +131,21 @@ class SpectatorPage {
       setStatus('connecting');
       socket
         .timeout(5_000)
-        .emit('join-live', { eventId: this.eventId, since: this.lastSeq }, (error: Error | null, ack?: { ok: boolean; reload?: boolean; retryAfterMs?: number }) => {
-          if (error || !ack?.ok) {
-            // Too far behind to replay: the snapshot is the state, followed from its seq.
-            if (ack?.reload) void this.load().then(join);
-            else setTimeout(join, Math.min(ack?.retryAfterMs ?? 1_000, 10_000));
-            return;
-          }
-          setStatus('live');
-          // Whatever changed while the socket was away is in the replay; the snapshot follows it.
-          this.scheduleRefetch();
-        });
+        .emit(
+          'join-live',
+          { eventId: this.eventId, since: this.lastSeq },
+          (error: Error | null, ack?: { ok: boolean; reload?: boolean; retryAfterMs?: number }) => {
+            if (error || !ack?.ok) {
+              // Too far behind to replay: the snapshot is the state, followed from its seq.
+              if (ack?.reload) void this.load().then(join);
+              else setTimeout(join, Math.min(ack?.retryAfterMs ?? 1_000, 10_000));
+              return;
+            }
+            setStatus('live');
+            // Whatever changed while the socket was away is in the replay; the snapshot follows it.
+            this.scheduleRefetch();
+          },
+        );
     };
     socket.on('connect', join);
     socket.on('disconnect', () => setStatus('offline'));
@@ -207,7 +211,12 @@ class SpectatorPage {
         .sort((a, b) => (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER));
     }
     const entries = view.kind === 'teams' ? competition.teams : competition.gymnasts;
-    return entries.map((entry) => ({ entry, rank: entry.rank, value: entry.s.some(Boolean) ? entry.total : null, provisional: entry.p === true }));
+    return entries.map((entry) => ({
+      entry,
+      rank: entry.rank,
+      value: entry.s.some(Boolean) ? entry.total : null,
+      provisional: entry.p === true,
+    }));
   }
 
   private matches(entry: LiveEntry): boolean {

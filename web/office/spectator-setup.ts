@@ -63,7 +63,12 @@ export function spectatorAccessEntries(urls: readonly ServiceUrl[], event: Event
       return h(
         'li',
         { class: 'access-url', 'data-service': 'spectators', 'data-url': target },
-        h('figure', {}, qrCode(target, ts('qr', { target })), h('figcaption', {}, h('strong', {}, ts('networkLabel')), h('br'), h('a', { href: target }, target))),
+        h(
+          'figure',
+          {},
+          qrCode(target, ts('qr', { target })),
+          h('figcaption', {}, h('strong', {}, ts('networkLabel')), h('br'), h('a', { href: target }, target)),
+        ),
       );
     });
 }
@@ -96,7 +101,8 @@ export function spectatorSection(context: ViewContext): Required<OfficeView> {
   const boxes = () => Array.from(people.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'));
   const applyFilter = () => {
     const query = filter.value.trim().toLocaleLowerCase();
-    for (const label of Array.from(people.querySelectorAll<HTMLElement>('label[data-search]'))) label.hidden = !label.dataset.search!.includes(query);
+    for (const label of Array.from(people.querySelectorAll<HTMLElement>('label[data-search]')))
+      label.hidden = !label.dataset.search!.includes(query);
   };
   const show = (participants: readonly SpectatorParticipant[], mode: PublishMode) => {
     publish.value = mode;
@@ -104,7 +110,12 @@ export function spectatorSection(context: ViewContext): Required<OfficeView> {
       h('legend', {}, ts('hidden')),
       ...participants.map((participant) => {
         const name = [participant.lastName, participant.firstName].filter(Boolean).join(', ');
-        const box = h('input', { type: 'checkbox', id: `spectator-hide-${participant.participantId}`, value: participant.participantId, checked: participant.hidden });
+        const box = h('input', {
+          type: 'checkbox',
+          id: `spectator-hide-${participant.participantId}`,
+          value: participant.participantId,
+          checked: participant.hidden,
+        });
         return h(
           'label',
           { class: 'check', for: box.id, 'data-search': `${name} ${participant.clubName ?? ''}`.toLocaleLowerCase() },
