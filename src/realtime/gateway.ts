@@ -5,7 +5,7 @@ import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
 import type { Queryable } from '../db/pool.js';
 import { BoundedQueue, MAX_REFUSED_IN_A_ROW, MessageAdmission, QueueFullError } from './limits.js';
 import { createRoomBroadcaster, pendingPackets, queuedBytes, unsentBytes } from './room-broadcast.js';
-import { liveRoomOf, type SpectatorHub } from './spectators.js';
+import type { SpectatorHub } from './spectators.js';
 
 export const roomOf = (eventId: number) => `competition-${eventId}`;
 
@@ -24,6 +24,16 @@ function integerIn(value: unknown, minimum: number, maximum: number): number | n
 
 const positiveInteger = (value: unknown) => integerIn(value, 1, 2_147_483_647);
 const seqOrNull = (value: unknown) => integerIn(value, 0, Number.MAX_SAFE_INTEGER);
+
+/** A join message's `eventId` and `since` (null: only what comes next), or what is wrong with it. */
+function parseJoin(message: unknown): { eventId: number; since: number | null } | { error: string } {
+  const body = (message ?? {}) as { eventId?: unknown; since?: unknown };
+  const eventId = positiveInteger(body.eventId);
+  if (eventId === null) return { error: 'eventId must be a positive integer' };
+  const since = body.since == null ? null : seqOrNull(body.since);
+  if (since === null && body.since != null) return { error: 'since must be a non-negative integer' };
+  return { eventId, since };
+}
 
 /**
  * Output a client has not taken yet may not exceed this. Socket.IO has no limit of its own
@@ -63,7 +73,7 @@ export interface GatewayOptions {
 }
 
 /** A kind of room: its name, and what its sockets get of a delivery (null: nothing). */
-interface Channel {
+export interface Channel {
   room: string;
   message(delivery: OutboxDelivery): [topic: string, message: unknown] | null;
 }
@@ -257,11 +267,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
 
     socket.on('join-competition', (message: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (body: unknown) => void) : () => undefined;
-      const body = (message ?? {}) as { eventId?: unknown; since?: unknown };
-      const eventId = positiveInteger(body.eventId);
-      if (eventId === null) return reply({ ok: false, error: 'eventId must be a positive integer' });
-      const since = body.since == null ? null : seqOrNull(body.since);
-      if (since === null && body.since != null) return reply({ ok: false, error: 'since must be a non-negative integer' });
+      const request = parseJoin(message);
+      if ('error' in request) return reply({ ok: false, error: request.error });
+      const { eventId, since } = request;
       join(socket, eventId, since).then(
         (replayed) => reply({ ok: true, room: roomOf(eventId), replayed }),
         (error: unknown) => {
@@ -274,18 +282,10 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       // The spectator page (src/realtime/spectators.ts): the same join and replay, its own room and messages.
       socket.on('join-live', (message: unknown, ack?: unknown) => {
         const reply = typeof ack === 'function' ? (ack as (body: unknown) => void) : () => undefined;
-        const body = (message ?? {}) as { eventId?: unknown; since?: unknown };
-        const eventId = positiveInteger(body.eventId);
-        if (eventId === null) return reply({ ok: false, error: 'eventId must be a positive integer' });
-        const since = body.since == null ? null : seqOrNull(body.since);
-        if (since === null && body.since != null) return reply({ ok: false, error: 'since must be a non-negative integer' });
-        const channel: Channel = {
-          room: liveRoomOf(eventId),
-          message: (delivery) => {
-            const update = spectators.liveUpdate(delivery);
-            return update && ['live-update', update];
-          },
-        };
+        const request = parseJoin(message);
+        if ('error' in request) return reply({ ok: false, error: request.error });
+        const { eventId, since } = request;
+        const channel = spectators.channel(eventId);
         spectators
           .privacy(eventId)
           .then((privacy) => {

@@ -12,7 +12,7 @@
  * within that time; a change through this instance's route takes effect at once.
  */
 import type { OutboxDelivery } from '../../outbox/relay.js';
-import type { RealtimeFeed } from './gateway.js';
+import type { Channel, RealtimeFeed } from './gateway.js';
 import type { Queryable } from '../db/pool.js';
 import { readSpectatorPrivacy, type SpectatorPrivacy } from '../../queries/spectator-settings.js';
 
@@ -129,6 +129,17 @@ export class SpectatorHub {
     if (!cached) return null;
     if (Date.now() - cached.readAt >= PRIVACY_REFRESH_MS) void this.read(delivery.eventId).catch(() => undefined);
     return toLiveUpdate(delivery, cached.privacy);
+  }
+
+  /** The event's spectator room for the gateway's join: replays pass the same filter as live deliveries. */
+  channel(eventId: number): Channel {
+    return {
+      room: liveRoomOf(eventId),
+      message: (delivery) => {
+        const update = this.liveUpdate(delivery);
+        return update && [LIVE_TOPIC, update];
+      },
+    };
   }
 
   private deliver(delivery: OutboxDelivery): void {
