@@ -4,6 +4,8 @@
  * birth dates), and the `join-live` channel with replay from `since`, over real HTTP, Socket.IO and
  * PostgreSQL.
  */
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -163,6 +165,25 @@ describe('the snapshot', () => {
     });
     expect(after.body.seq).toBeGreaterThan(seq);
     expect(ranking(after.body)[2]).toEqual(['Clara Conrad', 3, 12.5, [12.5, null]]);
+  });
+
+  it('is sent gzipped to a client that accepts it, the same JSON as plain', async () => {
+    const raw = (encoding: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        request(snapshotUrl(), { headers: { 'accept-encoding': encoding } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const [plain, gzipped] = [await raw('identity'), await raw('gzip, deflate, br')];
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toBe('accept-encoding');
+    expect(gzipped.body.length).toBeLessThan(plain.body.length);
+    expect(gunzipSync(gzipped.body).toString()).toBe(plain.body.toString());
   });
 
   it('is built once for many phones at the same seq: the repeated loads run no statement', async () => {
