@@ -4,7 +4,7 @@
  * event's participants; flags of participants outside the event stay as they are.
  */
 import type { TxClient } from '../src/db/pool.js';
-import type { PublishMode } from '../queries/spectator-settings.js';
+import type { PublishMode } from '../src/model/spectator-privacy.js';
 
 export async function setSpectatorSettings(
   tx: TxClient,

@@ -5,17 +5,7 @@
  */
 import type { Queryable } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
-
-export type PublishMode = 'released' | 'all';
-export const PUBLISH_MODES: readonly PublishMode[] = ['released', 'all'];
-/** Without a row of its own an event publishes released scores only: nothing unofficial leaves the hall unasked. */
-export const DEFAULT_PUBLISH: PublishMode = 'released';
-
-export interface SpectatorPrivacy {
-  publish: PublishMode;
-  /** Participants of the event shown without a name. */
-  hiddenParticipantIds: number[];
-}
+import { DEFAULT_PUBLISH, type PublishMode, type SpectatorPrivacy } from '../src/model/spectator-privacy.js';
 
 export interface SpectatorParticipant {
   participantId: number;

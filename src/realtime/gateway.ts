@@ -6,6 +6,7 @@ import type { Queryable } from '../db/pool.js';
 import { BoundedQueue, MAX_REFUSED_IN_A_ROW, MessageAdmission, QueueFullError } from './limits.js';
 import { createRoomBroadcaster, pendingPackets, queuedBytes, unsentBytes } from './room-broadcast.js';
 import type { SpectatorHub } from './spectators.js';
+import type { Channel } from './channel.js';
 
 export const roomOf = (eventId: number) => `competition-${eventId}`;
 
@@ -70,12 +71,6 @@ export interface GatewayOptions {
   replayMaxEvents: number;
   /** The spectator page's channel (`join-live`); absent: the gateway has none. */
   spectators?: SpectatorHub;
-}
-
-/** A kind of room: its name, and what its sockets get of a delivery (null: nothing). */
-export interface Channel {
-  room: string;
-  message(delivery: OutboxDelivery): [topic: string, message: unknown] | null;
 }
 
 const scoreboardChannel = (eventId: number): Channel => ({

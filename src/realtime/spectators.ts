@@ -11,10 +11,11 @@
  * PRIVACY_REFRESH_MS, so a change made on another instance (or replicated to this one) takes effect
  * within that time; a change through this instance's route takes effect at once.
  */
-import type { OutboxDelivery } from '../../outbox/relay.js';
-import type { Channel, RealtimeFeed } from './gateway.js';
+import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
+import type { Channel } from './channel.js';
 import type { Queryable } from '../db/pool.js';
-import { readSpectatorPrivacy, type SpectatorPrivacy } from '../../queries/spectator-settings.js';
+import { readSpectatorPrivacy } from '../../queries/spectator-settings.js';
+import type { SpectatorPrivacy } from '../model/spectator-privacy.js';
 
 export const liveRoomOf = (eventId: number) => `live:${eventId}`;
 export const LIVE_TOPIC = 'live-update';
@@ -113,7 +114,7 @@ export class SpectatorHub {
   }
 
   /** Starts delivering live updates of the feed through `send`; returns the function that stops it. */
-  attach(feed: Pick<RealtimeFeed, 'subscribe'>, send: Send): () => void {
+  attach(feed: Pick<OutboxRelay, 'subscribe'>, send: Send): () => void {
     this.send = send;
     const unsubscribe = feed.subscribe((delivery) => this.deliver(delivery));
     return () => {

@@ -8,7 +8,7 @@
 import '../shared/base.css';
 import './live.css';
 import { io } from 'socket.io-client';
-import type { LiveCompetition, LiveEntry, LiveSnapshot } from '../../projections/spectator-snapshot.js';
+import type { LiveCompetition, LiveEntry, LiveSnapshot } from '../../queries/spectator-snapshot.js';
 import type { LiveUpdate } from '../../src/realtime/spectators.js';
 import { h, queryInteger } from '../shared/dom.js';
 import { lang, languageSwitch, timeOfDay } from '../shared/i18n.js';

@@ -22,7 +22,8 @@ import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planne
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { PanelAggregation, PanelDeviation, PanelSettings } from '../shared/panel.js';
 import type { Session } from './session.js';
-import type { PublishMode, SpectatorSettings } from '../../queries/spectator-settings.js';
+import type { SpectatorSettings } from '../../queries/spectator-settings.js';
+import type { PublishMode } from '../../src/model/spectator-privacy.js';
 
 export type {
   AuditPage,

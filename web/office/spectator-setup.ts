@@ -4,7 +4,8 @@
  * all with the provisional mark, and which participants are shown without a name.
  */
 import type { ServiceUrl } from '../../src/firewall/network-info.js';
-import type { PublishMode, SpectatorParticipant } from '../../queries/spectator-settings.js';
+import type { SpectatorParticipant } from '../../queries/spectator-settings.js';
+import type { PublishMode } from '../../src/model/spectator-privacy.js';
 import type { EventSummary } from '../shared/api.js';
 import { h } from '../shared/dom.js';
 import { translator } from '../shared/i18n.js';

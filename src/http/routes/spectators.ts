@@ -18,8 +18,9 @@ import { commandContext } from '../actor.js';
 import { Id, withErrors } from '../schemas/common.js';
 import { validationFailed } from '../../domain/errors.js';
 import { SpectatorHub } from '../../realtime/spectators.js';
-import { buildLiveSnapshot } from '../../../projections/spectator-snapshot.js';
-import { PUBLISH_MODES, readSpectatorSettings } from '../../../queries/spectator-settings.js';
+import { buildLiveSnapshot } from '../../../queries/spectator-snapshot.js';
+import { readSpectatorSettings } from '../../../queries/spectator-settings.js';
+import { PUBLISH_MODES } from '../../model/spectator-privacy.js';
 import { setSpectatorSettings } from '../../../commands/spectator-settings.js';
 import { notFound } from '../../domain/errors.js';
 

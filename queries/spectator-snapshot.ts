@@ -12,9 +12,9 @@
 import type { Queryable } from '../src/db/pool.js';
 import { listingOrder, rankAllAround, type RankingOptions } from '../src/domain/all-around.js';
 import { notFound } from '../src/domain/errors.js';
-import { competitionRanking, readAppSetting } from '../queries/app-settings.js';
-import { loadAllAroundResults, loadTeamResults, type AllAroundResult, type ResultDiscipline, type TeamResult } from '../queries/results.js';
-import type { PublishMode, SpectatorPrivacy } from '../queries/spectator-settings.js';
+import { competitionRanking, readAppSetting } from './app-settings.js';
+import { loadAllAroundResults, loadTeamResults, type AllAroundResult, type ResultDiscipline, type TeamResult } from './results.js';
+import type { PublishMode, SpectatorPrivacy } from '../src/model/spectator-privacy.js';
 
 /** One apparatus value of an entry: `v` value, `r` rank on the apparatus, `p` true while provisional (not released). */
 export interface LiveScore {
