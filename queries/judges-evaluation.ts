@@ -19,11 +19,13 @@ interface PanelRow {
   routines: EvaluatedRoutine[];
 }
 
-export async function selectJudgesEvaluation(
-  db: Queryable,
-  eventId: number,
-  competitionId: number | null,
-): Promise<{ eventId: number; competitionId: number | null; judges: JudgeEvaluation[] }> {
+export interface JudgesEvaluation {
+  eventId: number;
+  competitionId: number | null;
+  judges: JudgeEvaluation[];
+}
+
+export async function selectJudgesEvaluation(db: Queryable, eventId: number, competitionId: number | null): Promise<JudgesEvaluation> {
   const { rows } = await db.query<PanelRow>(
     `WITH panels AS (
        SELECT ps.*, ps.judge_field_ids || COALESCE(ps.reference_field_ids, '{}') AS input_ids FROM ${db.tables.svc_panel_settings} ps

@@ -450,6 +450,25 @@ const EN = {
   'con.log': 'Corrections log',
   'con.since': 'Since (today)',
   'con.highlight': 'Changes made while their device was released are highlighted.',
+  'jeval.nav': "Judges' evaluation",
+  'jeval.title': "Judges' evaluation · {event}",
+  'jeval.intro':
+    "Each E-panel judge's values against the panel's aggregate (before the reference judges), on complete panels. Outside tolerance: further from the aggregate than the panel's tolerance table allows at that score.",
+  'jeval.competition': 'Competition',
+  'jeval.allCompetitions': 'All competitions',
+  'jeval.print': 'Print',
+  'jeval.judge': 'Judge',
+  'jeval.reference': 'reference judge',
+  'jeval.routines': 'Routines',
+  'jeval.mean': 'Mean deviation',
+  'jeval.meanAbsolute': 'Mean |deviation|',
+  'jeval.outside': 'Outside tolerance',
+  'jeval.largest': 'Largest deviations',
+  'jeval.deviation': 'No. {number} {name} ({club}): {value} to {aggregate}, {deviation} (tolerance {tolerance})',
+  'jeval.empty': 'No E-panel of this event has complete values yet.',
+  'jeval.needsHead': "The judges' evaluation needs a head judge or admin token.",
+  'jeval.failed': "Could not load the judges' evaluation: {error}",
+  'jeval.printed': 'Printed {date}',
 } as const;
 
 const DE: { readonly [K in keyof typeof EN]: string } = {
@@ -909,6 +928,25 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
   'con.log': 'Korrekturprotokoll',
   'con.since': 'Seit (heute)',
   'con.highlight': 'Änderungen, während ihr Gerät freigegeben war, sind hervorgehoben.',
+  'jeval.nav': 'Kampfrichterauswertung',
+  'jeval.title': 'Kampfrichterauswertung · {event}',
+  'jeval.intro':
+    'Die Werte jedes E-Kampfrichters gegenüber dem Ergebnis des Kampfgerichts (vor den Referenzkampfrichtern), bei vollständigen Kampfgerichten. Außerhalb der Toleranz: weiter vom Ergebnis entfernt, als die Toleranztabelle des Kampfgerichts bei dieser Wertung erlaubt.',
+  'jeval.competition': 'Wettkampf',
+  'jeval.allCompetitions': 'Alle Wettkämpfe',
+  'jeval.print': 'Drucken',
+  'jeval.judge': 'Kampfrichter/in',
+  'jeval.reference': 'Referenzkampfrichter/in',
+  'jeval.routines': 'Übungen',
+  'jeval.mean': 'Mittlere Abweichung',
+  'jeval.meanAbsolute': 'Mittlere |Abweichung|',
+  'jeval.outside': 'Außerhalb der Toleranz',
+  'jeval.largest': 'Größte Abweichungen',
+  'jeval.deviation': 'Nr. {number} {name} ({club}): {value} zu {aggregate}, {deviation} (Toleranz {tolerance})',
+  'jeval.empty': 'Noch kein E-Kampfgericht dieser Veranstaltung hat vollständige Werte.',
+  'jeval.needsHead': 'Die Kampfrichterauswertung braucht ein Oberkampfrichter- oder Admin-Token.',
+  'jeval.failed': 'Die Kampfrichterauswertung konnte nicht geladen werden: {error}',
+  'jeval.printed': 'Gedruckt am {date}',
 };
 
 export const m = translator(EN, DE);

@@ -11,6 +11,7 @@ import type { TeamScoresPage } from '../../queries/team-scores.js';
 import type { GroupHeader, GroupScoreEntry } from '../../queries/group-scores.js';
 import type { Completeness } from '../../queries/completeness.js';
 import type { FieldValueCounts } from '../../queries/field-values.js';
+import type { JudgesEvaluation } from '../../queries/judges-evaluation.js';
 import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
 import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
 import type { SquadEditResult as SquadEditReply } from '../../commands/edit-squads.js';
@@ -31,6 +32,7 @@ export type {
   EventSquads,
   CurrentRotation,
   JudgeCredential,
+  JudgesEvaluation,
   ReleaseScope,
   Rotation,
   RotationPlan,
@@ -227,6 +229,10 @@ export function officeApi(session: Session) {
       authed((options) => postJson<IssuedCredential>(`/api/events/${eventId}/judge-credentials`, body, options)),
     revokeCredential: (eventId: number, id: number) =>
       authed((options) => deleteJson<JudgeCredential>(`/api/events/${eventId}/judge-credentials/${id}`, undefined, options)),
+    judgesEvaluation: (eventId: number, competitionId: number | null) =>
+      authed((options) =>
+        getJson<JudgesEvaluation>('/api/judges-evaluation', competitionId === null ? { eventId } : { eventId, competitionId }, options),
+      ),
     confirmDeviation: (body: { scoreId: number; disciplineId: number; attempt: number }) =>
       authed((options) => postJson<{ confirmed: true }>('/api/panel-deviations/confirm', body, options)),
   };
