@@ -29,11 +29,13 @@ let server: TestServer;
 let browser: Browser;
 let competition: Competition;
 const apparatus: PanelDiscipline[] = [];
+const people = new Map<string, number>();
 
 async function routine(discipline: PanelDiscipline, startNumber: string, name: string, judges: number[], references: number[]) {
   const [firstName, lastName] = name.split(' ');
   const participantId = await insertParticipant(server.pool, competition, { firstName, lastName, startNumber });
   const scoreId = await insertScoreRow(server.pool, competition, participantId);
+  people.set(name, participantId);
   await insertJuryResults(server.pool, scoreId, [
     ...judges.map((value, index) => [discipline.judges[index]!, value] as const),
     ...references.map((value, index) => [discipline.references[index]!, value] as const),
@@ -63,8 +65,10 @@ beforeAll(async () => {
   // Stufenbarren: aggregates 8.400 and 7.300; E5 is 0.5 and 0.9 above them (both outside 0.30 / 0.50).
   await routine(apparatus[0]!, '101', 'Anna Adler', [8.1, 8.3, 8.4, 8.5, 8.9], [8.5, 8.6]);
   await routine(apparatus[0]!, '102', 'Berta Bach', [7.0, 7.2, 7.3, 7.4, 8.2], [7.3, 7.3]);
-  // Schwebebalken: one routine, everyone within.
+  // Schwebebalken: the judges within; Dora's reference judges 0.5 and 0.6 above the aggregate 8.400
+  // (outside 0.30), which moves her E to the mean of 8.400 and 8.950.
   await routine(apparatus[1]!, '103', 'Clara Cramer', [8.0, 8.1, 8.1, 8.1, 8.2], [8.1, 8.1]);
+  await routine(apparatus[1]!, '104', 'Dora Dorn', [8.3, 8.4, 8.4, 8.4, 8.5], [8.9, 9.0]);
 });
 
 afterAll(async () => {
@@ -95,7 +99,7 @@ describe("office: judges' evaluation", () => {
     const r1 = bars.locator(`tr[data-field-id="${apparatus[0]!.references[0]}"]`);
     expect(await r1.locator('th').textContent()).toBe('R1 (reference judge)');
     const beam = page.locator(`.evaluation-sheet[data-discipline-id="${apparatus[1]!.id}"]`);
-    expect(await beam.locator('[data-cell="outside"]').allTextContents()).toEqual(['0', '0', '0', '0', '0', '0', '0']);
+    expect(await beam.locator('[data-cell="outside"]').allTextContents()).toEqual(['0', '0', '0', '0', '0', '1', '1']);
     await saveScreenshot(page, 'office-judges-evaluation-1280');
     expect(office.errors).toEqual([]);
 
@@ -156,5 +160,28 @@ describe("office: judges' evaluation", () => {
     await saveScreenshot(page, 'office-judges-evaluation-de-1280');
     expect(office.errors).toEqual([]);
     await office.context.close();
+  });
+
+  it("the head judge's portal shows the reference judges' rule applied", async () => {
+    const portal = await openPage(
+      browser,
+      `${server.url}/jury/?${new URLSearchParams({
+        eventId: String(competition.eventId),
+        competitionId: String(competition.competitionId),
+        disciplineId: String(apparatus[1]!.id),
+      })}`,
+      DESKTOP,
+    );
+    const page = portal.page;
+    await page.locator(`.participant[data-participant-id="${people.get('Dora Dorn')}"]`).click();
+    const reference = page.locator('#panel-reference[data-applied="true"]');
+    await reference.waitFor({ timeout: 10_000 });
+    expect(await reference.textContent()).toBe(
+      'Reference judges R1 8.900 · R2 9.000: reference score 8.950 · panel 8.400 differs by 0.550, more than the tolerance 0.200: E = mean 8.675',
+    );
+    expect(await page.locator('#panel-aggregate').textContent()).toBe('8.675');
+    await saveScreenshot(page, 'jury-head-reference-judges-1280');
+    expect(portal.errors).toEqual([]);
+    await portal.context.close();
   });
 });

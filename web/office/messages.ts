@@ -469,6 +469,22 @@ const EN = {
   'jeval.needsHead': "The judges' evaluation needs a head judge or admin token.",
   'jeval.failed': "Could not load the judges' evaluation: {error}",
   'jeval.printed': 'Printed {date}',
+  'panels.rules': 'Missing judges and reference judges',
+  'panels.missing': 'A missing judge’s value',
+  'panels.missing.fewer': 'count the panel with fewer values',
+  'panels.missing.mean': 'replaced by the mean of the given values (FIG aerobic)',
+  'panels.absent': 'Judges who are not there (the panel is complete without their value):',
+  'panels.absentNotJudge': 'Only judge fields can be marked as not there.',
+  'panels.reference.hint':
+    'Reference judges: when the panel’s score and the mean of the two reference judges differ by more than the table allows for that mean, the E score becomes the mean of both. The reference mean counts only while the two agree within the range.',
+  'panels.reference.none': '— none —',
+  'panels.reference.first': 'Reference judge 1',
+  'panels.reference.second': 'Reference judge 2',
+  'panels.reference.agreement': 'Range within which the reference judges must agree',
+  'panels.reference.table': 'Tolerance table (one row per line: from score, tolerance; FIG default)',
+  'panels.reference.two': 'Choose two reference judge fields, or none.',
+  'panels.reference.badAgreement': 'The range must be a number of 0 or more.',
+  'panels.reference.badTable': 'Each line of the tolerance table needs two numbers: from which score, and the tolerance.',
 } as const;
 
 const DE: { readonly [K in keyof typeof EN]: string } = {
@@ -947,6 +963,22 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
   'jeval.needsHead': 'Die Kampfrichterauswertung braucht ein Oberkampfrichter- oder Admin-Token.',
   'jeval.failed': 'Die Kampfrichterauswertung konnte nicht geladen werden: {error}',
   'jeval.printed': 'Gedruckt am {date}',
+  'panels.rules': 'Fehlende Kampfrichter und Referenzkampfrichter',
+  'panels.missing': 'Der Wert eines fehlenden Kampfrichters',
+  'panels.missing.fewer': 'Kampfgericht mit weniger Werten werten',
+  'panels.missing.mean': 'durch den Mittelwert der gegebenen Werte ersetzen (FIG Aerobic)',
+  'panels.absent': 'Kampfrichter, die nicht da sind (das Kampfgericht ist ohne ihren Wert vollständig):',
+  'panels.absentNotJudge': 'Nur Kampfrichterfelder können als nicht da markiert werden.',
+  'panels.reference.hint':
+    'Referenzkampfrichter: Weichen das Ergebnis des Kampfgerichts und der Mittelwert der beiden Referenzkampfrichter weiter voneinander ab, als die Tabelle für diesen Mittelwert erlaubt, wird die E-Note der Mittelwert aus beiden. Der Referenzwert zählt nur, solange die beiden innerhalb der Spanne übereinstimmen.',
+  'panels.reference.none': '— keine —',
+  'panels.reference.first': 'Referenzkampfrichter 1',
+  'panels.reference.second': 'Referenzkampfrichter 2',
+  'panels.reference.agreement': 'Spanne, innerhalb der die Referenzkampfrichter übereinstimmen müssen',
+  'panels.reference.table': 'Toleranztabelle (eine Zeile je Stufe: ab Wertung, Toleranz; Vorgabe der FIG)',
+  'panels.reference.two': 'Zwei Referenzkampfrichter-Felder wählen, oder keines.',
+  'panels.reference.badAgreement': 'Die Spanne muss eine Zahl von 0 oder mehr sein.',
+  'panels.reference.badTable': 'Jede Zeile der Toleranztabelle braucht zwei Zahlen: ab welcher Wertung, und die Toleranz.',
 };
 
 export const m = translator(EN, DE);

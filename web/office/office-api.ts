@@ -22,6 +22,7 @@ import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/f
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { PanelAggregation, PanelDeviation, PanelSettings } from '../shared/panel.js';
+import type { PanelRules } from './panel-rules-form.js';
 import type { Session } from './session.js';
 
 export type {
@@ -200,7 +201,7 @@ export function officeApi(session: Session) {
         aggregateFieldId: number;
         tolerance: number;
         replaceStoredValues?: number | undefined;
-      },
+      } & Partial<PanelRules>,
     ) => authed((options) => putJson<PanelSettings>(`/api/disciplines/${disciplineId}/panel`, body, options)),
     fieldValues: (disciplineId: number) => getJson<FieldValueCounts>(`/api/disciplines/${disciplineId}/field-values`),
     removePanel: (disciplineId: number) =>

@@ -12,6 +12,7 @@ import { DEFAULT_PANEL_TOLERANCE, PANEL_AGGREGATIONS, type PanelAggregation, typ
 import { scoreFormat } from '../shared/score-format.js';
 import { parseTyped } from '../../src/domain/input-mask.js';
 import { m } from './messages.js';
+import { panelRulesForm } from './panel-rules-form.js';
 import type { OfficeView, ViewContext } from './view.js';
 
 const deviceName = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
@@ -84,7 +85,7 @@ export function panelsView(context: ViewContext): OfficeView {
       h(
         'ul',
         {},
-        ...panel.judgeFieldIds.map((fieldId) => {
+        ...[...panel.judgeFieldIds, ...(panel.reference?.fieldIds ?? [])].map((fieldId) => {
           const url = new URL(base);
           if (context.event) url.searchParams.set('eventId', String(context.event.id));
           url.searchParams.set('disciplineId', String(discipline.id));
@@ -158,6 +159,7 @@ export function panelsView(context: ViewContext): OfficeView {
     const replaceBox = h('div', { class: 'replace-question', id: 'panel-replace', role: 'alertdialog', hidden: true });
     const save = h('button', { type: 'submit', class: 'primary', id: 'panel-save' }, m('panels.save'));
     const remove = h('button', { type: 'button', id: 'panel-remove', hidden: panel === null }, m('panels.remove'));
+    const rules = panelRulesForm(candidates, panel, format, fieldName);
 
     const judgeIds = () => judgeBoxes.filter((box) => box.checked).map((box) => Number(box.value));
     /**
@@ -217,6 +219,7 @@ export function panelsView(context: ViewContext): OfficeView {
         noEmptyField,
       ),
       h('div', { class: 'picker' }, h('label', { for: 'panel-tolerance' }, m('panels.tolerance')), toleranceInput),
+      rules.element,
       formError,
       replaceBox,
       h('div', { class: 'actions' }, remove, save),
@@ -231,8 +234,10 @@ export function panelsView(context: ViewContext): OfficeView {
       if (aggregateFieldId === null) return showError(m('panels.noAggregateField'));
       if (tolerance === null || tolerance < 0)
         return showError(m('panels.badTolerance', { example: format.display(DEFAULT_PANEL_TOLERANCE, decimalSeparator) }));
+      const chosenRules = rules.read(judgeFieldIds);
+      if ('error' in chosenRules) return showError(chosenRules.error);
       showError(null);
-      const body = { judgeFieldIds, aggregation: aggregationSelect.value as PanelAggregation, aggregateFieldId, tolerance };
+      const body = { judgeFieldIds, aggregation: aggregationSelect.value as PanelAggregation, aggregateFieldId, tolerance, ...chosenRules };
       const aggregateName = fieldName(candidates.find((field) => field.id === aggregateFieldId)!);
       const send = async (replaceStoredValues?: number) => {
         replaceBox.hidden = true;
