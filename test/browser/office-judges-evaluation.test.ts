@@ -184,4 +184,56 @@ describe("office: judges' evaluation", () => {
     expect(portal.errors).toEqual([]);
     await portal.context.close();
   });
+
+  it('the settings page sets the reference judges, an edited table, the missing-judge rule and an absent judge (German)', async () => {
+    const discipline = await insertPanelDiscipline(server.pool, { name: 'Boden', references: 2 });
+    const office = await openPage(
+      browser,
+      `${officeUrl(server.url, 'panels', { eventId: competition.eventId, disciplineId: discipline.id })}&lang=de`,
+      DESKTOP,
+    );
+    const page = office.page;
+    await page.locator('#panel-editor form').waitFor();
+    await signIn(page, adminToken);
+    await page.locator('#panel-save:not([disabled])').waitFor();
+    for (const fieldId of discipline.judges) await page.check(`#judge-field-${fieldId}`);
+    await page.selectOption('#panel-aggregate-field', String(discipline.aggregate));
+    // The FIG table is offered in the page's notation, highest row first.
+    expect((await page.inputValue('#panel-reference-tolerances')).split('\n')).toEqual([
+      '9,600 0,050',
+      '9,400 0,100',
+      '9,000 0,150',
+      '8,500 0,200',
+      '8,000 0,300',
+      '7,500 0,400',
+      '0,000 0,500',
+    ]);
+    await page.selectOption('#panel-missing-judge', 'mean-of-given');
+    await page.check(`#absent-field-${discipline.judges[4]}`);
+    await page.selectOption('#panel-reference-1', String(discipline.references[0]));
+    await page.selectOption('#panel-reference-2', String(discipline.references[1]));
+    await page.fill('#panel-reference-agreement', '0,4');
+    await page.fill('#panel-reference-tolerances', '9,5 0,1\n0 0,6');
+    await saveScreenshot(page, 'office-panel-rules-de-1280');
+    await page.click('#panel-save');
+    await page.locator('#panels-message', { hasText: 'Boden' }).waitFor({ timeout: 10_000 });
+
+    const catalog = await sendJson('GET', `${server.url}/api/disciplines`, undefined, {});
+    expect(catalog.body.find((entry: { id: number }) => entry.id === discipline.id).panel).toMatchObject({
+      missingJudge: 'mean-of-given',
+      absentFieldIds: [discipline.judges[4]],
+      reference: {
+        fieldIds: discipline.references,
+        agreement: 0.4,
+        tolerances: [
+          { from: 9.5, tolerance: 0.1 },
+          { from: 0, tolerance: 0.6 },
+        ],
+      },
+    });
+    // The reference judges get their own portal links like the judges.
+    expect(await page.locator('#judge-links a').count()).toBe(7);
+    expect(office.errors).toEqual([]);
+    await office.context.close();
+  });
 });

@@ -474,7 +474,6 @@ const EN = {
   'panels.missing.fewer': 'count the panel with fewer values',
   'panels.missing.mean': 'replaced by the mean of the given values (FIG aerobic)',
   'panels.absent': 'Judges who are not there (the panel is complete without their value):',
-  'panels.absentNotJudge': 'Only judge fields can be marked as not there.',
   'panels.reference.hint':
     'Reference judges: when the panel’s score and the mean of the two reference judges differ by more than the table allows for that mean, the E score becomes the mean of both. The reference mean counts only while the two agree within the range.',
   'panels.reference.none': '— none —',
@@ -968,7 +967,6 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
   'panels.missing.fewer': 'Kampfgericht mit weniger Werten werten',
   'panels.missing.mean': 'durch den Mittelwert der gegebenen Werte ersetzen (FIG Aerobic)',
   'panels.absent': 'Kampfrichter, die nicht da sind (das Kampfgericht ist ohne ihren Wert vollständig):',
-  'panels.absentNotJudge': 'Nur Kampfrichterfelder können als nicht da markiert werden.',
   'panels.reference.hint':
     'Referenzkampfrichter: Weichen das Ergebnis des Kampfgerichts und der Mittelwert der beiden Referenzkampfrichter weiter voneinander ab, als die Tabelle für diesen Mittelwert erlaubt, wird die E-Note der Mittelwert aus beiden. Der Referenzwert zählt nur, solange die beiden innerhalb der Spanne übereinstimmen.',
   'panels.reference.none': '— keine —',

@@ -37,7 +37,12 @@ export function panelRulesForm(
   panel: PanelSettings | null,
   format: ScoreFormat,
   fieldName: (field: DisciplineField) => string,
-): { element: HTMLElement; read(judgeFieldIds: readonly number[]): PanelRules | { error: string } } {
+): {
+  element: HTMLElement;
+  /** Offers only the judge fields as absent. */
+  showJudges(judgeFieldIds: readonly number[]): void;
+  read(judgeFieldIds: readonly number[]): PanelRules | { error: string };
+} {
   const show = (value: number) => format.display(value, decimalSeparator);
   const missingSelect = h(
     'select',
@@ -47,6 +52,9 @@ export function panelRulesForm(
   );
   const absentBoxes = candidates.map((field) =>
     h('input', { type: 'checkbox', id: `absent-field-${field.id}`, value: field.id, checked: panel?.absentFieldIds?.includes(field.id) }),
+  );
+  const absentLabels = candidates.map((field, index) =>
+    h('label', { for: absentBoxes[index]!.id, class: 'check' }, absentBoxes[index]!, ` ${fieldName(field)}`),
   );
   const referenceSelect = (index: number) =>
     h(
@@ -76,14 +84,7 @@ export function panelRulesForm(
     { class: 'panel-rules' },
     h('legend', {}, m('panels.rules')),
     h('div', { class: 'picker' }, h('label', { for: missingSelect.id }, m('panels.missing')), missingSelect),
-    h(
-      'div',
-      { class: 'absent-fields' },
-      h('p', { class: 'hint' }, m('panels.absent')),
-      ...candidates.map((field, index) =>
-        h('label', { for: absentBoxes[index]!.id, class: 'check' }, absentBoxes[index]!, ` ${fieldName(field)}`),
-      ),
-    ),
+    h('div', { class: 'absent-fields' }, h('p', { class: 'hint' }, m('panels.absent')), ...absentLabels),
     h('p', { class: 'hint' }, m('panels.reference.hint')),
     h('div', { class: 'picker' }, h('label', { for: references[0]!.id }, m('panels.reference.first')), references[0]!),
     h('div', { class: 'picker' }, h('label', { for: references[1]!.id }, m('panels.reference.second')), references[1]!),
@@ -93,9 +94,17 @@ export function panelRulesForm(
 
   return {
     element,
+    showJudges(judgeFieldIds) {
+      candidates.forEach((field, index) => {
+        absentLabels[index]!.hidden = !judgeFieldIds.includes(field.id);
+      });
+    },
     read(judgeFieldIds) {
-      const absentFieldIds = absentBoxes.filter((box) => box.checked).map((box) => Number(box.value));
-      if (absentFieldIds.some((fieldId) => !judgeFieldIds.includes(fieldId))) return { error: m('panels.absentNotJudge') };
+      // A field unticked as a judge since is no absent judge any more.
+      const absentFieldIds = absentBoxes
+        .filter((box) => box.checked)
+        .map((box) => Number(box.value))
+        .filter((fieldId) => judgeFieldIds.includes(fieldId));
       const rules = { missingJudge: missingSelect.value as MissingJudgeRule, absentFieldIds };
       const fieldIds = references.map((select) => Number(select.value)).filter((fieldId) => fieldId > 0);
       if (fieldIds.length === 0) return { ...rules, reference: null };

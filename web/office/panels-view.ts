@@ -159,7 +159,6 @@ export function panelsView(context: ViewContext): OfficeView {
     const replaceBox = h('div', { class: 'replace-question', id: 'panel-replace', role: 'alertdialog', hidden: true });
     const save = h('button', { type: 'submit', class: 'primary', id: 'panel-save' }, m('panels.save'));
     const remove = h('button', { type: 'button', id: 'panel-remove', hidden: panel === null }, m('panels.remove'));
-    const rules = panelRulesForm(candidates, panel, format, fieldName);
 
     const judgeIds = () => judgeBoxes.filter((box) => box.checked).map((box) => Number(box.value));
     /**
@@ -182,8 +181,13 @@ export function panelsView(context: ViewContext): OfficeView {
       );
       noEmptyField.hidden = suitable !== null || judges.size < 2;
     };
-    judgeBoxes.forEach((box) => box.addEventListener('change', fillAggregateChoices));
-    fillAggregateChoices();
+    const rules = panelRulesForm(candidates, panel, format, fieldName);
+    const judgesChanged = () => {
+      fillAggregateChoices();
+      rules.showJudges(judgeIds());
+    };
+    judgeBoxes.forEach((box) => box.addEventListener('change', judgesChanged));
+    judgesChanged();
 
     const showError = (text: string | null) => {
       formError.hidden = text === null;
