@@ -5,6 +5,7 @@
  * values of the panel's judge and reference fields; the evaluation itself is `evaluateJudges`.
  */
 import type { Queryable } from '../src/db/pool.js';
+import { notFound } from '../src/domain/errors.js';
 import { evaluateJudges, type EvaluatedRoutine, type JudgeEvaluation } from '../src/domain/judges-evaluation.js';
 import { panelDecimals, type PanelSettings } from '../src/domain/panel.js';
 import { panelSettingsJson } from '../src/model/panel-settings.js';
@@ -25,7 +26,39 @@ export interface JudgesEvaluation {
   judges: JudgeEvaluation[];
 }
 
+/** 404 for an unknown event, or a competition outside it. */
 export async function selectJudgesEvaluation(db: Queryable, eventId: number, competitionId: number | null): Promise<JudgesEvaluation> {
+  const [scope, panels] = await Promise.all([selectScope(db, eventId, competitionId), selectPanels(db, eventId, competitionId)]);
+  if (!scope.event) throw notFound(`No event ${eventId}`);
+  if (!scope.competition) throw notFound(`No competition ${competitionId} in event ${eventId}`);
+  const judges = evaluateJudges(
+    panels.map((row) => ({
+      disciplineId: row.disciplineId,
+      disciplineName: row.disciplineName,
+      settings: row.panel,
+      decimals: panelDecimals(row.inputMask, row.decimals),
+      fieldNames: new Map((row.fields ?? []).map((field) => [field.fieldId, field.name])),
+      routines: row.routines,
+    })),
+  );
+  return { eventId, competitionId, judges };
+}
+
+async function selectScope(
+  db: Queryable,
+  eventId: number,
+  competitionId: number | null,
+): Promise<{ event: boolean; competition: boolean }> {
+  const { rows } = await db.query<{ event: boolean; competition: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM ${db.tables.veranstaltungen} WHERE int_veranstaltungenid = $1) AS event,
+            ($2::int IS NULL OR EXISTS (SELECT 1 FROM ${db.tables.wettkaempfe}
+                                         WHERE int_wettkaempfeid = $2 AND int_veranstaltungenid = $1)) AS competition`,
+    [eventId, competitionId],
+  );
+  return rows[0]!;
+}
+
+async function selectPanels(db: Queryable, eventId: number, competitionId: number | null): Promise<PanelRow[]> {
   const { rows } = await db.query<PanelRow>(
     `WITH panels AS (
        SELECT ps.*, ps.judge_field_ids || COALESCE(ps.reference_field_ids, '{}') AS input_ids FROM ${db.tables.svc_panel_settings} ps
@@ -59,15 +92,5 @@ export async function selectJudgesEvaluation(db: Queryable, eventId: number, com
       ORDER BY COALESCE(d.var_anzeigename, d.var_name), ps.discipline_id`,
     [eventId, competitionId],
   );
-  const judges = evaluateJudges(
-    rows.map((row) => ({
-      disciplineId: row.disciplineId,
-      disciplineName: row.disciplineName,
-      settings: row.panel,
-      decimals: panelDecimals(row.inputMask, row.decimals),
-      fieldNames: new Map((row.fields ?? []).map((field) => [field.fieldId, field.name])),
-      routines: row.routines,
-    })),
-  );
-  return { eventId, competitionId, judges };
+  return rows;
 }

@@ -113,6 +113,10 @@ describe('the judges’ evaluation', () => {
     expect((await read(evaluationUrl(competition.eventId), bearer(juryToken))).status).toBe(403);
     const bad = await read(`${server.url}/api/judges-evaluation?eventId=abc`, bearer(headToken));
     expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+    expect(await read(evaluationUrl(2_000_000_000), bearer(headToken))).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    const other = await createCompetition(server.pool, 'Fremd');
+    const outside = await read(evaluationUrl(competition.eventId, other.competitionId), bearer(headToken));
+    expect(outside).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 
   it('10 and 200 routines: the same statements', async () => {

@@ -59,7 +59,7 @@ export async function judgesEvaluationRoutes(app: TypedApp, deps: AppDeps): Prom
         tags: ['e-panel'],
         summary: "The judges' evaluation of an event's (or competition's) E-panels: deviations of each judge from the panel",
         querystring: EvaluationQuery,
-        response: withErrors({ 200: EvaluationReply }, 400, 401, 403, 503),
+        response: withErrors({ 200: EvaluationReply }, 400, 401, 403, 404, 503),
       },
     },
     async (request) => selectJudgesEvaluation(deps.pool, request.query.eventId, request.query.competitionId ?? null),
