@@ -156,6 +156,21 @@ describe('reference judges', () => {
     expect(last.body).toMatchObject({ panel: { aggregate: 8.75, complete: true } });
   });
 
+  it('adding reference judges to a panel with stored E values asks first (409 with the count)', async () => {
+    const later = await insertPanelDiscipline(server.pool, { name: 'Sprung Nachtrag', references: 2 });
+    expect((await putPanel(later, {})).status).toBe(200);
+    const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: 'Nachtrag' });
+    await save(scoreId, later.difficulty, 5);
+    for (const [index, value] of [8.1, 8.3, 8.4, 8.5, 8.9].entries()) await save(scoreId, later.judges[index]!, value);
+    expect(await storedValue(scoreId, later.aggregate)).toBeCloseTo(8.4, 5);
+    const asked = await putPanel(later, { reference: { fieldIds: later.references } });
+    expect(asked).toMatchObject({ status: 409, body: { code: 'CONFLICT', replaced: 1 } });
+    const confirmed = await putPanel(later, { reference: { fieldIds: later.references }, replaceStoredValues: 1 });
+    expect(confirmed.status).toBe(200);
+    // Until the reference judges give their values the panel is provisional again.
+    expect((await scoreEntry(scoreId)).panel).toMatchObject({ complete: false, aggregate: 8.4, reference: { mean: null } });
+  });
+
   it('bad reference settings answer 400 and change nothing', async () => {
     const before = await getJson(`${server.url}/api/disciplines`);
     const cases = [
