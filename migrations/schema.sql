@@ -174,11 +174,20 @@ CREATE TABLE app_svc_panel_settings (
   tolerance double precision NOT NULL,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by text NOT NULL,
+  reference_field_ids integer[],
+  reference_agreement double precision,
+  reference_tolerances jsonb,
+  missing_judge text NOT NULL DEFAULT 'fewer-values'::text,
+  absent_field_ids integer[] NOT NULL DEFAULT '{}'::integer[],
   CONSTRAINT app_svc_panel_settings_aggregate_field_id_fkey FOREIGN KEY (aggregate_field_id) REFERENCES app_disziplinen_felder(int_disziplinen_felderid) ON DELETE CASCADE,
   CONSTRAINT app_svc_panel_settings_aggregation_check CHECK ((aggregation = ANY (ARRAY['trimmed-mean'::text, 'mean'::text, 'median'::text]))),
   CONSTRAINT app_svc_panel_settings_discipline_id_fkey FOREIGN KEY (discipline_id) REFERENCES app_disziplinen(int_disziplinenid) ON DELETE CASCADE,
   CONSTRAINT app_svc_panel_settings_judge_field_ids_check CHECK ((cardinality(judge_field_ids) >= 2)),
+  CONSTRAINT app_svc_panel_settings_missing_judge_check CHECK ((missing_judge = ANY (ARRAY['fewer-values'::text, 'mean-of-given'::text]))),
   CONSTRAINT app_svc_panel_settings_pkey PRIMARY KEY (discipline_id),
+  CONSTRAINT app_svc_panel_settings_reference_agreement_check CHECK ((reference_agreement >= (0)::double precision)),
+  CONSTRAINT app_svc_panel_settings_reference_complete CHECK ((((reference_field_ids IS NULL) = (reference_agreement IS NULL)) AND ((reference_field_ids IS NULL) = (reference_tolerances IS NULL)))),
+  CONSTRAINT app_svc_panel_settings_reference_field_ids_check CHECK (((reference_field_ids IS NULL) OR (cardinality(reference_field_ids) = 2))),
   CONSTRAINT app_svc_panel_settings_tolerance_check CHECK ((tolerance >= (0)::double precision))
 );
 

@@ -16,6 +16,7 @@ import { panelRoutes } from './panel.js';
 import { rotationsRoutes } from './rotations.js';
 import { judgeCredentialsRoutes } from './judge-credentials.js';
 import { spectatorRoutes } from './spectators.js';
+import { judgesEvaluationRoutes } from './judges-evaluation.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -37,5 +38,6 @@ export const routeModules: RouteModule[] = [
   rotationsRoutes,
   judgeCredentialsRoutes,
   spectatorRoutes,
+  judgesEvaluationRoutes,
   webRoutes,
 ];
