@@ -41,6 +41,8 @@ export const TABLE_NAMES = [
   'svc_rotations',
   'svc_rotation_slots',
   'svc_judge_credentials',
+  'svc_inquiry_settings',
+  'svc_inquiries',
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',
