@@ -8,7 +8,7 @@
  */
 import type { TxClient } from '../src/db/pool.js';
 import { conflict, notFound } from '../src/domain/errors.js';
-import { FIG_DEADLINES, selectInquiries, type Inquiry, type InquiryDeadlines } from '../src/model/inquiry.js';
+import { FIG_DEADLINES, lastOfRotationSql, selectInquiries, type Inquiry, type InquiryDeadlines } from '../src/model/inquiry.js';
 import { loadDisciplineState, type DisciplineState, type ScoringField, type WarnLogger } from '../src/model/scoring-context.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { inquiryUpdated } from '../outbox/events.js';
@@ -48,18 +48,12 @@ async function selectTiming(tx: TxClient, state: DisciplineState): Promise<Timin
      ), others AS (
        SELECT a.score_id, min(a.at) AS first_at FROM ${tx.tables.svc_score_audit} a
         WHERE a.event_id = $3 AND a.discipline_id = $2 AND a.score_id <> $1 AND a.field_id IS NULL AND a.new_value IS NOT NULL
+          AND COALESCE(a.attempt, 1) = 1
         GROUP BY a.score_id
      )
      SELECT now() AS now, mine.shown_at,
             (SELECT min(o.first_at) FROM others o WHERE o.first_at > mine.shown_at) AS next_shown_at,
-            NOT EXISTS (
-              SELECT 1 FROM ${tx.tables.wertungen} w
-               WHERE w.int_wettkaempfeid = $4 AND w.int_wertungenid <> $1 AND NOT COALESCE(w.bol_startet_nicht, false)
-                 AND COALESCE(btrim(w.var_riege), '') = COALESCE(btrim($5::text), '')
-                 AND NOT EXISTS (SELECT 1 FROM ${tx.tables.wertungen_details} d
-                                  WHERE d.int_wertungenid = w.int_wertungenid AND d.int_disziplinenid = $2
-                                    AND d.int_versuch = 1 AND d.int_kp = 0 AND d.rel_leistung IS NOT NULL)
-            ) AS last_of_rotation,
+            ${lastOfRotationSql(tx.tables, { score: '$1', competition: '$4', squad: '$5::text', discipline: '$2' })} AS last_of_rotation,
             s.last_gymnast_seconds, s.written_seconds
        FROM mine LEFT JOIN ${tx.tables.svc_inquiry_settings} s ON s.competition_id = $4`,
     [state.scoreId, state.disciplineId, state.eventId, state.competitionId, state.squadName],

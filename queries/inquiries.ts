@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
-import { FIG_DEADLINES, selectInquiries, type Inquiry, type InquiryDeadlines } from '../src/model/inquiry.js';
+import { FIG_DEADLINES, lastOfRotationSql, selectInquiries, type Inquiry, type InquiryDeadlines } from '../src/model/inquiry.js';
 
 export interface InquiryList {
   eventId: number;
@@ -30,6 +30,8 @@ export interface InquiryCandidate {
   shownAt: string;
   /** The first showing of another gymnast's score after it: from then on an inquiry is late. Null: none yet. */
   nextShownAt: string | null;
+  /** The last gymnast of a rotation: the verbal inquiry is due by then. Null: only the next score closes it. */
+  verbalDeadline: string | null;
   /** The routine's inquiry, if one was filed. */
   inquiryId: number | null;
 }
@@ -64,6 +66,9 @@ export async function listInquiryCandidates(db: Queryable, eventId: number, disc
                       'finalScore', d.rel_leistung,
                       'shownAt', to_char(l.shown_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
                       'nextShownAt', to_char(l.next_shown_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                      'verbalDeadline', CASE WHEN ${lastOfRotationSql(db.tables, { score: 'l.score_id', competition: 'w.int_wettkaempfeid', squad: 'w.var_riege', discipline: '$2' })}
+                        THEN to_char((l.shown_at + make_interval(secs => COALESCE(s.last_gymnast_seconds, $3))) AT TIME ZONE 'UTC',
+                                     'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END,
                       'inquiryId', q.id) ORDER BY l.shown_at DESC)
                FROM latest l
                JOIN ${db.tables.wertungen} w ON w.int_wertungenid = l.score_id AND w.int_teilnehmerid IS NOT NULL
@@ -71,8 +76,9 @@ export async function listInquiryCandidates(db: Queryable, eventId: number, disc
                LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = p.int_vereineid
                LEFT JOIN ${db.tables.wertungen_details} d
                  ON d.int_wertungenid = l.score_id AND d.int_disziplinenid = $2 AND d.int_versuch = 1 AND d.int_kp = 0
-               LEFT JOIN ${db.tables.svc_inquiries} q ON q.score_id = l.score_id AND q.discipline_id = $2) AS scores`,
-    [eventId, disciplineId],
+               LEFT JOIN ${db.tables.svc_inquiries} q ON q.score_id = l.score_id AND q.discipline_id = $2
+               LEFT JOIN ${db.tables.svc_inquiry_settings} s ON s.competition_id = w.int_wettkaempfeid) AS scores`,
+    [eventId, disciplineId, FIG_DEADLINES.lastGymnastSeconds],
   );
   const row = rows[0]!;
   if (!row.found) throw notFound(`No event ${eventId} or no apparatus ${disciplineId}`);

@@ -3,6 +3,7 @@
  * inquiries, or one, with the gymnast's and the apparatus' names and the server's clock.
  */
 import type { Queryable } from '../db/pool.js';
+import type { Tables } from '../db/tables.js';
 
 export interface InquiryDeadlines {
   /** The last gymnast of a rotation: seconds after the score was shown to file verbally. */
@@ -13,6 +14,22 @@ export interface InquiryDeadlines {
 
 /** FIG Art. 8.5: one minute for the last gymnast of a rotation, four minutes for the written form. */
 export const FIG_DEADLINES: InquiryDeadlines = { lastGymnastSeconds: 60, writtenSeconds: 240 };
+
+/**
+ * SQL: whether the score row `score` (its competition and squad given as SQL expressions) is the last
+ * of its rotation on apparatus `discipline`: no other score row of the competition and squad, did-not-
+ * start rows excepted, is still without a final there.
+ */
+export function lastOfRotationSql(tables: Tables, at: { score: string; competition: string; squad: string; discipline: string }): string {
+  return `NOT EXISTS (
+    SELECT 1 FROM ${tables.wertungen} other
+     WHERE other.int_wettkaempfeid = ${at.competition} AND other.int_wertungenid <> ${at.score}
+       AND NOT COALESCE(other.bol_startet_nicht, false)
+       AND COALESCE(btrim(other.var_riege), '') = COALESCE(btrim(${at.squad}), '')
+       AND NOT EXISTS (SELECT 1 FROM ${tables.wertungen_details} d
+                        WHERE d.int_wertungenid = other.int_wertungenid AND d.int_disziplinenid = ${at.discipline}
+                          AND d.int_versuch = 1 AND d.int_kp = 0 AND d.rel_leistung IS NOT NULL))`;
+}
 
 export type InquiryState = 'filed' | 'confirmed' | 'lapsed' | 'upheld' | 'rejected';
 

@@ -24,6 +24,7 @@ let browser: Browser;
 let competition: Competition;
 let discipline: Discipline;
 let scoreId: number;
+let lastScoreId: number;
 const opened: OpenedPage[] = [];
 
 beforeAll(async () => {
@@ -32,11 +33,15 @@ beforeAll(async () => {
   competition = await createCompetition(server.pool, 'Einspruchs-Cup');
   discipline = await insertDiscipline(server.pool, { name: 'Barren' });
   scoreId = (await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'R1', lastName: 'Adler' })).scoreId;
-  await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'R1', lastName: 'Berg' });
+  lastScoreId = (await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'R1', lastName: 'Berg' })).scoreId;
   // Adler's routine is scored and shown: D 5, E 8, deduction 0.3, final 12.7.
+  await score(scoreId);
+});
+
+async function score(wertungenId: number): Promise<void> {
   const { A, B, C } = discipline.fields;
   const saved = await postJson(`${server.url}/api/scores/capture`, {
-    wertungenId: scoreId,
+    wertungenId,
     fieldValues: [
       { fieldId: A, value: 5 },
       { fieldId: B, value: 8 },
@@ -44,7 +49,7 @@ beforeAll(async () => {
     ],
   });
   expect(saved.status).toBe(200);
-});
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -123,6 +128,13 @@ describe('an inquiry from the coach’s phone to the board', () => {
     expect(cells[11]).toBe('5 → 5,5');
     expect(cells[12]).toBe('12,7 → 13,2');
     await saveScreenshot(log.page, 'inquiry-log-de');
+
+    // Berg, the last of the squad, is shown: the phone counts his one minute down on the server's clock.
+    await score(lastScoreId);
+    const last = phone.locator(`.inquiry-candidate[data-score-id="${lastScoreId}"][data-latest="true"]`);
+    await last.waitFor({ timeout: 10_000 });
+    expect(await last.locator('.countdown[data-kind="verbal"]').textContent()).toMatch(/^Mündlicher Einspruch: noch (1:00|0:[0-5]\d)$/);
+    await saveScreenshot(phone, 'inquiry-coach-last-gymnast-390');
 
     for (const page of opened) expect(page.errors, page.page.url()).toEqual([]);
   });

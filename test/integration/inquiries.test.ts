@@ -294,6 +294,11 @@ describe('times', () => {
     expect(list.body.inquiries.length).toBe(await inquiryCount());
     const candidates = await getJson(url(`/api/events/${competition.eventId}/inquiry-candidates?disciplineId=${discipline.id}`));
     expect(candidates.body.scores[0]).toMatchObject({ lastName: 'Mohr', nextShownAt: null, inquiryId: expect.any(Number) });
+    // Mohr is alone in his squad, so the last of the rotation: the verbal deadline is the competition's.
+    const deadlines = await getJson(url(`/api/events/${competition.eventId}/competitions/${competition.competitionId}/inquiry-deadlines`));
+    const [latest, earlier] = candidates.body.scores;
+    expect(Date.parse(latest.verbalDeadline) - Date.parse(latest.shownAt)).toBe(deadlines.body.lastGymnastSeconds * 1000);
+    expect(earlier.nextShownAt).toBe(latest.shownAt);
     const shown = candidates.body.scores.map((entry: any) => Date.parse(entry.shownAt));
     expect(shown).toEqual([...shown].sort((a, b) => b - a));
   });

@@ -12,7 +12,6 @@ import {
   countdown,
   gymnastName,
   inquiryApi,
-  isOpen,
   ServerClock,
   stateText,
   tInq,
@@ -95,7 +94,8 @@ export function inquiryCoachView(context: ViewContext): OfficeView {
     }
     candidatesList.replaceChildren(
       ...candidates.map((candidate, index) => {
-        const late = candidate.nextShownAt !== null;
+        const verbalLeft = candidate.verbalDeadline === null ? null : clock.secondsUntil(candidate.verbalDeadline);
+        const late = candidate.nextShownAt !== null || verbalLeft === 0;
         const filed = candidate.inquiryId !== null;
         const button = h(
           'button',
@@ -110,7 +110,15 @@ export function inquiryCoachView(context: ViewContext): OfficeView {
           h('span', { class: 'club' }, candidate.clubName ?? ''),
           h('span', { class: 'score' }, format(candidate.finalScore)),
           h('span', { class: 'hint' }, tInq('inq.shown', { time: clockTime(candidate.shownAt) })),
-          !late && !filed ? h('span', { class: 'hint' }, tInq('inq.untilNext')) : null,
+          late || filed
+            ? null
+            : verbalLeft === null
+              ? h('span', { class: 'hint' }, tInq('inq.untilNext'))
+              : h(
+                  'span',
+                  { class: 'countdown', 'data-kind': 'verbal', 'data-deadline': candidate.verbalDeadline },
+                  tInq('inq.verbalLeft', { left: countdown(verbalLeft) }),
+                ),
           button,
         );
       }),
@@ -135,7 +143,11 @@ export function inquiryCoachView(context: ViewContext): OfficeView {
           );
           button.addEventListener('click', () => void confirm(inquiry, button));
           lines.push(
-            h('span', { class: 'countdown', 'data-deadline': inquiry.writtenDeadline }, tInq('inq.writtenLeft', { left: countdown(left) })),
+            h(
+              'span',
+              { class: 'countdown', 'data-kind': 'written', 'data-deadline': inquiry.writtenDeadline },
+              tInq('inq.writtenLeft', { left: countdown(left) }),
+            ),
             button,
           );
         }
@@ -194,6 +206,23 @@ export function inquiryCoachView(context: ViewContext): OfficeView {
     onStatus: () => undefined,
   });
 
+  /**
+   * The countdowns change in place (a redraw would replace the button under a finger); when one
+   * runs out, the lists are drawn again, the button then disabled.
+   */
+  function tick(): void {
+    let expired = false;
+    for (const span of Array.from(element.querySelectorAll<HTMLElement>('.countdown[data-deadline]'))) {
+      const left = clock.secondsUntil(span.dataset.deadline!);
+      span.textContent = tInq(span.dataset.kind === 'verbal' ? 'inq.verbalLeft' : 'inq.writtenLeft', { left: countdown(left) });
+      expired ||= left === 0;
+    }
+    if (expired) {
+      renderCandidates();
+      renderInquiries();
+    }
+  }
+
   async function start(): Promise<void> {
     try {
       disciplines = await api.disciplines();
@@ -205,9 +234,7 @@ export function inquiryCoachView(context: ViewContext): OfficeView {
     if (disciplines.some((entry) => entry.id === stored)) deviceSelect.value = String(stored);
     await load();
     live.follow(event.id);
-    ticker = setInterval(() => {
-      if (inquiries.some(isOpen)) renderInquiries();
-    }, 1_000);
+    ticker = setInterval(tick, 1_000);
   }
 
   coachInput.addEventListener('change', () => localStorage.setItem(COACH_STORAGE_KEY, coachName()));

@@ -20,6 +20,7 @@ export interface InquiryCandidate {
   finalScore: number | null;
   shownAt: string;
   nextShownAt: string | null;
+  verbalDeadline: string | null;
   inquiryId: number | null;
 }
 

@@ -112,6 +112,7 @@ export async function inquiriesRoutes(app: TypedApp, deps: AppDeps): Promise<voi
                   finalScore: NullableNumber,
                   shownAt: Time('the score was shown'),
                   nextShownAt: NullableTime('another gymnast’s score was shown after it: an inquiry is late from then'),
+                  verbalDeadline: NullableTime('the last gymnast of a rotation: the verbal inquiry is due by then'),
                   inquiryId: Type.Union([Type.Integer(), Type.Null()]),
                 }),
               ),
