@@ -83,6 +83,9 @@ export async function fileInquiry(tx: TxClient, input: FileInquiryInput, log: Wa
   const state = await loadDisciplineState(tx, input.scoreId, input.disciplineId, log);
   if (state === null) throw notFound(`No apparatus ${input.disciplineId}`);
   if (state.eventId !== input.eventId) throw notFound(`No score ${input.scoreId} in event ${input.eventId}`);
+  // Art. 8.5 concerns a gymnast's D score; group and team scores keep their components elsewhere.
+  if (state.participantId === null)
+    throw conflict(`Score ${input.scoreId} is a group or team score: only a gymnast's D score can be inquired`);
   const dField = dFieldOf(state.fields);
   if (dField === null) throw conflict(`${state.disciplineName} has no D field (a start-value field or one named D) to inquire`);
   const timing = await selectTiming(tx, state);

@@ -11,6 +11,7 @@ import {
   createCompetition,
   insertDiscipline,
   insertParticipantWithScoreRow,
+  insertRow,
   type Competition,
   type Discipline,
 } from '../support/fixtures.js';
@@ -245,6 +246,21 @@ describe('who may do what', () => {
     expectRefusal(await confirm(filed.body.id, {}, bearer(juryToken)), 403, 'FORBIDDEN', /head or admin/);
     expectRefusal(await decide(filed.body.id, { decision: 'rejected' }, bearer(juryToken)), 403, 'FORBIDDEN', /head or admin/);
     expect((await decide(filed.body.id, { decision: 'rejected' }, {})).status).toBe(401);
+  });
+
+  it('refuses an inquiry on a group score: only a gymnast’s D score can be inquired', async () => {
+    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
+      int_veranstaltungenid: competition.eventId,
+      var_name: 'Gruppe A',
+    });
+    const groupScore = await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
+      int_wettkaempfeid: competition.competitionId,
+      int_gruppenid: groupId,
+      int_statusid: 1,
+    });
+    const count = await inquiryCount();
+    expectRefusal(await file(groupScore), 409, 'CONFLICT', /group or team score/);
+    expect(await inquiryCount()).toBe(count);
   });
 
   it('refuses a withdrawal, from the coach and from the head judge alike', async () => {
