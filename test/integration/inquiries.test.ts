@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCompetition,
   insertDiscipline,
+  insertGroupOrTeam,
   insertParticipantWithScoreRow,
   insertRow,
   type Competition,
@@ -249,10 +250,7 @@ describe('who may do what', () => {
   });
 
   it('refuses an inquiry on a group score: only a gymnast’s D score can be inquired', async () => {
-    const groupId = await insertRow(server.pool, 'gruppen', 'int_gruppenid', {
-      int_veranstaltungenid: competition.eventId,
-      var_name: 'Gruppe A',
-    });
+    const groupId = await insertGroupOrTeam(server.pool, competition, 'group', 'Gruppe A', 'G1');
     const groupScore = await insertRow(server.pool, 'wertungen', 'int_wertungenid', {
       int_wettkaempfeid: competition.competitionId,
       int_gruppenid: groupId,
