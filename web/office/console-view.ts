@@ -12,6 +12,7 @@ import { LiveFeed } from '../shared/live.js';
 import { applyDeviation, deviationKey, type PanelDeviation } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
+import { inquiryDecisions } from './inquiry-decisions.js';
 import { m } from './messages.js';
 import type { AuditPage, CompetitionSummary, Completeness, ReleaseScope } from './office-api.js';
 
@@ -59,6 +60,7 @@ export function consoleView(context: ViewContext): OfficeView {
   const deviations = new Map<string, PanelDeviation>();
   const deviationArea = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
   const deviationMessage = h('p', { class: 'hint', id: 'deviation-message' });
+  const inquiries = inquiryDecisions({ session, eventId: event.id });
   let disciplines: DisciplineSummary[] | null = null;
   const disciplineOf = (id: number) => disciplines?.find((candidate) => candidate.id === id);
   const fieldsOf = new Map<number, DisciplineField[]>();
@@ -536,6 +538,7 @@ export function consoleView(context: ViewContext): OfficeView {
     h('h3', { id: 'deviations-title' }, t('panel.deviationTitle')),
     deviationMessage,
     deviationArea,
+    inquiries.element,
     h('h3', {}, m('con.completeness')),
     devicesArea,
     h('h3', {}, m('con.log')),
@@ -557,6 +560,7 @@ export function consoleView(context: ViewContext): OfficeView {
       generation += 1;
       unsubscribe();
       live.close();
+      inquiries.dispose();
       if (historyDialog.open) historyDialog.close();
       if (releaseDialog.open) releaseDialog.close();
     },

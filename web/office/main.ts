@@ -11,6 +11,9 @@ import { judgesEvaluationView } from './judges-evaluation-view.js';
 import { rotationsView } from './rotations-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
+import { inquiryCoachView } from './inquiry-coach-view.js';
+import { inquiryLogView } from './inquiry-log-view.js';
+import { tInq } from '../shared/inquiries.js';
 import { networkView } from './network-view.js';
 import { panelsView } from './panels-view.js';
 import { officeApi } from './office-api.js';
@@ -36,6 +39,8 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
   { key: 'rotations', label: t('office.rotations'), needsEvent: true, create: rotationsView },
   { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
+  { key: 'inquiry', label: tInq('inq.navCoach'), needsEvent: true, create: inquiryCoachView },
+  { key: 'inquiries', label: tInq('inq.navLog'), needsEvent: true, create: inquiryLogView },
   { key: 'credentials', label: t('office.credentials'), needsEvent: true, create: credentialsView },
   { key: 'sheets', label: t('office.sheets'), needsEvent: true, create: judgeSheetsView },
   { key: 'judges-evaluation', label: m('jeval.nav'), needsEvent: true, create: judgesEvaluationView },

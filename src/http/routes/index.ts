@@ -17,6 +17,7 @@ import { rotationsRoutes } from './rotations.js';
 import { judgeCredentialsRoutes } from './judge-credentials.js';
 import { spectatorRoutes } from './spectators.js';
 import { judgesEvaluationRoutes } from './judges-evaluation.js';
+import { inquiriesRoutes } from './inquiries.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -39,5 +40,6 @@ export const routeModules: RouteModule[] = [
   judgeCredentialsRoutes,
   spectatorRoutes,
   judgesEvaluationRoutes,
+  inquiriesRoutes,
   webRoutes,
 ];
