@@ -249,3 +249,51 @@ describe('judge sheets', () => {
     expect(office.errors).toEqual([]);
   });
 });
+
+describe('start lists', () => {
+  it('prints one A4 page per rotation in German: per apparatus its squad in start order, with club and competition', async () => {
+    const office = await openPage(browser, `${officeUrl(server.url, 'startlists', { eventId: competition.eventId })}&lang=de`, LAPTOP);
+    opened.push(office);
+    const { page } = office;
+    await signIn(page, adminToken);
+    await page.locator('#startlists-rotation option[value="2"]').waitFor({ state: 'attached' });
+    await page.click('#startlists-build');
+    await page.locator('#startlists-print:not([disabled])').waitFor();
+    expect(await page.textContent('#startlists-message')).toBe('2 Startlisten.');
+
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await page.emulateMedia({ media: 'print' });
+    const pdf = path.join(ARTIFACTS_DIR, 'rotations-start-lists.pdf');
+    writeFileSync(pdf, await page.pdf({ format: 'A4', printBackground: true }));
+    await page.emulateMedia({ media: 'screen' });
+    expect(Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1])).toBe(2);
+    const lines = (pageNumber: number) =>
+      execFileSync('pdftotext', ['-layout', '-f', String(pageNumber), '-l', String(pageNumber), pdf, '-'], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter(Boolean);
+    // Rotation 1: R1 on the floor, R2 on the vault; rotation 2 the other way round. Each gymnast
+    // with start number, club and competition, in start order.
+    const wanted = (squadOnFloor: 'R1' | 'R2') => {
+      const people = { R1: ['1 Lena Adler', '2 Mia Berg'], R2: ['3 Nora Clausen', '4 Ola Dorn'] };
+      const squadOnVault = squadOnFloor === 'R1' ? 'R2' : 'R1';
+      const row = (index: number, person: string) => `${index}. ${person} TV Musterstadt Gaufinale Riegen WK`;
+      return [
+        `Boden · Riege ${squadOnFloor}`,
+        ...people[squadOnFloor].map((person, index) => row(index + 1, person)),
+        `Sprung · Riege ${squadOnVault}`,
+        ...people[squadOnVault].map((person, index) => row(index + 1, person)),
+      ];
+    };
+    for (const [pageNumber, squadOnFloor] of [
+      [1, 'R1'],
+      [2, 'R2'],
+    ] as const) {
+      const text = lines(pageNumber);
+      expect(text[0]).toMatch(new RegExp(`^Startliste · Durchgang ${pageNumber}, `));
+      expect(text.filter((line) => /^(Boden|Sprung) · |^\d\. /.test(line))).toEqual(wanted(squadOnFloor));
+    }
+    await saveScreenshot(page, 'rotations-start-lists-1366x768');
+    expect(office.errors).toEqual([]);
+  });
+});

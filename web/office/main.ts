@@ -7,6 +7,7 @@ import { boardSetupView } from './board-setup-view.js';
 import { consoleView } from './console-view.js';
 import { credentialsView } from './credentials-view.js';
 import { judgeSheetsView } from './judge-sheets-view.js';
+import { startListsView } from './start-lists-view.js';
 import { rotationsView } from './rotations-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
@@ -37,6 +38,7 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
   { key: 'credentials', label: t('office.credentials'), needsEvent: true, create: credentialsView },
   { key: 'sheets', label: t('office.sheets'), needsEvent: true, create: judgeSheetsView },
+  { key: 'startlists', label: t('office.startlists'), needsEvent: true, create: startListsView },
   { key: 'board', label: t('office.board'), needsEvent: true, create: boardSetupView },
   { key: 'panels', label: t('office.panels'), needsEvent: false, create: panelsView },
   { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },
