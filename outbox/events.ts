@@ -130,13 +130,27 @@ export interface RotationChangedPayload {
   timestamp: string;
 }
 
+/**
+ * The office changed who competes (late entries, an import of registrations) or a score row's
+ * did-not-start / out-of-competition flag: boards and lists reload the event's rows.
+ */
+export interface ParticipantsChangedPayload {
+  eventId: number;
+  change: 'entries' | 'flags';
+  /** The score rows created or changed. */
+  scoreIds: number[];
+  by: string;
+  timestamp: string;
+}
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
   | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload }
   | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload }
   | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload }
-  | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload };
+  | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload }
+  | { topic: 'participants-changed'; eventId: number; payload: ParticipantsChangedPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -277,4 +291,8 @@ export function releaseChanged(
 
 export function rotationChanged(payload: Omit<RotationChangedPayload, 'timestamp'>): OutboxEvent {
   return { topic: 'rotation-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
+}
+
+export function participantsChanged(payload: Omit<ParticipantsChangedPayload, 'timestamp'>): OutboxEvent {
+  return { topic: 'participants-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
 }

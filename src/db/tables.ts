@@ -41,6 +41,7 @@ export const TABLE_NAMES = [
   'svc_rotations',
   'svc_rotation_slots',
   'svc_judge_credentials',
+  'svc_participant_audit',
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',

@@ -85,6 +85,8 @@ export class DeviceBoard {
       onResync: () => void this.load(),
       // A release or reopen changes which scores are final (or shown at all): take the server's view.
       onReleaseChanged: () => this.scheduleReload(100),
+      // An entry out of competition is ranked no more (or again): the server ranks.
+      onParticipantsChanged: () => this.scheduleReload(100),
     });
     await this.describe();
     await this.load();

@@ -15,6 +15,7 @@ import { headJudgeRoutes } from './head-judge.js';
 import { panelRoutes } from './panel.js';
 import { rotationsRoutes } from './rotations.js';
 import { judgeCredentialsRoutes } from './judge-credentials.js';
+import { participantsRoutes } from './participants.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -35,5 +36,6 @@ export const routeModules: RouteModule[] = [
   panelRoutes,
   rotationsRoutes,
   judgeCredentialsRoutes,
+  participantsRoutes,
   webRoutes,
 ];
