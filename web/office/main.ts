@@ -8,6 +8,7 @@ import { consoleView } from './console-view.js';
 import { credentialsView } from './credentials-view.js';
 import { judgeSheetsView } from './judge-sheets-view.js';
 import { startListsView } from './start-lists-view.js';
+import { participantsView } from './participants-view.js';
 import { rotationsView } from './rotations-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
@@ -30,6 +31,7 @@ interface ViewEntry {
 
 const VIEWS: readonly ViewEntry[] = [
   { key: 'squads', label: t('office.squads'), needsEvent: true, create: squadsView },
+  { key: 'participants', label: t('office.participants'), needsEvent: true, create: participantsView },
   { key: 'groups', label: t('office.groups'), needsEvent: true, create: groupsView },
   { key: 'teams', label: t('office.teams'), needsEvent: true, create: teamsView },
   { key: 'group-scores', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
