@@ -74,6 +74,7 @@ const shown = (page: Page) =>
     title: document.querySelector('.board-header h1')?.textContent ?? '',
     subtitle: document.querySelector('.board-header .subtitle')?.textContent ?? '',
     names: Array.from(document.querySelectorAll('table.ranking tbody td.name'), (cell) => cell.textContent ?? '').sort(),
+    live: document.querySelector('.live-indicator')?.getAttribute('data-status') === 'live',
   }));
 
 /** Waits until the board (cycling through the apparatus) shows this apparatus' squad, and only it. */
@@ -82,6 +83,7 @@ async function waitForSquad(page: Page, apparatus: string, squad: 'R1' | 'R2', r
     async () => {
       const now = await shown(page);
       return (
+        now.live &&
         now.title === `${apparatus} · Squad ${squad}` &&
         now.subtitle.startsWith(`Rotation ${rotation} · `) &&
         JSON.stringify(now.names) === JSON.stringify(names[squad])
