@@ -146,13 +146,23 @@ describe('jury portal from a judge credential', () => {
     await office.page.locator('#rot-progress').waitFor();
     expect((await storedPlan()).currentRotation).toBe(1);
     // The office shows the delay the server measured (the plan began an hour before), in hours and minutes from an hour on.
-    const { current } = (await (await fetch(`${server.url}/api/events/${competition.eventId}/rotations/current`)).json()) as {
+    const { current, upcoming } = (await (await fetch(`${server.url}/api/events/${competition.eventId}/rotations/current`)).json()) as {
       current: { delayMinutes: number };
+      upcoming: Array<{ rotation: number; plannedStart: string; expectedStart: string }>;
     };
     expect(Number(await office.page.getAttribute('#rot-delay', 'data-delay'))).toBe(current.delayMinutes);
     const late = current.delayMinutes;
     expect(await office.page.textContent('#rot-delay')).toBe(
       `${late < 60 ? `${late} min` : `${Math.floor(late / 60)} h ${late % 60} min`} behind the plan.`,
+    );
+    // Rotation 2 is expected that much later than planned, in the office's clock time.
+    expect(upcoming.map((item) => [item.rotation, Date.parse(item.expectedStart) - Date.parse(item.plannedStart)])).toEqual([
+      [2, late * 60_000],
+    ]);
+    const hhmm = (iso: string) =>
+      office.page.evaluate((time) => new Date(time).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }), iso);
+    expect(await office.page.textContent('#rot-upcoming')).toBe(
+      `Rotation 2: expected ${await hhmm(upcoming[0]!.expectedStart)} (planned ${await hhmm(upcoming[0]!.plannedStart)})`,
     );
 
     const portal = await openPage(browser, portalUrl, PHONE_390);
