@@ -64,7 +64,7 @@ export interface LateEntryBody {
 export interface RegistrationsBody {
   content: string;
   mapping?: { [F in RegistrationField]?: number | null };
-  defaultCompetitionId?: number | null;
+  defaultCompetitionId?: number;
 }
 
 export interface RegistrationsPreview {

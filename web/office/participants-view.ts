@@ -212,7 +212,7 @@ export function participantsView(context: ViewContext): OfficeView {
 
   const body = (withMapping: boolean): RegistrationsBody => ({
     content: content!,
-    defaultCompetitionId: defaultCompetition.value === '' ? null : Number(defaultCompetition.value),
+    ...(defaultCompetition.value === '' ? {} : { defaultCompetitionId: Number(defaultCompetition.value) }),
     ...(withMapping
       ? {
           mapping: Object.fromEntries(

@@ -93,7 +93,7 @@ const ImportBody = Type.Object(
   {
     content: Type.String({ minLength: 1, maxLength: UPLOAD_BODY_LIMIT, contentEncoding: 'base64', description: 'The CSV or XLSX file' }),
     mapping: Type.Optional(MappingSchema),
-    defaultCompetitionId: Type.Optional(Nullable(Id({ description: 'For rows without a competition' }))),
+    defaultCompetitionId: Type.Optional(Id({ description: "For rows without a competition; default: the event's only one" })),
   },
   { additionalProperties: false },
 );
