@@ -1,7 +1,7 @@
 /**
  * The board follows the rotation plan (`&rotation=current`): set up on the office's board page, it
- * shows per apparatus the squad the current rotation puts there, and when the head judge starts
- * the next rotation it moves on to the new squads without a reload.
+ * says that no rotation runs until the head judge starts one, then shows per apparatus the squad
+ * the current rotation puts there, and moves on to the next rotation's squads without a reload.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,6 @@ beforeAll(async () => {
     }),
   });
   expect(plan.status).toBe(200);
-  await startRotation(1);
 });
 afterAll(async () => {
   for (const page of opened) await page.context.close().catch(() => undefined);
@@ -94,7 +93,7 @@ async function waitForSquad(page: Page, apparatus: string, squad: 'R1' | 'R2', r
 }
 
 describe('board following the rotation plan', () => {
-  it('is offered by the board setup, shows each apparatus with its squad, and follows the next rotation without a reload', async () => {
+  it('is offered by the board setup, shows each apparatus with its squad once a rotation starts, and follows the next without a reload', async () => {
     const office = await openPage(browser, `${officeUrl(server.url, 'board', { eventId: competition.eventId })}&lang=en`, LAPTOP);
     opened.push(office);
     await signIn(office.page, adminToken);
@@ -111,6 +110,11 @@ describe('board following the rotation plan', () => {
     opened.push(board);
     const { page } = board;
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await waitFor(async () => (await page.textContent('.board-message'))?.startsWith('No rotation has started yet'), {
+      message: 'the board says that no rotation runs',
+    });
+
+    await startRotation(1);
     await waitForSquad(page, 'Boden', 'R1', 1);
     await waitForSquad(page, 'Sprung', 'R2', 1);
     await saveScreenshot(page, 'board-rotation-1-1366x768');

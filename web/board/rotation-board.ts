@@ -63,7 +63,6 @@ export class RotationBoard {
     this.shown = key;
     this.stop?.();
     this.stop = null;
-    document.body.dataset.currentRotation = rotation === null ? '' : String(rotation);
     if (rotation === null || slots.length === 0) {
       this.notice(t('board.noRotation'));
       return;
