@@ -234,6 +234,19 @@ CREATE TABLE app_svc_panel_settings (
   CONSTRAINT app_svc_panel_settings_tolerance_check CHECK ((tolerance >= (0)::double precision))
 );
 
+CREATE TABLE app_svc_participant_audit (
+  id bigint NOT NULL DEFAULT nextval('app_svc_participant_audit_id_seq'::regclass),
+  at timestamp with time zone NOT NULL DEFAULT now(),
+  event_id integer NOT NULL,
+  actor text,
+  action text NOT NULL,
+  participant_ids integer[] NOT NULL DEFAULT '{}'::integer[],
+  score_ids integer[] NOT NULL DEFAULT '{}'::integer[],
+  details jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT app_svc_participant_audit_action_check CHECK ((action = ANY (ARRAY['late-entry'::text, 'import'::text, 'did-not-start'::text, 'out-of-competition'::text]))),
+  CONSTRAINT app_svc_participant_audit_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE app_svc_releases (
   competition_id integer NOT NULL,
   discipline_id integer NOT NULL,
@@ -431,6 +444,8 @@ CREATE SEQUENCE app_svc_outbox_id_seq;
 
 CREATE SEQUENCE app_svc_outbox_seq;
 
+CREATE SEQUENCE app_svc_participant_audit_id_seq;
+
 CREATE SEQUENCE app_svc_score_audit_id_seq;
 
 CREATE SEQUENCE app_svc_squad_audit_id_seq;
@@ -468,6 +483,8 @@ CREATE INDEX app_svc_outbox_sequenced_idx ON app_svc_outbox USING btree (sequenc
 CREATE INDEX app_svc_outbox_unsequenced_idx ON app_svc_outbox USING btree (id) WHERE (seq IS NULL);
 
 CREATE INDEX app_svc_panel_deviations_event_idx ON app_svc_panel_deviations USING btree (event_id) WHERE (state = 'open'::text);
+
+CREATE INDEX app_svc_participant_audit_event_idx ON app_svc_participant_audit USING btree (event_id, id);
 
 CREATE INDEX app_svc_score_audit_event_idx ON app_svc_score_audit USING btree (event_id, id);
 

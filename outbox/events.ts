@@ -137,6 +137,19 @@ export interface RotationChangedPayload {
  */
 export type InquiryUpdatedPayload = Inquiry & { timestamp: string };
 
+/**
+ * The office changed who competes (late entries, an import of registrations) or a score row's
+ * did-not-start / out-of-competition flag: boards and lists reload the event's rows.
+ */
+export interface ParticipantsChangedPayload {
+  eventId: number;
+  change: 'entries' | 'flags';
+  /** The score rows created or changed. */
+  scoreIds: number[];
+  by: string;
+  timestamp: string;
+}
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
@@ -144,7 +157,8 @@ export type OutboxEvent =
   | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload }
   | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload }
   | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload }
-  | { topic: 'inquiry-updated'; eventId: number; payload: InquiryUpdatedPayload };
+  | { topic: 'inquiry-updated'; eventId: number; payload: InquiryUpdatedPayload }
+  | { topic: 'participants-changed'; eventId: number; payload: ParticipantsChangedPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -290,4 +304,8 @@ export function rotationChanged(payload: Omit<RotationChangedPayload, 'timestamp
 /** `at`: the step's time from the database (the inquiry's own stamp), never the service's clock. */
 export function inquiryUpdated(inquiry: Inquiry, at: string): OutboxEvent {
   return { topic: 'inquiry-updated', eventId: inquiry.eventId, payload: { ...inquiry, timestamp: at } };
+}
+
+export function participantsChanged(payload: Omit<ParticipantsChangedPayload, 'timestamp'>): OutboxEvent {
+  return { topic: 'participants-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
 }

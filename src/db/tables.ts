@@ -45,6 +45,7 @@ export const TABLE_NAMES = [
   'svc_spectator_hidden',
   'svc_inquiry_settings',
   'svc_inquiries',
+  'svc_participant_audit',
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',

@@ -21,6 +21,8 @@ export interface RouteEntry {
   schema: FastifySchema | undefined;
   /** null: the route answers without a token. */
   auth: AuthRequirement | null;
+  /** The route's own body limit (a file upload); undefined: the app's. */
+  bodyLimit: number | undefined;
 }
 
 const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
@@ -226,7 +228,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   app.addHook('onRoute', (route) => {
     const auth = authOf(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, url: route.url, schema: route.schema, auth });
+    for (const method of methods) routes.push({ method, url: route.url, schema: route.schema, auth, bodyLimit: route.bodyLimit });
     const perMinute =
       auth === null
         ? 0

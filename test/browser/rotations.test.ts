@@ -146,13 +146,23 @@ describe('jury portal from a judge credential', () => {
     await office.page.locator('#rot-progress').waitFor();
     expect((await storedPlan()).currentRotation).toBe(1);
     // The office shows the delay the server measured (the plan began an hour before), in hours and minutes from an hour on.
-    const { current } = (await (await fetch(`${server.url}/api/events/${competition.eventId}/rotations/current`)).json()) as {
+    const { current, upcoming } = (await (await fetch(`${server.url}/api/events/${competition.eventId}/rotations/current`)).json()) as {
       current: { delayMinutes: number };
+      upcoming: Array<{ rotation: number; plannedStart: string; expectedStart: string }>;
     };
     expect(Number(await office.page.getAttribute('#rot-delay', 'data-delay'))).toBe(current.delayMinutes);
     const late = current.delayMinutes;
     expect(await office.page.textContent('#rot-delay')).toBe(
       `${late < 60 ? `${late} min` : `${Math.floor(late / 60)} h ${late % 60} min`} behind the plan.`,
+    );
+    // Rotation 2 is expected that much later than planned, in the office's clock time.
+    expect(upcoming.map((item) => [item.rotation, Date.parse(item.expectedStart) - Date.parse(item.plannedStart)])).toEqual([
+      [2, late * 60_000],
+    ]);
+    const hhmm = (iso: string) =>
+      office.page.evaluate((time) => new Date(time).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }), iso);
+    expect(await office.page.textContent('#rot-upcoming')).toBe(
+      `Rotation 2: expected ${await hhmm(upcoming[0]!.expectedStart)} (planned ${await hhmm(upcoming[0]!.plannedStart)})`,
     );
 
     const portal = await openPage(browser, portalUrl, PHONE_390);
@@ -246,6 +256,54 @@ describe('judge sheets', () => {
     expect(floorPage).toMatch(/Difficulty\s+Execution\s+Penalty\s+Final score/);
     expect(text(2)).toMatch(/Sprung · Squad R2[\s\S]*Nora Clausen[\s\S]*Ola Dorn/);
     await saveScreenshot(page, 'rotations-judge-sheets-1366x768');
+    expect(office.errors).toEqual([]);
+  });
+});
+
+describe('start lists', () => {
+  it('prints one A4 page per rotation in German: per apparatus its squad in start order, with club and competition', async () => {
+    const office = await openPage(browser, `${officeUrl(server.url, 'startlists', { eventId: competition.eventId })}&lang=de`, LAPTOP);
+    opened.push(office);
+    const { page } = office;
+    await signIn(page, adminToken);
+    await page.locator('#startlists-rotation option[value="2"]').waitFor({ state: 'attached' });
+    await page.click('#startlists-build');
+    await page.locator('#startlists-print:not([disabled])').waitFor();
+    expect(await page.textContent('#startlists-message')).toBe('2 Startlisten.');
+
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await page.emulateMedia({ media: 'print' });
+    const pdf = path.join(ARTIFACTS_DIR, 'rotations-start-lists.pdf');
+    writeFileSync(pdf, await page.pdf({ format: 'A4', printBackground: true }));
+    await page.emulateMedia({ media: 'screen' });
+    expect(Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1])).toBe(2);
+    const lines = (pageNumber: number) =>
+      execFileSync('pdftotext', ['-layout', '-f', String(pageNumber), '-l', String(pageNumber), pdf, '-'], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter(Boolean);
+    // Rotation 1: R1 on the floor, R2 on the vault; rotation 2 the other way round. Each gymnast
+    // with start number, club and competition, in start order.
+    const wanted = (squadOnFloor: 'R1' | 'R2') => {
+      const people = { R1: ['1 Lena Adler', '2 Mia Berg'], R2: ['3 Nora Clausen', '4 Ola Dorn'] };
+      const squadOnVault = squadOnFloor === 'R1' ? 'R2' : 'R1';
+      const row = (index: number, person: string) => `${index}. ${person} TV Musterstadt Gaufinale Riegen WK`;
+      return [
+        `Boden · Riege ${squadOnFloor}`,
+        ...people[squadOnFloor].map((person, index) => row(index + 1, person)),
+        `Sprung · Riege ${squadOnVault}`,
+        ...people[squadOnVault].map((person, index) => row(index + 1, person)),
+      ];
+    };
+    for (const [pageNumber, squadOnFloor] of [
+      [1, 'R1'],
+      [2, 'R2'],
+    ] as const) {
+      const text = lines(pageNumber);
+      expect(text[0]).toMatch(new RegExp(`^Startliste · Durchgang ${pageNumber}, `));
+      expect(text.filter((line) => /^(Boden|Sprung) · |^\d\. /.test(line))).toEqual(wanted(squadOnFloor));
+    }
+    await saveScreenshot(page, 'rotations-start-lists-1366x768');
     expect(office.errors).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ export async function getJson(url: string): Promise<{ status: number; body: any 
 
 /** Any method; an empty answer body reads as null. */
 export async function sendJson(
-  method: 'PUT' | 'DELETE' | 'POST' | 'GET',
+  method: 'PUT' | 'DELETE' | 'POST' | 'GET' | 'PATCH',
   url: string,
   body: unknown,
   headers: Record<string, string> = {},

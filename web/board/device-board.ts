@@ -30,6 +30,10 @@ export interface DeviceBoardTarget {
   competitionId: number | null;
   /** `&released=only`: only scores the head judge has released; otherwise unreleased ones are marked provisional. */
   releasedOnly?: boolean;
+  /** `&rotation=current`: only this squad, the one the current rotation puts on the apparatus. */
+  squadName?: string;
+  /** The current rotation's number, named in the header. */
+  rotation?: number;
 }
 
 export class DeviceBoard {
@@ -40,6 +44,8 @@ export class DeviceBoard {
   private eventsDuringLoad: ScoreUpdatedEvent[] | null = null;
   /** Events naming someone the board did not list yet; applied (and highlighted) after the reload. */
   private unmatched: ScoreUpdatedEvent[] = [];
+  /** Score rows of other squads (with a squad filter): their events are dropped without a reload. */
+  private otherSquads = new Set<number>();
   private loadGeneration = 0;
   private reloadTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly highlighted = new Map<string, number>();
@@ -84,6 +90,8 @@ export class DeviceBoard {
       // A release or reopen changes which scores are final (or shown at all): take the server's view.
       onReleaseChanged: () => this.scheduleReload(100),
       onInquiryUpdated: (inquiry) => this.inquiries.apply(inquiry),
+      // An entry out of competition is ranked no more (or again): the server ranks.
+      onParticipantsChanged: () => this.scheduleReload(100),
     });
     await this.describe();
     await this.load();
@@ -113,8 +121,18 @@ export class DeviceBoard {
     const discipline = disciplines.find((candidate) => candidate.id === this.target.disciplineId);
     if (discipline) this.format = scoreFormat(discipline);
     const competition = competitions.find((candidate) => candidate.id === this.target.competitionId);
-    this.title.textContent = discipline ? discipline.displayName || discipline.name : `${t('common.device')} ${this.target.disciplineId}`;
-    this.subtitle.textContent = [competition?.name, event?.name ?? `${t('common.event')} ${this.target.eventId}`]
+    const { squadName, rotation } = this.target;
+    this.title.textContent = [
+      discipline ? discipline.displayName || discipline.name : `${t('common.device')} ${this.target.disciplineId}`,
+      squadName === undefined ? null : `${t('board.squad')} ${squadName}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    this.subtitle.textContent = [
+      rotation === undefined ? null : t('board.rotation', { rotation }),
+      competition?.name,
+      event?.name ?? `${t('common.event')} ${this.target.eventId}`,
+    ]
       .filter(Boolean)
       .join(' · ');
     document.title = `${this.title.textContent} · ${this.subtitle.textContent}`;
@@ -130,7 +148,12 @@ export class DeviceBoard {
         this.inquiries.load(),
       ]);
       if (generation !== this.loadGeneration) return;
-      this.entries = snapshot.entries;
+      const { squadName } = this.target;
+      const inSquad = (entry: BoardEntry) => squadName === undefined || entry.squad === squadName;
+      this.entries = snapshot.entries.filter(inSquad);
+      this.otherSquads = new Set(
+        snapshot.entries.filter((entry) => !inSquad(entry) && entry.wertungenId !== null).map((entry) => entry.wertungenId!),
+      );
       this.order = snapshot.order;
       const replay = this.eventsDuringLoad;
       const unmatched = this.unmatched;
@@ -175,6 +198,7 @@ export class DeviceBoard {
     if (event.eventId !== this.target.eventId || event.disciplineId !== this.target.disciplineId) return;
     if (this.target.competitionId !== null && typeof event.competitionId === 'number' && event.competitionId !== this.target.competitionId)
       return;
+    if (this.target.squadName !== undefined && (this.otherSquads.has(event.scoreId) || this.otherSquad(event))) return;
     const score = eventScore(event);
     if (score === null) return;
     if (this.target.releasedOnly && event.released === false) return;
@@ -194,6 +218,12 @@ export class DeviceBoard {
       setTimeout(() => this.render(), this.pace.holdMs + 50);
       this.render(entry.key);
     }
+  }
+
+  /** Events that name their squad are dropped by it; the others by the score row the snapshot placed. */
+  private otherSquad(event: ScoreUpdatedEvent): boolean {
+    const squadName = 'squadName' in event ? event.squadName : null;
+    return typeof squadName === 'string' && squadName !== this.target.squadName;
   }
 
   private statusChanged(status: LiveStatus): void {

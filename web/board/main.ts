@@ -7,6 +7,7 @@ import { languageSwitch, t } from '../shared/i18n.js';
 import { registerOfflineShell } from '../shared/offline-shell.js';
 import { AllAroundBoard } from './all-around.js';
 import { DeviceBoard, type DeviceBoardTarget } from './device-board.js';
+import { cycleBoards, RotationBoard } from './rotation-board.js';
 
 /**
  * Without event and device in the address, the board asks for them once (competition optional);
@@ -84,17 +85,6 @@ export function parseRotation(text: string | null, eventId: number, competitionI
   });
 }
 
-function rotate(root: HTMLElement, targets: readonly DeviceBoardTarget[], index = 0): void {
-  const target = targets[index % targets.length]!;
-  let board: DeviceBoard | null = null;
-  board = new DeviceBoard(root, target, () => {
-    board?.dispose();
-    rotate(root, targets, index + 1);
-  });
-  document.body.dataset.rotation = `${(index % targets.length) + 1}/${targets.length}`;
-  void board.start();
-}
-
 const root = document.getElementById('app');
 if (root) {
   const eventId = queryInteger('eventId');
@@ -108,7 +98,9 @@ if (root) {
   }));
   if (search.get('view') === 'all-around' && eventId !== null && competitionId !== null) {
     void new AllAroundBoard(root, eventId, competitionId, search.get('groupBy') === 'ageClass').start();
-  } else if (rotation.length > 0) rotate(root, rotation);
+  } else if (search.get('rotation') === 'current' && eventId !== null) {
+    new RotationBoard(root, { eventId, competitionId, releasedOnly }).start();
+  } else if (rotation.length > 0) cycleBoards(root, rotation);
   else if (eventId !== null && disciplineId !== null)
     void new DeviceBoard(root, { eventId, disciplineId, competitionId, releasedOnly }).start();
   else void renderPicker(root);

@@ -17,8 +17,10 @@ import type { OfficeView, ViewContext } from './view.js';
 /** What the board shows, as the form holds it. */
 export interface BoardChoice {
   eventId: number;
-  competitionId: number;
-  view: 'devices' | 'all-around';
+  /** Null only with `view: 'rotation'`: every competition of the squad on the apparatus. */
+  competitionId: number | null;
+  /** `rotation`: per apparatus the squad of the current rotation, following the plan (`&rotation=current`). */
+  view: 'devices' | 'all-around' | 'rotation';
   disciplineIds: number[];
   byAgeClass: boolean;
   releasedOnly: boolean;
@@ -34,8 +36,11 @@ export function boardAddress(base: string, choice: BoardChoice): string | null {
   const url = new URL(base);
   const query = url.searchParams;
   query.set('eventId', String(choice.eventId));
-  query.set('competitionId', String(choice.competitionId));
-  if (choice.view === 'all-around') {
+  if (choice.competitionId !== null) query.set('competitionId', String(choice.competitionId));
+  if (choice.view === 'rotation') {
+    query.set('rotation', 'current');
+    if (choice.releasedOnly) query.set('released', 'only');
+  } else if (choice.view === 'all-around') {
     query.set('view', 'all-around');
     if (choice.byAgeClass) query.set('groupBy', 'ageClass');
   } else {
@@ -59,6 +64,7 @@ export function boardSetupView(context: ViewContext): OfficeView {
     { id: 'board-view' },
     h('option', { value: 'devices' }, m('board.viewDevices')),
     h('option', { value: 'all-around' }, m('board.viewAllAround')),
+    h('option', { value: 'rotation' }, m('board.viewRotation')),
   );
   const devices = h('fieldset', { class: 'board-devices', id: 'board-devices' });
   const byAgeClass = h('input', { type: 'checkbox', id: 'board-age-classes' });
@@ -94,26 +100,28 @@ export function boardSetupView(context: ViewContext): OfficeView {
   function update(): void {
     const competitionId = Number(competitionSelect.value);
     const allAround = viewSelect.value === 'all-around';
-    devices.hidden = allAround;
+    const followRotation = viewSelect.value === 'rotation';
+    devices.hidden = allAround || followRotation;
     releasedOnly.disabled = allAround;
     byAgeClass.disabled = !allAround;
     const seconds = Number(pace.value);
     const paceOk = Number.isInteger(seconds) && seconds >= PACE_LIMITS.min && seconds <= PACE_LIMITS.max;
     pace.setAttribute('aria-invalid', String(!paceOk));
-    const url = competitionId
-      ? boardAddress(base, {
-          eventId: event.id,
-          competitionId,
-          view: allAround ? 'all-around' : 'devices',
-          disciplineIds: deviceBoxes()
-            .filter((box) => box.checked)
-            .map((box) => Number(box.value)),
-          byAgeClass: byAgeClass.checked,
-          releasedOnly: releasedOnly.checked,
-          paceSeconds: paceOk ? seconds : DEFAULT_PACE_SECONDS,
-          lang: langSelect.value === 'en' ? 'en' : 'de',
-        })
-      : null;
+    const url =
+      competitionId || followRotation
+        ? boardAddress(base, {
+            eventId: event.id,
+            competitionId: competitionId || null,
+            view: allAround ? 'all-around' : followRotation ? 'rotation' : 'devices',
+            disciplineIds: deviceBoxes()
+              .filter((box) => box.checked)
+              .map((box) => Number(box.value)),
+            byAgeClass: byAgeClass.checked,
+            releasedOnly: releasedOnly.checked,
+            paceSeconds: paceOk ? seconds : DEFAULT_PACE_SECONDS,
+            lang: langSelect.value === 'en' ? 'en' : 'de',
+          })
+        : null;
     result.hidden = url === null;
     message.textContent =
       url === null ? m(competitionId ? 'board.chooseDevice' : 'board.chooseCompetition') : paceOk ? '' : m('board.badPace', PACE_LIMITS);

@@ -8,6 +8,8 @@ import { consoleView } from './console-view.js';
 import { credentialsView } from './credentials-view.js';
 import { judgeSheetsView } from './judge-sheets-view.js';
 import { judgesEvaluationView } from './judges-evaluation-view.js';
+import { startListsView } from './start-lists-view.js';
+import { participantsView } from './participants-view.js';
 import { rotationsView } from './rotations-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
@@ -33,6 +35,7 @@ interface ViewEntry {
 
 const VIEWS: readonly ViewEntry[] = [
   { key: 'squads', label: t('office.squads'), needsEvent: true, create: squadsView },
+  { key: 'participants', label: t('office.participants'), needsEvent: true, create: participantsView },
   { key: 'groups', label: t('office.groups'), needsEvent: true, create: groupsView },
   { key: 'teams', label: t('office.teams'), needsEvent: true, create: teamsView },
   { key: 'group-scores', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
@@ -44,6 +47,7 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'credentials', label: t('office.credentials'), needsEvent: true, create: credentialsView },
   { key: 'sheets', label: t('office.sheets'), needsEvent: true, create: judgeSheetsView },
   { key: 'judges-evaluation', label: m('jeval.nav'), needsEvent: true, create: judgesEvaluationView },
+  { key: 'startlists', label: t('office.startlists'), needsEvent: true, create: startListsView },
   { key: 'board', label: t('office.board'), needsEvent: true, create: boardSetupView },
   { key: 'panels', label: t('office.panels'), needsEvent: false, create: panelsView },
   { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },

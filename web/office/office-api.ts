@@ -18,9 +18,12 @@ import type { SquadEditResult as SquadEditReply } from '../../commands/edit-squa
 import type { CurrentRotation, RotationPlan } from '../../queries/rotations.js';
 import type { GenerateRotationsInput, Rotation } from '../../src/domain/rotation-plan.js';
 import type { JudgeCredential } from '../../src/model/judge-credential.js';
+import type { ParticipantEntry } from '../../queries/participants.js';
+import type { EntryFlags, EntryFlagsResult } from '../../commands/entry-flags.js';
+import type { ColumnMapping, RegistrationField, RegistrationProblem } from '../../src/domain/registrations.js';
 import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/firewall/index.js';
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
-import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
+import { api, deleteJson, getJson, patchJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { PanelAggregation, PanelDeviation, PanelSettings } from '../shared/panel.js';
 import type { PanelRules } from './panel-rules-form.js';
 import type { Session } from './session.js';
@@ -36,6 +39,9 @@ export type {
   CurrentRotation,
   JudgeCredential,
   JudgesEvaluation,
+  ParticipantEntry,
+  RegistrationField,
+  RegistrationProblem,
   ReleaseScope,
   Rotation,
   RotationPlan,
@@ -47,6 +53,54 @@ export type {
 
 /** The generator's request: the event's apparatus and squads come from the server unless named. */
 export type GenerateRotationsBody = Pick<GenerateRotationsInput, 'minutesPerApparatus' | 'breaks'> & { start: string };
+
+export interface LateEntryBody {
+  competitionId: number;
+  firstName: string;
+  lastName: string;
+  birthDate?: string;
+  gender?: string;
+  clubName?: string;
+  startNumber?: string;
+  squadName?: string;
+}
+
+/** The file (base64) and how to read it; the same body previews and imports. */
+export interface RegistrationsBody {
+  content: string;
+  mapping?: { [F in RegistrationField]?: number | null };
+  defaultCompetitionId?: number;
+}
+
+export interface RegistrationsPreview {
+  eventId: number;
+  headers: string[];
+  guessedMapping: ColumnMapping;
+  mapping: ColumnMapping;
+  rows: Array<{
+    line: number;
+    firstName: string;
+    lastName: string;
+    birthDate: string | null;
+    gender: number | null;
+    clubName: string | null;
+    competitionId: number | null;
+    startNumber: string | null;
+    squadName: string | null;
+    problems: RegistrationProblem[];
+    status: 'new' | 'new-entry' | 'unchanged' | 'skipped';
+  }>;
+  counts: { new: number; newEntry: number; unchanged: number; skipped: number };
+}
+
+export interface RegistrationsImported {
+  eventId: number;
+  clubsCreated: number;
+  participantsCreated: number;
+  entriesCreated: number;
+  unchanged: number;
+  skipped: number;
+}
 
 export interface IssuedCredential {
   credential: JudgeCredential;
@@ -239,6 +293,26 @@ export function officeApi(session: Session) {
     judgesEvaluation: (eventId: number, competitionId: number | null) =>
       authed((options) =>
         getJson<JudgesEvaluation>('/api/judges-evaluation', competitionId === null ? { eventId } : { eventId, competitionId }, options),
+      ),
+    participants: (eventId: number) =>
+      authed((options) => getJson<{ eventId: number; entries: ParticipantEntry[] }>(`/api/events/${eventId}/participants`, {}, options)),
+    lateEntry: (eventId: number, body: LateEntryBody) =>
+      authed((options) =>
+        postJson<{ eventId: number; participantId: number; scoreId: number; created: boolean }>(
+          `/api/events/${eventId}/participants`,
+          body,
+          options,
+        ),
+      ),
+    setEntryFlags: (eventId: number, scoreId: number, flags: EntryFlags) =>
+      authed((options) => patchJson<EntryFlagsResult>(`/api/events/${eventId}/entries/${scoreId}`, flags, options)),
+    previewRegistrations: (eventId: number, body: RegistrationsBody) =>
+      authed((options) =>
+        postJson<RegistrationsPreview>(`/api/events/${eventId}/registrations/preview`, body, { ...options, timeoutMs: 60_000 }),
+      ),
+    importRegistrations: (eventId: number, body: RegistrationsBody) =>
+      authed((options) =>
+        postJson<RegistrationsImported>(`/api/events/${eventId}/registrations/import`, body, { ...options, timeoutMs: 60_000 }),
       ),
     confirmDeviation: (body: { scoreId: number; disciplineId: number; attempt: number }) =>
       authed((options) => postJson<{ confirmed: true }>('/api/panel-deviations/confirm', body, options)),

@@ -31,7 +31,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, options: RequestOptions): Promise<T> {
+async function request<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -90,6 +95,10 @@ export function postJson<T>(path: string, body: unknown, options: RequestOptions
 
 export function putJson<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
   return request<T>('PUT', path, body, options);
+}
+
+export function patchJson<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('PATCH', path, body, options);
 }
 
 export function deleteJson<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {

@@ -21,6 +21,8 @@ export interface LiveFeedOptions {
   onRotationChanged?(event: RotationChanged): void;
   /** An inquiry on a D value was filed, confirmed in writing or decided. */
   onInquiryUpdated?(event: InquiryMessage): void;
+  /** The office entered gymnasts or changed an entry's did-not-start / out-of-competition flag. */
+  onParticipantsChanged?(event: { eventId: number; seq?: number }): void;
 }
 
 export interface RotationChanged {
@@ -66,6 +68,9 @@ export class LiveFeed {
     );
     this.socket.on('rotation-changed', (event: RotationChanged) => this.receive(event, () => this.options.onRotationChanged?.(event)));
     this.socket.on('inquiry-updated', (event: InquiryMessage) => this.receive(event, () => this.options.onInquiryUpdated?.(event)));
+    this.socket.on('participants-changed', (event: { eventId: number; seq?: number }) =>
+      this.receive(event, () => this.options.onParticipantsChanged?.(event)),
+    );
     this.options.onStatus('connecting');
   }
 

@@ -18,6 +18,7 @@ import { judgeCredentialsRoutes } from './judge-credentials.js';
 import { spectatorRoutes } from './spectators.js';
 import { judgesEvaluationRoutes } from './judges-evaluation.js';
 import { inquiriesRoutes } from './inquiries.js';
+import { participantsRoutes } from './participants.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -41,5 +42,6 @@ export const routeModules: RouteModule[] = [
   spectatorRoutes,
   judgesEvaluationRoutes,
   inquiriesRoutes,
+  participantsRoutes,
   webRoutes,
 ];
