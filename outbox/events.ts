@@ -130,13 +130,26 @@ export interface RotationChangedPayload {
   timestamp: string;
 }
 
+/**
+ * PUT /api/events/:eventId/competitions/:competitionId/tie-break: the competition's tie-break rules
+ * or rank notation were set; boards that rank on their own load the ranking again.
+ */
+export interface TieBreakChangedPayload {
+  eventId: number;
+  competitionId: number;
+  /** Who set them. */
+  by: string;
+  timestamp: string;
+}
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
   | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload }
   | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload }
   | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload }
-  | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload };
+  | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload }
+  | { topic: 'tie-break-changed'; eventId: number; payload: TieBreakChangedPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -277,4 +290,8 @@ export function releaseChanged(
 
 export function rotationChanged(payload: Omit<RotationChangedPayload, 'timestamp'>): OutboxEvent {
   return { topic: 'rotation-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
+}
+
+export function tieBreakChanged(payload: Omit<TieBreakChangedPayload, 'timestamp'>): OutboxEvent {
+  return { topic: 'tie-break-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
 }
