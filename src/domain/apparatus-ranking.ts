@@ -7,8 +7,9 @@
  * Rules (app setting `results`, `apparatusTieBreak`, per competition):
  * - `shared`: equal scores share the rank.
  * - `e-then-d` (FIG Technical Regulations, ties on an apparatus): the higher E score ranks first;
- *   equal E, the higher D score; still equal, the rank is shared. Where an entry's E (or, at the
- *   second step, D) is unknown, nothing can be compared and the rank is shared.
+ *   equal E, the higher D score; still equal, the rank is shared. Where an entry of a tied group
+ *   lacks its E (or, at the second step, D), that group is not split and shares the rank: one
+ *   unknown value cannot be placed against the others.
  *
  * Which fields hold E and D comes from the discipline's field definitions (`scorePartFields`).
  */
@@ -44,25 +45,35 @@ export interface ApparatusRank {
   tieBreak: ApparatusTieBreak | null;
 }
 
-/** Higher first; an unknown value on either side decides nothing. */
-function compareKnown(a: number | null | undefined, b: number | null | undefined): number | null {
-  if (a === null || a === undefined || b === null || b === undefined) return null;
-  return scoreUnits(b) - scoreUnits(a);
-}
-
-/** Order of two equal scores under `rule`: negative when `a` ranks first, 0 when they share. */
-export function compareTied(a: ApparatusEntry, b: ApparatusEntry, rule: ApparatusTieBreak): number {
-  if (rule === 'shared') return 0;
-  const byE = compareKnown(a.e, b.e);
-  if (byE === null) return 0;
-  return byE || (compareKnown(a.d, b.d) ?? 0);
-}
-
-/** Order of two competing entries: score first (by `order`), then the rule. */
-export function compareApparatus(a: ApparatusEntry, b: ApparatusEntry, ranking: ApparatusRanking): number {
+/** Score order in thousandths: negative when `a` ranks first. */
+export function compareScores(a: ApparatusEntry, b: ApparatusEntry, order: ApparatusRanking['order'] = 'descending'): number {
   const difference = scoreUnits(a.score ?? 0) - scoreUnits(b.score ?? 0);
-  if (difference !== 0) return ranking.order === 'ascending' ? difference : -difference;
-  return compareTied(a, b, ranking.rule);
+  return order === 'ascending' ? difference : -difference;
+}
+
+/** Groups of neighbours of `sorted` that `same` puts together. */
+function runs<T>(sorted: readonly T[], same: (a: T, b: T) => boolean): T[][] {
+  const groups: T[][] = [];
+  for (const item of sorted) {
+    const last = groups[groups.length - 1];
+    if (last && same(last[0]!, item)) last.push(item);
+    else groups.push([item]);
+  }
+  return groups;
+}
+
+const known = (value: number | null | undefined): value is number => typeof value === 'number';
+
+/**
+ * Splits one group of equal entries by `part` (higher first), the next steps splitting each
+ * resulting group again. A group where an entry lacks the part stays whole: one unknown value
+ * cannot be placed against the others, so the group shares the rank.
+ */
+function splitBy<T>(group: readonly T[], steps: ReadonlyArray<(item: T) => number | null | undefined>): T[][] {
+  const [part, ...rest] = steps;
+  if (!part || group.length < 2 || !group.every((item) => known(part(item)))) return [[...group]];
+  const sorted = [...group].sort((a, b) => scoreUnits(part(b)!) - scoreUnits(part(a)!));
+  return runs(sorted, (a, b) => scoreUnits(part(a)!) === scoreUnits(part(b)!)).flatMap((next) => splitBy(next, rest));
 }
 
 /**
@@ -73,18 +84,27 @@ export function rankApparatus(entries: readonly ApparatusEntry[], ranking: Appar
   const competing = entries
     .map((entry, index) => ({ entry, index }))
     .filter(({ entry }) => entry.score !== null && !entry.outOfCompetition)
-    .sort((a, b) => compareApparatus(a.entry, b.entry, ranking));
-  const ranks = sharedRanks(competing, (a, b) => compareApparatus(a.entry, b.entry, ranking) === 0, ranking.notation);
+    .sort((a, b) => compareScores(a.entry, b.entry, ranking.order));
+  const steps =
+    ranking.rule === 'e-then-d'
+      ? [(item: (typeof competing)[number]) => item.entry.e, (item: (typeof competing)[number]) => item.entry.d]
+      : [];
   const result: ApparatusRank[] = entries.map(() => ({ rank: null, tieBreak: null }));
-  competing.forEach(({ entry, index }, position) => {
-    const decided = competing.some(
-      (other) =>
-        other.index !== index &&
-        scoreUnits(other.entry.score!) === scoreUnits(entry.score!) &&
-        compareTied(entry, other.entry, ranking.rule) !== 0,
-    );
-    result[index] = { rank: ranks[position]!, tieBreak: decided ? ranking.rule : null };
+  // Each tied group split by the rule; every part of the split shares a rank.
+  const parts = runs(competing, (a, b) => compareScores(a.entry, b.entry) === 0).flatMap((group) => {
+    const split = splitBy(group, steps);
+    return split.map((members) => ({ members, decided: split.length > 1 }));
   });
+  const ranks = sharedRanks(
+    parts.flatMap((part) => part.members.map(() => part)),
+    (a, b) => a === b,
+    ranking.notation,
+  );
+  parts
+    .flatMap((part) => part.members.map((member) => ({ member, decided: part.decided })))
+    .forEach(({ member, decided }, position) => {
+      result[member.index] = { rank: ranks[position]!, tieBreak: decided ? ranking.rule : null };
+    });
   return result;
 }
 

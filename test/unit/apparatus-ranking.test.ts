@@ -49,6 +49,8 @@ describe('e-then-d (FIG Technical Regulations, ties on an apparatus)', () => {
       { rank: 1, tieBreak: null },
       { rank: 1, tieBreak: null },
     ]);
+    // One unknown E in a tied group of three: it cannot be placed against the others, the group shares.
+    expect(ranks([routine(13, 8.2, 5), routine(13, null, 5), routine(13, 8, 5.2)], { rule: 'e-then-d' })).toEqual([1, 1, 1]);
     // E equal, D unknown on one side: shared as well.
     expect(ranks([routine(13, 8, null), routine(13, 8, 5)], { rule: 'e-then-d' })).toEqual([1, 1]);
   });

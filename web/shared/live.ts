@@ -18,6 +18,8 @@ export interface LiveFeedOptions {
   onPanelDeviation?(event: PanelDeviation): void;
   /** The office started a rotation: which squad is on which apparatus now. */
   onRotationChanged?(event: RotationChanged): void;
+  /** A competition's tie-break rule or rank notation changed: rankings must be loaded again. */
+  onTieBreakChanged?(event: { eventId: number; competitionId: number; seq?: number }): void;
 }
 
 export interface RotationChanged {
@@ -62,6 +64,9 @@ export class LiveFeed {
       this.receive({ ...event, eventId: event.eventId ?? this.eventId ?? -1 }, () => this.options.onPanelDeviation?.(event)),
     );
     this.socket.on('rotation-changed', (event: RotationChanged) => this.receive(event, () => this.options.onRotationChanged?.(event)));
+    this.socket.on('tie-break-changed', (event: { eventId: number; competitionId: number; seq?: number }) =>
+      this.receive(event, () => this.options.onTieBreakChanged?.(event)),
+    );
     this.options.onStatus('connecting');
   }
 
