@@ -150,6 +150,18 @@ export interface ParticipantsChangedPayload {
   timestamp: string;
 }
 
+/**
+ * PUT /api/events/:eventId/competitions/:competitionId/tie-break: the competition's tie-break rules
+ * or rank notation were set; boards that rank on their own load the ranking again.
+ */
+export interface TieBreakChangedPayload {
+  eventId: number;
+  competitionId: number;
+  /** Who set them. */
+  by: string;
+  timestamp: string;
+}
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
@@ -158,7 +170,8 @@ export type OutboxEvent =
   | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload }
   | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload }
   | { topic: 'inquiry-updated'; eventId: number; payload: InquiryUpdatedPayload }
-  | { topic: 'participants-changed'; eventId: number; payload: ParticipantsChangedPayload };
+  | { topic: 'participants-changed'; eventId: number; payload: ParticipantsChangedPayload }
+  | { topic: 'tie-break-changed'; eventId: number; payload: TieBreakChangedPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -308,4 +321,8 @@ export function inquiryUpdated(inquiry: Inquiry, at: string): OutboxEvent {
 
 export function participantsChanged(payload: Omit<ParticipantsChangedPayload, 'timestamp'>): OutboxEvent {
   return { topic: 'participants-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
+}
+
+export function tieBreakChanged(payload: Omit<TieBreakChangedPayload, 'timestamp'>): OutboxEvent {
+  return { topic: 'tie-break-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
 }

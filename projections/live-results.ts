@@ -10,8 +10,11 @@
  * worst one it already reflects (applying a score twice is harmless), never a gap.
  */
 import type { Queryable } from '../src/db/pool.js';
+import type { RankNotation } from '../src/domain/all-around.js';
+import { rankApparatus, type ApparatusTieBreak, type ScorePartFields } from '../src/domain/apparatus-ranking.js';
 import { notFound } from '../src/domain/errors.js';
 import { maskClass } from '../src/domain/input-mask.js';
+import { partFieldIds, routineParts, selectPartValues, selectScorePartFields, type PartValues } from '../src/model/score-parts.js';
 
 export interface LiveResultsQuery {
   eventId: number;
@@ -25,8 +28,13 @@ export interface LiveResultsQuery {
 export type LiveResultKind = 'individual' | 'group' | 'team';
 
 export interface LiveResult {
-  /** Standard competition ranking (1, 1, 3); null for a participant out of competition (bol_ak). */
+  /** Ties share a rank (1, 1, 3, or 1, 1, 2 dense) unless the apparatus rule decides; null out of competition (bol_ak). */
   rank: number | null;
+  /** The apparatus rule where it ranked this entry apart from an equal score; else null. */
+  tieBreak: ApparatusTieBreak | null;
+  /** E and D of the routine, loaded where an `e-then-d` rule needs them; else null. */
+  e: number | null;
+  d: number | null;
   kind: LiveResultKind;
   scoreId: number;
   competitionId: number;
@@ -44,7 +52,16 @@ export interface LiveResult {
   released: boolean;
 }
 
-export interface LiveResults {
+/** The apparatus tie-break rule and rank notation of a ranking. */
+export interface ApparatusRankingRule {
+  apparatusTieBreak: ApparatusTieBreak;
+  rankNotation: RankNotation;
+}
+
+/** The rules of one competition, or with null the general ones (a ranking across competitions). */
+export type ApparatusRules = (competitionId: number | null) => ApparatusRankingRule;
+
+export interface LiveResults extends ApparatusRankingRule {
   eventId: number;
   disciplineId: number;
   disciplineName: string;
@@ -53,6 +70,13 @@ export interface LiveResults {
   order: 'ascending' | 'descending';
   /** Last outbox seq the results include: subscribe with `since: seq`. */
   seq: number;
+  /**
+   * Where the device keeps E and D (field ids), when a rule needed them; `e` null: the device has
+   * no E field, so `e-then-d` ranks as `shared` there. Null: no rule needed them.
+   */
+  scoreParts: ScorePartFields | null;
+  /** The rules of every competition listed, for a board ranking each competition on its own. */
+  competitions: Array<ApparatusRankingRule & { competitionId: number }>;
   results: LiveResult[];
 }
 
@@ -79,8 +103,10 @@ export async function selectLiveResultsScope(db: Queryable, query: LiveResultsQu
  * out-of-competition rows are listed without a rank and do not take one from anybody. `ascending`
  * ranks the smallest value first (a time mask: the fastest time wins).
  */
-export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, ascending = false): Promise<LiveResult[]> {
-  const { rows } = await db.query<LiveResult>(
+type LiveRow = Omit<LiveResult, 'rank' | 'tieBreak' | 'e' | 'd'>;
+
+export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, ascending = false): Promise<LiveRow[]> {
+  const { rows } = await db.query<LiveRow>(
     `WITH latest AS (
        SELECT DISTINCT ON (w.int_wertungenid)
               w.int_wertungenid, w.int_wettkaempfeid, w.int_teilnehmerid, w.int_gruppenid, w.int_mannschaftenid, w.var_riege,
@@ -103,9 +129,7 @@ export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, 
      ), shown AS (
        SELECT * FROM latest WHERE NOT $5::boolean OR released
      )
-     SELECT CASE WHEN l.out_of_competition THEN NULL
-                 ELSE rank() OVER (PARTITION BY l.out_of_competition ORDER BY l.order_value) END::int AS rank,
-            CASE WHEN l.int_teilnehmerid IS NOT NULL THEN 'individual' WHEN l.int_gruppenid IS NOT NULL THEN 'group' ELSE 'team' END AS kind,
+     SELECT CASE WHEN l.int_teilnehmerid IS NOT NULL THEN 'individual' WHEN l.int_gruppenid IS NOT NULL THEN 'group' ELSE 'team' END AS kind,
             l.int_wertungenid AS "scoreId", l.int_wettkaempfeid AS "competitionId", l.int_teilnehmerid AS "participantId",
             p.var_vorname AS "firstName", COALESCE(p.var_nachname, g.var_name, m.var_name) AS "lastName",
             COALESCE(p.var_startnummer, g.int_startnummer::text, m.int_startnummer::text) AS "startNumber",
@@ -116,27 +140,73 @@ export async function selectLiveResults(db: Queryable, query: LiveResultsQuery, 
        LEFT JOIN ${db.tables.gruppen} g ON g.int_gruppenid = l.int_gruppenid AND l.int_teilnehmerid IS NULL
        LEFT JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = l.int_mannschaftenid AND l.int_teilnehmerid IS NULL AND l.int_gruppenid IS NULL
        LEFT JOIN ${db.tables.vereine} v ON v.int_vereineid = COALESCE(p.int_vereineid, g.int_vereineid, m.int_vereineid)
-      ORDER BY l.out_of_competition, l.order_value, 7, 6, l.int_wertungenid`,
+      ORDER BY l.out_of_competition, l.order_value, 6, 5, l.int_wertungenid`,
     [query.eventId, query.disciplineId, query.competitionId ?? null, ascending, query.releasedOnly ?? false],
   );
   return rows;
 }
 
-export async function loadLiveResults(db: Queryable, query: LiveResultsQuery, relayCursor: () => number): Promise<LiveResults> {
+/** Ranks `rows` (in the statement's order) with `rule`; the listing keeps ranked entries first, by rank. */
+function ranked(
+  rows: readonly LiveRow[],
+  parts: (row: LiveRow) => { e: number | null; d: number | null },
+  rule: ApparatusRankingRule,
+  ascending: boolean,
+): LiveResult[] {
+  const withParts = rows.map((row) => ({ ...row, ...parts(row) }));
+  const ranks = rankApparatus(withParts, {
+    rule: rule.apparatusTieBreak,
+    notation: rule.rankNotation,
+    order: ascending ? 'ascending' : 'descending',
+  });
+  return withParts
+    .map((row, index) => ({ rank: ranks[index]!.rank, tieBreak: ranks[index]!.tieBreak, ...row }))
+    .sort((a, b) => Number(a.outOfCompetition) - Number(b.outOfCompetition) || (a.rank ?? 0) - (b.rank ?? 0));
+}
+
+/** E and D where a rule of this list needs them: one statement for the fields, one for the values. */
+async function loadParts(
+  db: Queryable,
+  disciplineId: number,
+  rows: readonly LiveRow[],
+): Promise<{ fields: ScorePartFields | null; values: PartValues }> {
+  const fields = (await selectScorePartFields(db, [disciplineId])).get(disciplineId) ?? null;
+  const values = fields ? await selectPartValues(db, [...new Set(rows.map((row) => row.scoreId))], partFieldIds([fields])) : new Map();
+  return { fields, values };
+}
+
+export async function loadLiveResults(
+  db: Queryable,
+  query: LiveResultsQuery,
+  relayCursor: () => number,
+  loadRules: () => Promise<ApparatusRules>,
+): Promise<LiveResults> {
   // Read before the query, never after: see the module comment.
   const seq = relayCursor();
-  const scope = await selectLiveResultsScope(db, query);
+  // The rules are read after the cursor too, so a change they miss has its tie-break-changed event after `seq`.
+  const [scope, rules] = await Promise.all([selectLiveResultsScope(db, query), loadRules()]);
   if (!scope.event_found) throw notFound(`No event ${query.eventId}`);
   if (scope.discipline_name === null) throw notFound(`No discipline ${query.disciplineId}`);
   const ascending = scope.input_mask !== null && maskClass(scope.input_mask.trim()) === 'time';
-  const results = await selectLiveResults(db, query, ascending);
+  const rows = await selectLiveResults(db, query, ascending);
+  const rule = rules(query.competitionId ?? null);
+  const competitions = [
+    ...new Set([...(query.competitionId === undefined ? [] : [query.competitionId]), ...rows.map((row) => row.competitionId)]),
+  ]
+    .sort((a, b) => a - b)
+    .map((competitionId) => ({ competitionId, ...rules(competitionId) }));
+  const needsParts = [rule, ...competitions].some((candidate) => candidate.apparatusTieBreak === 'e-then-d');
+  const { fields, values } = needsParts ? await loadParts(db, query.disciplineId, rows) : { fields: null, values: new Map() };
   return {
     eventId: query.eventId,
     disciplineId: query.disciplineId,
     disciplineName: scope.discipline_name,
     competitionId: query.competitionId ?? null,
     order: ascending ? 'ascending' : 'descending',
+    ...rule,
     seq,
-    results,
+    scoreParts: fields,
+    competitions,
+    results: ranked(rows, (row) => routineParts(fields ?? undefined, values, row.scoreId, row.attempt), rule, ascending),
   };
 }

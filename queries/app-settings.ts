@@ -8,6 +8,7 @@ import {
   type RankNotation,
   type TieBreakRule,
 } from '../src/domain/all-around.js';
+import { DEFAULT_APPARATUS_TIE_BREAK, isApparatusTieBreak, type ApparatusTieBreak } from '../src/domain/apparatus-ranking.js';
 import { SQUAD_CRITERIA_DEFAULTS, type SquadCriteria } from '../src/domain/squad-planner.js';
 
 export interface SquadAutoAssignSetting extends SquadCriteria {
@@ -27,6 +28,8 @@ export interface AgeRuleSetting {
 
 export interface CompetitionResultsSetting {
   tieBreak?: TieBreakRule;
+  /** Ties on one apparatus: `shared` or `e-then-d`. */
+  apparatusTieBreak?: ApparatusTieBreak;
   ageClassRanges?: string;
   rankNotation?: RankNotation;
   /** `drop-lowest`: the most scores dropped; absent: all but one. */
@@ -41,6 +44,8 @@ export interface ResultsSetting {
   ageClassRanges: string;
   /** Tie-break rule of competitions without one of their own. */
   tieBreak: TieBreakRule;
+  /** Apparatus tie-break rule of competitions without one of their own (absent in settings stored before it existed). */
+  apparatusTieBreak?: ApparatusTieBreak;
   /** Per competition id (as a string key): its own tie-break rule and/or age classes. */
   competitions: Record<string, CompetitionResultsSetting>;
 }
@@ -64,9 +69,10 @@ export const APP_SETTING_DEFAULTS: Readonly<AppSettings> = Object.freeze({
   },
   results: {
     description:
-      'Result lists: age classes (range format as in squadAutoAssign) and tie-break rule (none, best-device-scores, drop-lowest, apparatus-order), with per-competition overrides and rank notation',
+      'Result lists: age classes (range format as in squadAutoAssign) and tie-break rule (none, best-device-scores, drop-lowest, apparatus-order), apparatus tie-break rule (shared, e-then-d), with per-competition overrides and rank notation',
     ageClassRanges: SQUAD_CRITERIA_DEFAULTS.ageCategoryRanges,
     tieBreak: DEFAULT_TIE_BREAK,
+    apparatusTieBreak: DEFAULT_APPARATUS_TIE_BREAK,
     competitions: {},
   },
 });
@@ -105,6 +111,7 @@ export async function readAgeRule(db: Queryable): Promise<AgeRule> {
 
 export interface CompetitionRanking {
   tieBreak: TieBreakRule;
+  apparatusTieBreak: ApparatusTieBreak;
   ageClassRanges: string;
   rankNotation: RankNotation;
   maxDrops: number | null;
@@ -113,15 +120,20 @@ export interface CompetitionRanking {
 
 const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1;
 
-/** The tie-break rule and age classes of one competition: its own entry, else the general ones. */
-export function competitionRanking(setting: ResultsSetting, competitionId: number): CompetitionRanking {
+/** The tie-break rules and age classes of one competition: its own entry, else the general ones. */
+export function competitionRanking(setting: ResultsSetting, competitionId: number | null): CompetitionRanking {
+  // null: the general rules (a ranking across competitions).
   const own =
-    typeof setting.competitions === 'object' && setting.competitions !== null ? setting.competitions[String(competitionId)] : undefined;
+    competitionId !== null && typeof setting.competitions === 'object' && setting.competitions !== null
+      ? setting.competitions[String(competitionId)]
+      : undefined;
   const tieBreak = own?.tieBreak ?? setting.tieBreak;
+  const apparatusTieBreak = own?.apparatusTieBreak ?? setting.apparatusTieBreak;
   const ranges = own?.ageClassRanges ?? setting.ageClassRanges;
   const order = own?.apparatusOrder;
   return {
     tieBreak: isTieBreakRule(tieBreak) ? tieBreak : DEFAULT_TIE_BREAK,
+    apparatusTieBreak: isApparatusTieBreak(apparatusTieBreak) ? apparatusTieBreak : DEFAULT_APPARATUS_TIE_BREAK,
     ageClassRanges: typeof ranges === 'string' ? ranges : APP_SETTING_DEFAULTS.results.ageClassRanges,
     rankNotation: isRankNotation(own?.rankNotation) ? own.rankNotation : DEFAULT_RANK_NOTATION,
     maxDrops: isCount(own?.maxDrops) ? own.maxDrops : null,

@@ -10,7 +10,8 @@
  * discipline's final field (bol_endwert); the best attempt counts. Did-not-start rows are left out.
  *
  * Three statements per request (scope, disciplines, entries) plus the settings reads, however
- * many rows: each entry arrives with its final values aggregated into arrays.
+ * many rows: each entry arrives with its final values aggregated into arrays. Under the apparatus
+ * rule `e-then-d` two more load E and D (`src/model/score-parts.ts`).
  */
 import type { Queryable } from '../src/db/pool.js';
 import type { Tables } from '../src/db/tables.js';
@@ -24,7 +25,9 @@ import {
   type AgeRule,
 } from '../src/domain/age.js';
 import { listingOrder, rankAllAround, type RankingOptions, type RankNotation, type TieBreakRule } from '../src/domain/all-around.js';
+import type { ApparatusTieBreak } from '../src/domain/apparatus-ranking.js';
 import { notFound } from '../src/domain/errors.js';
+import { partFieldIds, routineParts, selectPartValues, selectScorePartFields } from '../src/model/score-parts.js';
 import { competitionRanking, readAgeRule, readAppSetting } from './app-settings.js';
 
 export interface ResultsQuery {
@@ -43,8 +46,10 @@ export interface DisciplineResult {
   disciplineId: number;
   /** Best attempt's final value; null while the discipline has none. */
   score: number | null;
-  /** Rank in this discipline within the class (ties shared); null without a score or out of competition. */
+  /** Rank in this discipline within the class (apparatus tie-break rule, notation); null without a score or out of competition. */
   rank: number | null;
+  /** The apparatus rule where it ranked this entry apart from an equal score; else null. */
+  tieBreak: ApparatusTieBreak | null;
 }
 
 interface RankedFields {
@@ -82,6 +87,8 @@ interface ListHeader {
   competitionId: number;
   competitionName: string | null;
   tieBreak: TieBreakRule;
+  /** The per-discipline ranks' rule. */
+  apparatusTieBreak: ApparatusTieBreak;
   rankNotation: RankNotation;
   /** Relay cursor read before the queries: follow with `join-competition {since: seq}`. */
   seq: number;
@@ -150,6 +157,8 @@ interface EntryRow {
   outOfCompetition: boolean;
   /** Best final value per discipline id. */
   scores: Record<string, number>;
+  /** Per discipline id: the score row and attempt of that best value (where its E and D are). */
+  routines: Record<string, { scoreId: number; attempt: number | null }>;
 }
 
 export interface ParticipantRow extends EntryRow {
@@ -166,17 +175,25 @@ export interface TeamRow extends EntryRow {
   clubName: string | null;
 }
 
-/** As the statement returns an entry: every final value of its score rows, the discipline of each beside it. */
-type FinalsRow<R extends EntryRow> = Omit<R, 'scores'> & { disciplineIds: number[]; finals: number[] };
+/** As the statement returns an entry: every final value of its score rows, the discipline, score row and attempt of each beside it. */
+type FinalsRow<R extends EntryRow> = Omit<R, 'scores' | 'routines'> & {
+  disciplineIds: number[];
+  finals: number[];
+  finalScoreIds: number[];
+  attempts: Array<number | null>;
+};
 
 /** The best attempt per discipline (the highest value, also over several score rows of one entry). */
-function withBestScores<R extends EntryRow>({ disciplineIds, finals, ...entry }: FinalsRow<R>): R {
+function withBestScores<R extends EntryRow>({ disciplineIds, finals, finalScoreIds, attempts, ...entry }: FinalsRow<R>): R {
   const scores: Record<string, number> = {};
+  const routines: EntryRow['routines'] = {};
   disciplineIds.forEach((disciplineId, index) => {
     const key = String(disciplineId);
-    scores[key] = Math.max(scores[key] ?? Number.NEGATIVE_INFINITY, finals[index]!);
+    if (finals[index]! <= (scores[key] ?? Number.NEGATIVE_INFINITY)) return;
+    scores[key] = finals[index]!;
+    routines[key] = { scoreId: finalScoreIds[index]!, attempt: attempts[index] ?? null };
   });
-  return { ...entry, scores } as unknown as R;
+  return { ...entry, scores, routines } as unknown as R;
 }
 
 /** The participant or team table of a list, joined with its club; `columns` select from them. */
@@ -204,11 +221,13 @@ function entriesSql(tables: Tables, kind: EntryKind, unit: EntryUnit): string {
       ? 'COALESCE(d.int_kp, 0) = 0'
       : `EXISTS (SELECT 1 FROM ${tables.disziplinen_felder} f
                   WHERE f.int_disziplinen_felderid = d.int_kp AND f.int_disziplinenid = d.int_disziplinenid AND f.bol_endwert)`;
-  // Both arrays are filled from the same rows in the same order, so their positions pair up.
+  // The arrays are filled from the same rows in the same order, so their positions pair up.
   return `SELECT ${unit.key} AS "entryId", min(w.int_wertungenid) AS "scoreId",
                  bool_or(COALESCE(w.bol_ak, false)) AS "outOfCompetition",
                  COALESCE(array_agg(d.int_disziplinenid) FILTER (WHERE d.int_wertungenid IS NOT NULL), '{}') AS "disciplineIds",
                  COALESCE(array_agg(d.rel_leistung) FILTER (WHERE d.int_wertungenid IS NOT NULL), '{}') AS finals,
+                 COALESCE(array_agg(d.int_wertungenid) FILTER (WHERE d.int_wertungenid IS NOT NULL), '{}') AS "finalScoreIds",
+                 COALESCE(array_agg(d.int_versuch) FILTER (WHERE d.int_wertungenid IS NOT NULL), '{}') AS attempts,
                  ${unit.columns}
             FROM ${tables.wertungen} w
             ${unit.join}
@@ -246,17 +265,50 @@ export async function selectTeamEntries(db: Queryable, competitionId: number): P
   return rows.map(withBestScores);
 }
 
+/** E and D of an entry's best routine on a discipline; null where unknown or not needed. */
+type RoutineParts = (row: EntryRow, disciplineId: number) => { e: number | null; d: number | null } | null;
+
+const noParts: RoutineParts = () => null;
+
+/**
+ * Under `e-then-d`, E and D of every entry's best routines: two statements (the disciplines' E and
+ * D fields, their values for every score row of the list), whatever the number of entries.
+ */
+async function loadRoutineParts(
+  db: Queryable,
+  rule: ApparatusTieBreak,
+  disciplines: readonly ResultDiscipline[],
+  rows: readonly EntryRow[],
+): Promise<RoutineParts> {
+  if (rule !== 'e-then-d' || rows.length === 0) return noParts;
+  const fields = await selectScorePartFields(
+    db,
+    disciplines.map((discipline) => discipline.disciplineId),
+  );
+  const scoreIds = [...new Set(rows.flatMap((row) => Object.values(row.routines).map((routine) => routine.scoreId)))];
+  const values = await selectPartValues(db, scoreIds, partFieldIds(fields.values()));
+  return (row, disciplineId) => {
+    const routine = row.routines[String(disciplineId)];
+    return routine ? routineParts(fields.get(disciplineId), values, routine.scoreId, routine.attempt) : null;
+  };
+}
+
 /** Ranks one class of entries and lists it (ranked by rank, then the others), names breaking ties in the listing. */
 function rankClass<R extends EntryRow, T extends RankedFields>(
   rows: readonly R[],
   disciplines: readonly ResultDiscipline[],
   ranking: { tieBreak: TieBreakRule; options: RankingOptions },
+  parts: RoutineParts,
   describe: (row: R) => Omit<T, keyof RankedFields>,
   name: (item: T) => string,
 ): T[] {
   const scores = rows.map((row) => disciplines.map((discipline) => row.scores[String(discipline.disciplineId)] ?? null));
   const ranked = rankAllAround(
-    rows.map((row, index) => ({ scores: scores[index]!, outOfCompetition: row.outOfCompetition })),
+    rows.map((row, index) => ({
+      scores: scores[index]!,
+      parts: disciplines.map((discipline) => parts(row, discipline.disciplineId)),
+      outOfCompetition: row.outOfCompetition,
+    })),
     ranking.tieBreak,
     ranking.options,
   );
@@ -273,6 +325,7 @@ function rankClass<R extends EntryRow, T extends RankedFields>(
           disciplineId: discipline.disciplineId,
           score: scores[index]![position]!,
           rank: totals.disciplineRanks[position]!,
+          tieBreak: totals.disciplineTieBreaks[position]!,
         })),
         tieBreak: totals.tieBreak,
       };
@@ -300,6 +353,7 @@ async function loadHeader(db: Queryable, query: { eventId: number; competitionId
     competitionId: query.competitionId,
     competitionName: scope.competition_name,
     tieBreak: ranking.tieBreak,
+    apparatusTieBreak: ranking.apparatusTieBreak,
     rankNotation: ranking.rankNotation,
     seq,
     disciplines,
@@ -307,6 +361,7 @@ async function loadHeader(db: Queryable, query: { eventId: number; competitionId
   const positions = new Map(disciplines.map((discipline, position) => [discipline.disciplineId, position]));
   const options: RankingOptions = {
     notation: ranking.rankNotation,
+    apparatusTieBreak: ranking.apparatusTieBreak,
     maxDrops: ranking.maxDrops ?? undefined,
     // An apparatus without scores in the competition has no column and nothing to compare.
     order: ranking.apparatusOrder.flatMap((disciplineId) => positions.get(disciplineId) ?? []),
@@ -323,6 +378,7 @@ export async function loadAllAroundResults(db: Queryable, query: ResultsQuery, r
     readAgeRule(db),
   ]);
   const rows = await selectParticipantEntries(db, query.competitionId);
+  const parts = await loadRoutineParts(db, header.apparatusTieBreak, header.disciplines, rows);
   const describe = (row: ParticipantRow) => ({
     participantId: row.entryId,
     firstName: row.firstName,
@@ -332,7 +388,7 @@ export async function loadAllAroundResults(db: Queryable, query: ResultsQuery, r
     birthYear: row.birthDate === null ? null : (parseIsoDate(row.birthDate)?.year ?? null),
   });
   const rank = (members: readonly ParticipantRow[]) =>
-    rankClass<ParticipantRow, AllAroundResult>(members, header.disciplines, rules, describe, personName);
+    rankClass<ParticipantRow, AllAroundResult>(members, header.disciplines, rules, parts, describe, personName);
   if (query.groupBy !== 'ageClass') return { ...header, ageRule, groupBy: null, classes: [{ ageClass: null, results: rank(rows) }] };
 
   const ranges = parseAgeCategoryRanges(ageClassRanges);
@@ -355,6 +411,7 @@ export async function loadTeamResults(
 ): Promise<TeamResults> {
   const { header, rules } = await loadHeader(db, query, 'team', relayCursor);
   const rows = await selectTeamEntries(db, query.competitionId);
+  const parts = await loadRoutineParts(db, header.apparatusTieBreak, header.disciplines, rows);
   const describe = (row: TeamRow) => ({ teamId: row.entryId, name: row.name, startNumber: row.startNumber, clubName: row.clubName });
-  return { ...header, results: rankClass<TeamRow, TeamResult>(rows, header.disciplines, rules, describe, (item) => item.name) };
+  return { ...header, results: rankClass<TeamRow, TeamResult>(rows, header.disciplines, rules, parts, describe, (item) => item.name) };
 }

@@ -6,11 +6,13 @@
 import type { Queryable } from '../src/db/pool.js';
 import { notFound, validationFailed } from '../src/domain/errors.js';
 import type { RankNotation, TieBreakRule } from '../src/domain/all-around.js';
+import type { ApparatusTieBreak } from '../src/domain/apparatus-ranking.js';
 import { competitionRanking, readAppSetting, type CompetitionRanking } from './app-settings.js';
 import { selectCompetitionDisciplines, selectResultsScope } from './results.js';
 
 export interface TieBreakSettingInput {
   tieBreak: TieBreakRule;
+  apparatusTieBreak?: ApparatusTieBreak | undefined;
   rankNotation?: RankNotation | undefined;
   maxDrops?: number | undefined;
   apparatusOrder?: number[] | undefined;

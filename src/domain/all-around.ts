@@ -11,7 +11,8 @@
  * - Out of competition (bol_ak): listed with rank null; takes no rank from anybody.
  * - Ties share a rank and the next rank is skipped (1, 1, 3), or with the `dense` notation the
  *   next rank follows on (1, 1, 2). A tie-break rule only decides between equal totals; entries
- *   still equal after it share the rank.
+ *   still equal after it share the rank. The per-discipline ranks follow the apparatus rule
+ *   (`./apparatus-ranking.ts`).
  *
  * Tie-break rules (app setting `results`, per competition):
  * - `none`: equal totals share the rank.
@@ -27,19 +28,15 @@
  * A stored rule that is not one of these counts as `none` (the settings reader checks it).
  */
 
+import { rankApparatus, type ApparatusEntry, type ApparatusTieBreak } from './apparatus-ranking.js';
+import { DEFAULT_RANK_NOTATION, scoreUnits, sharedRanks, type RankNotation } from './ranks.js';
+
+export { DEFAULT_RANK_NOTATION, isRankNotation, RANK_NOTATIONS, scoreUnits, type RankNotation } from './ranks.js';
+
 export type TieBreakRule = 'none' | 'best-device-scores' | 'drop-lowest' | 'apparatus-order';
 
 export const TIE_BREAK_RULES: readonly TieBreakRule[] = ['none', 'best-device-scores', 'drop-lowest', 'apparatus-order'];
 export const DEFAULT_TIE_BREAK: TieBreakRule = 'none';
-
-/** `standard`: 1, 1, 3 (the default); `dense`: 1, 1, 2. */
-export type RankNotation = 'standard' | 'dense';
-export const RANK_NOTATIONS: readonly RankNotation[] = ['standard', 'dense'];
-export const DEFAULT_RANK_NOTATION: RankNotation = 'standard';
-
-export function isRankNotation(value: unknown): value is RankNotation {
-  return typeof value === 'string' && (RANK_NOTATIONS as readonly string[]).includes(value);
-}
 
 /** The parameters of the rules beside the rule's name; every one optional. */
 export interface RankingOptions {
@@ -48,18 +45,19 @@ export interface RankingOptions {
   /** `apparatus-order`: positions in `RankInput.scores`, compared in this order. */
   order?: readonly number[] | undefined;
   notation?: RankNotation | undefined;
+  /** The per-discipline ranks' tie-break rule; absent: `shared`. */
+  apparatusTieBreak?: ApparatusTieBreak | undefined;
 }
 
 export function isTieBreakRule(value: unknown): value is TieBreakRule {
   return typeof value === 'string' && (TIE_BREAK_RULES as readonly string[]).includes(value);
 }
 
-/** Thousandths of a score; the unit every comparison and sum uses. */
-export const scoreUnits = (score: number): number => Math.round(score * 1000);
-
 export interface RankInput {
   /** Scores per discipline, in the competition's discipline order; null where none yet. */
   scores: ReadonlyArray<number | null>;
+  /** E and D per discipline (parallel to `scores`) for `e-then-d`; absent or null where unknown. */
+  parts?: ReadonlyArray<{ e: number | null; d: number | null } | null> | undefined;
   outOfCompetition: boolean;
 }
 
@@ -68,8 +66,10 @@ export interface RankedTotals {
   rank: number | null;
   total: number;
   complete: boolean;
-  /** Standard competition ranking per discipline among the competing entries (ties shared); null without a score. */
+  /** Rank per discipline among the competing entries, by the apparatus rule and the notation; null without a score. */
   disciplineRanks: Array<number | null>;
+  /** Per discipline: the apparatus rule where it ranked this entry apart from an equal score; else null. */
+  disciplineTieBreaks: Array<ApparatusTieBreak | null>;
   /** The rule that ranked this entry apart from another with the same total; null when none did. */
   tieBreak: TieBreakRule | null;
 }
@@ -109,20 +109,6 @@ export function compareEntries(a: Prepared, b: Prepared, rule: TieBreakRule): nu
     case 'none':
       return 0;
   }
-}
-
-/**
- * Ranks over `sorted` (best first); `same` tells whether two neighbours share a rank. `standard`
- * skips the ranks a tie took (1, 1, 3), `dense` does not (1, 1, 2).
- */
-function sharedRanks<T>(sorted: readonly T[], same: (a: T, b: T) => boolean, notation: RankNotation = 'standard'): number[] {
-  const ranks: number[] = [];
-  sorted.forEach((item, position) => {
-    const previous = sorted[position - 1];
-    if (previous !== undefined && same(previous, item)) ranks.push(ranks[position - 1]!);
-    else ranks.push(notation === 'dense' ? (ranks[position - 1] ?? 0) + 1 : position + 1);
-  });
-  return ranks;
 }
 
 /** The sums of `units` (best first) after dropping the lowest 1, 2, … `maxDrops`, keeping at least one. */
@@ -168,20 +154,23 @@ export function rankAllAround(entries: readonly RankInput[], rule: TieBreakRule,
   });
 
   const disciplineCount = entries.reduce((max, entry) => Math.max(max, entry.scores.length), 0);
-  const disciplineRankOf = Array.from({ length: disciplineCount }, (_, discipline) => {
-    const scored = entries
-      .map((entry, index) => ({ index, score: entry.scores[discipline] ?? null, competing: !entry.outOfCompetition }))
-      .filter((item): item is { index: number; score: number; competing: boolean } => item.competing && item.score !== null)
-      .sort((a, b) => scoreUnits(b.score) - scoreUnits(a.score));
-    const perDiscipline = sharedRanks(scored, (a, b) => scoreUnits(a.score) === scoreUnits(b.score), notation);
-    return new Map(scored.map((item, position) => [item.index, perDiscipline[position]!]));
-  });
+  const disciplineRankOf = Array.from({ length: disciplineCount }, (_, discipline) =>
+    rankApparatus(
+      entries.map((entry): ApparatusEntry => ({
+        score: entry.scores[discipline] ?? null,
+        outOfCompetition: entry.outOfCompetition,
+        ...entry.parts?.[discipline],
+      })),
+      { rule: options.apparatusTieBreak ?? 'shared', notation },
+    ),
+  );
 
   return entries.map((entry, index) => ({
     rank: rankOf.get(index) ?? null,
     total: prepared[index]!.totalUnits / 1000,
     complete: entry.scores.length > 0 && entry.scores.every((score) => score !== null),
-    disciplineRanks: entry.scores.map((_, discipline) => disciplineRankOf[discipline]!.get(index) ?? null),
+    disciplineRanks: entry.scores.map((_, discipline) => disciplineRankOf[discipline]![index]!.rank),
+    disciplineTieBreaks: entry.scores.map((_, discipline) => disciplineRankOf[discipline]![index]!.tieBreak),
     tieBreak: rankOf.has(index) && ranksPerTotal.get(prepared[index]!.totalUnits)!.size > 1 ? rule : null,
   }));
 }

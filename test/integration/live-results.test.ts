@@ -91,6 +91,9 @@ describe('GET /api/live-results', () => {
     ]);
     expect(body.results[0]).toEqual({
       rank: 1,
+      tieBreak: null,
+      e: null,
+      d: null,
       kind: 'individual',
       scoreId: scoreIds.Adler,
       competitionId: competition.competitionId,

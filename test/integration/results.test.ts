@@ -156,13 +156,13 @@ describe('GET /api/results', () => {
       birthYear: null,
       outOfCompetition: false,
       disciplines: [
-        { disciplineId: devices[0]!.id, score: 9.5, rank: 2 },
-        { disciplineId: devices[1]!.id, score: 9, rank: 2 },
-        { disciplineId: devices[2]!.id, score: null, rank: null },
+        { disciplineId: devices[0]!.id, score: 9.5, rank: 2, tieBreak: null },
+        { disciplineId: devices[1]!.id, score: 9, rank: 2, tieBreak: null },
+        { disciplineId: devices[2]!.id, score: null, rank: null, tieBreak: null },
       ],
     });
     expect(row('Fuchs').complete).toBe(false);
-    expect(row('Fuchs').disciplines[2]).toEqual({ disciplineId: devices[2]!.id, score: null, rank: null });
+    expect(row('Fuchs').disciplines[2]).toEqual({ disciplineId: devices[2]!.id, score: null, rank: null, tieBreak: null });
     expect(row('Berg').disciplines.map((discipline: any) => discipline.rank)).toEqual([1, 2, 2]);
     expect(body.classes[0].results.some((result: any) => result.lastName === 'Fehlt')).toBe(false);
   });
@@ -392,6 +392,9 @@ describe('CSV exports', () => {
       'Complete',
       'Out of competition',
       'Participant ID',
+      'Sp rank',
+      'Bo rank',
+      'Ba rank',
     ]);
     const parsed = rows.map((cells) => ({
       ageClass: cells[0],
@@ -406,6 +409,7 @@ describe('CSV exports', () => {
       complete: cells[11] === 'yes',
       outOfCompetition: cells[12] === 'yes',
       participantId: Number(cells[13]),
+      disciplineRanks: cells.slice(14, 17).map((cell) => number(cell, decimalMark)),
     }));
     const expected = json.classes.flatMap((group: any) =>
       group.results.map((row: any) => ({
@@ -421,6 +425,7 @@ describe('CSV exports', () => {
         complete: row.complete,
         outOfCompetition: row.outOfCompetition,
         participantId: row.participantId,
+        disciplineRanks: row.disciplines.map((discipline: any) => discipline.rank),
       })),
     );
     expect(parsed).toEqual(expected);
@@ -456,6 +461,8 @@ describe('CSV exports', () => {
       'Complete',
       'Out of competition',
       'Team ID',
+      'TeamGym Boden rank',
+      'TeamGym Trampolin rank',
     ]);
     expect(
       rows.map((cells) => [
@@ -467,6 +474,7 @@ describe('CSV exports', () => {
         number(cells[6]!, ','),
         cells[7] === 'yes',
         Number(cells[9]),
+        cells.slice(10, 12).map((cell) => number(cell, ',')),
       ]),
     ).toEqual(
       json.results.map((row: any) => [
@@ -478,6 +486,7 @@ describe('CSV exports', () => {
         row.total,
         row.complete,
         row.teamId,
+        row.disciplines.map((discipline: any) => discipline.rank),
       ]),
     );
   });

@@ -66,6 +66,7 @@ describe('competition tie-break rule', () => {
     expect((await getJson(path())).body).toEqual({
       competitionId: competition.competitionId,
       tieBreak: 'none',
+      apparatusTieBreak: 'shared',
       rankNotation: 'standard',
       maxDrops: null,
       apparatusOrder: [],

@@ -49,3 +49,40 @@ describe('scoreboard ranking', () => {
     expect(entries.map((row) => row.score)).toEqual([11, 12]);
   });
 });
+
+describe('scoreboard ranking with the apparatus rule (FIG Technical Regulations: higher E, then higher D)', () => {
+  // Ann 14.500 = E 8.700 + D 5.800; Bob 14.500 = E 8.500 + D 6.000; Cy 14.500 = E 8.500 + D 5.900.
+  const tied = () => [
+    entry('Bob', 14.5, { e: 8.5, d: 6, wertungenId: 2 }),
+    entry('Cy', 14.5, { e: 8.5, d: 5.9, wertungenId: 3 }),
+    entry('Ann', 14.5, { e: 8.7, d: 5.8, wertungenId: 1 }),
+  ];
+
+  it('e-then-d orders equal scores by E, then D; shared keeps them together (dense: 1, 1, 1, 2)', () => {
+    expect(rankEntries(tied(), 'descending', { rule: 'e-then-d' }).map((row) => [row.rank, row.name])).toEqual([
+      [1, 'Ann'],
+      [2, 'Bob'],
+      [3, 'Cy'],
+    ]);
+    const withLower = [...tied(), entry('Dan', 14, { wertungenId: 4 })];
+    expect(rankEntries(withLower, 'descending', { rule: 'shared', notation: 'dense' }).map((row) => [row.rank, row.name])).toEqual([
+      [1, 'Ann'],
+      [1, 'Bob'],
+      [1, 'Cy'],
+      [2, 'Dan'],
+    ]);
+  });
+
+  it('a live score forgets the routine’s E and D, so its tie stays shared until the server’s ranking has them', () => {
+    const entries = tied();
+    applyLiveScore(entries, { scoreId: 3, score: 14.5 });
+    expect(entries[1]).toMatchObject({ e: 8.5, d: 5.9 });
+    applyLiveScore(entries, { scoreId: 1, score: 14.6 });
+    applyLiveScore(entries, { scoreId: 1, score: 14.5 });
+    expect(rankEntries(entries, 'descending', { rule: 'e-then-d' }).map((row) => [row.rank, row.name])).toEqual([
+      [1, 'Ann'],
+      [1, 'Bob'],
+      [1, 'Cy'],
+    ]);
+  });
+});

@@ -70,6 +70,9 @@ export class AllAroundBoard {
       onEvent: (event) => this.liveEvent(event),
       onStatus: (status) => this.statusChanged(status),
       onResync: () => void this.load(),
+      onTieBreakChanged: (event) => {
+        if (event.competitionId === this.competitionId) void this.load();
+      },
     });
     void api
       .disciplines()

@@ -21,7 +21,7 @@ import { tInq } from '../shared/inquiries.js';
 import { liveIndicator } from './live-indicator.js';
 import { fetchLiveResults } from './live-results.js';
 import { paceFromUrl, RowPager } from './pager.js';
-import { applyLiveScore, rankEntries, type BoardEntry, type RankOrder } from './ranking.js';
+import { applyLiveScore, rankEntries, type BoardEntry, type BoardRule, type RankOrder } from './ranking.js';
 
 export interface DeviceBoardTarget {
   eventId: number;
@@ -39,6 +39,8 @@ export interface DeviceBoardTarget {
 export class DeviceBoard {
   private entries: BoardEntry[] = [];
   private order: RankOrder = 'descending';
+  /** Each competition's apparatus tie-break rule and notation, from the last snapshot. */
+  private rules = new Map<number, BoardRule>();
   private format: ScoreFormat = scoreFormat({ inputMask: null, decimals: null });
   private competitions: CompetitionSummary[] = [];
   private eventsDuringLoad: ScoreUpdatedEvent[] | null = null;
@@ -92,6 +94,8 @@ export class DeviceBoard {
       onInquiryUpdated: (inquiry) => this.inquiries.apply(inquiry),
       // An entry out of competition is ranked no more (or again): the server ranks.
       onParticipantsChanged: () => this.scheduleReload(100),
+      // Another rule or notation: rank with the server's new one.
+      onTieBreakChanged: () => this.scheduleReload(100),
     });
     await this.describe();
     await this.load();
@@ -155,6 +159,7 @@ export class DeviceBoard {
         snapshot.entries.filter((entry) => !inSquad(entry) && entry.wertungenId !== null).map((entry) => entry.wertungenId!),
       );
       this.order = snapshot.order;
+      this.rules = snapshot.rules;
       const replay = this.eventsDuringLoad;
       const unmatched = this.unmatched;
       this.eventsDuringLoad = null;
@@ -212,6 +217,8 @@ export class DeviceBoard {
       return;
     }
     if (typeof event.released === 'boolean') entry.released = event.released;
+    // The event carries no E and D: the server's ranking brings them.
+    if (mode === 'live' && this.rules.get(entry.competitionId ?? -1)?.rule === 'e-then-d') this.scheduleReload(100);
     if (mode !== 'replay') {
       this.highlighted.set(entry.key, Date.now() + this.pace.holdMs);
       this.lastUpdate = new Date();
@@ -241,7 +248,7 @@ export class DeviceBoard {
     }
     const order = [...groups.keys()].sort((a, b) => this.competitionIndex(a) - this.competitionIndex(b));
     const tables = order.map((competitionId) => {
-      const rows = rankEntries(groups.get(competitionId)!, this.order).map((entry) => {
+      const rows = rankEntries(groups.get(competitionId)!, this.order, this.rules.get(competitionId ?? -1)).map((entry) => {
         const highlight = (this.highlighted.get(entry.key) ?? 0) > now;
         const provisional = !this.target.releasedOnly && entry.released === false;
         if (!highlight) this.highlighted.delete(entry.key);

@@ -1,4 +1,9 @@
-/** Scoreboard ranking without the DOM, so it is unit-testable in Node. */
+/**
+ * Scoreboard ranking without the DOM, so it is unit-testable in Node. The ranks come from the
+ * server's own ranking module (`src/domain/apparatus-ranking.ts`), so a board re-ranking on a live
+ * event shows what `GET /api/live-results` would answer.
+ */
+import { compareScores, rankApparatus, type ApparatusRanking } from '../../src/domain/apparatus-ranking.js';
 
 export interface BoardEntry {
   /** Stable row identity: the score row (wertungenId) when known, else the participant. */
@@ -15,35 +20,37 @@ export interface BoardEntry {
   outOfCompetition: boolean;
   /** Released by the head judge; false marks the score provisional. Absent: not known. */
   released?: boolean;
+  /** E and D of the routine for an `e-then-d` rule; null where not known (such a tie stays shared). */
+  e?: number | null;
+  d?: number | null;
 }
 
 export interface RankedEntry extends BoardEntry {
-  /** Equal scores share a rank and the next rank skips (1, 2, 2, 4); null without a score or out of competition. */
+  /** Equal scores share a rank (1, 2, 2, 4, or 1, 2, 2, 3 dense) unless the rule decides; null without a score or out of competition. */
   rank: number | null;
 }
-
-// Scores are float4 in the database: compare at a thousandth so 13.45 and 13.449999 tie.
-const scoreUnits = (score: number) => Math.round(score * 1000);
 
 /** 'ascending' for a time mask: the shortest time ranks first (issue 17). */
 export type RankOrder = 'ascending' | 'descending';
 
-const byScoreThenName = (order: RankOrder) => (a: BoardEntry, b: BoardEntry) =>
-  (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) ||
-  (order === 'ascending' ? scoreUnits(a.score ?? 0) - scoreUnits(b.score ?? 0) : scoreUnits(b.score ?? 0) - scoreUnits(a.score ?? 0)) ||
-  a.name.localeCompare(b.name);
+/** The rule and notation of one competition's ranking; absent: shared, 1, 1, 3. */
+export type BoardRule = Omit<ApparatusRanking, 'order'>;
 
-/** Ranked entries first, by score; then out-of-competition entries; then those without a score. */
-export function rankEntries(entries: readonly BoardEntry[], order: RankOrder = 'descending'): RankedEntry[] {
-  const competing = entries.filter((entry) => entry.score !== null && !entry.outOfCompetition).sort(byScoreThenName(order));
-  const others = entries.filter((entry) => entry.score === null || entry.outOfCompetition).sort(byScoreThenName(order));
-  const ranked: RankedEntry[] = [];
-  competing.forEach((entry, index) => {
-    const previous = ranked[index - 1];
-    const tied = previous !== undefined && scoreUnits(previous.score!) === scoreUnits(entry.score!);
-    ranked.push({ ...entry, rank: tied ? previous.rank : index + 1 });
-  });
-  return [...ranked, ...others.map((entry) => ({ ...entry, rank: null }))];
+/** Ranked entries first, by rank (then name); then out-of-competition entries; then those without a score. */
+export function rankEntries(
+  entries: readonly BoardEntry[],
+  order: RankOrder = 'descending',
+  rule: BoardRule = { rule: 'shared' },
+): RankedEntry[] {
+  const ranking: ApparatusRanking = { ...rule, order };
+  const ranks = rankApparatus(entries, ranking);
+  const byScoreThenName = (a: RankedEntry, b: RankedEntry) =>
+    (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) || compareScores(a, b, order) || a.name.localeCompare(b.name);
+  const ranked = entries.map((entry, index) => ({ ...entry, rank: ranks[index]!.rank }));
+  return [
+    ...ranked.filter((entry) => entry.rank !== null).sort((a, b) => a.rank! - b.rank! || a.name.localeCompare(b.name)),
+    ...ranked.filter((entry) => entry.rank === null).sort(byScoreThenName),
+  ];
 }
 
 export const entryKey = (wertungenId: number | null, participantId: number | null) =>
@@ -52,6 +59,8 @@ export const entryKey = (wertungenId: number | null, participantId: number | nul
 /**
  * Applies a live score to the entry it names (by participantId or wertungenId). Returns the
  * changed entry, or null when the board does not know the participant yet (the caller reloads).
+ * A changed score makes the routine's E and D unknown (the event carries neither), so an
+ * `e-then-d` tie stays shared until the server's ranking has them.
  */
 export function applyLiveScore(
   entries: BoardEntry[],
@@ -63,6 +72,10 @@ export function applyLiveScore(
       (typeof update.participantId === 'number' && candidate.participantId === update.participantId),
   );
   if (!entry) return null;
+  if (entry.score !== update.score) {
+    entry.e = null;
+    entry.d = null;
+  }
   entry.score = update.score;
   entry.wertungenId ??= update.scoreId;
   return entry;

@@ -98,7 +98,7 @@ interface Row {
   startNumber: string;
   name: string;
   detail: string;
-  disciplines: Array<{ disciplineId: number; score: number | null }>;
+  disciplines: Array<{ disciplineId: number; score: number | null; rank: number | null }>;
 }
 
 const personRow = (result: AllAroundResult): Row => ({
@@ -164,6 +164,8 @@ function resultSheet(list: AllAroundResults | TeamResults, group: SheetGroup, fo
             'td',
             { class: 'score' },
             discipline.score === null ? '–' : formats.of(discipline.disciplineId).display(discipline.score, decimalSeparator),
+            // The device rank, by the competition's apparatus rule: the same the device board shows.
+            discipline.rank === null ? null : h('span', { class: 'device-rank', title: m('res.deviceRank') }, `${discipline.rank}.`),
           ),
         ),
         h(
@@ -189,6 +191,7 @@ function resultSheet(list: AllAroundResults | TeamResults, group: SheetGroup, fo
     group.rows.some((row) => !row.complete) ? `* ${m('res.incomplete')}` : null,
     group.rows.some((row) => row.outOfCompetition) ? m('res.ocNote', { oc: t('board.oc') }) : null,
     list.tieBreak === 'best-device-scores' ? m('res.tieBreak') : null,
+    list.apparatusTieBreak === 'e-then-d' ? m('res.apparatusTieBreak') : null,
   ].filter((note): note is string => note !== null);
   return h(
     'section',

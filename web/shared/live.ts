@@ -23,6 +23,8 @@ export interface LiveFeedOptions {
   onInquiryUpdated?(event: InquiryMessage): void;
   /** The office entered gymnasts or changed an entry's did-not-start / out-of-competition flag. */
   onParticipantsChanged?(event: { eventId: number; seq?: number }): void;
+  /** A competition's tie-break rule or rank notation changed: rankings must be loaded again. */
+  onTieBreakChanged?(event: { eventId: number; competitionId: number; seq?: number }): void;
 }
 
 export interface RotationChanged {
@@ -70,6 +72,9 @@ export class LiveFeed {
     this.socket.on('inquiry-updated', (event: InquiryMessage) => this.receive(event, () => this.options.onInquiryUpdated?.(event)));
     this.socket.on('participants-changed', (event: { eventId: number; seq?: number }) =>
       this.receive(event, () => this.options.onParticipantsChanged?.(event)),
+    );
+    this.socket.on('tie-break-changed', (event: { eventId: number; competitionId: number; seq?: number }) =>
+      this.receive(event, () => this.options.onTieBreakChanged?.(event)),
     );
     this.options.onStatus('connecting');
   }

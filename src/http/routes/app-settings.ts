@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps, TypedApp } from '../app-types.js';
 import { AGE_RULES } from '../../domain/age.js';
 import { RANK_NOTATIONS, TIE_BREAK_RULES } from '../../domain/all-around.js';
+import { APPARATUS_TIE_BREAKS } from '../../domain/apparatus-ranking.js';
 import { APP_SETTING_DEFAULTS, isAppSettingKey, readAppSetting } from '../../../queries/app-settings.js';
 import { notFound } from '../../domain/errors.js';
 import { withErrors } from '../schemas/common.js';
@@ -18,6 +19,7 @@ const ScoreCaptureSettingSchema = Type.Object(
 
 const AgeRuleSchema = Type.Union(AGE_RULES.map((rule) => Type.Literal(rule)));
 const TieBreakSchema = Type.Union(TIE_BREAK_RULES.map((rule) => Type.Literal(rule)));
+const ApparatusTieBreakSchema = Type.Union(APPARATUS_TIE_BREAKS.map((rule) => Type.Literal(rule)));
 
 const AgeRuleSettingSchema = Type.Object(
   { description: Type.String(), rule: AgeRuleSchema },
@@ -32,10 +34,12 @@ const ResultsSettingSchema = Type.Object(
     description: Type.String(),
     ageClassRanges: Type.String({ description: 'age classes, e.g. 6-8,9-10; outside every range: other, no birth date: unknown' }),
     tieBreak: TieBreakSchema,
+    apparatusTieBreak: Type.Optional(ApparatusTieBreakSchema),
     competitions: Type.Record(
       Type.String(),
       Type.Object({
         tieBreak: Type.Optional(TieBreakSchema),
+        apparatusTieBreak: Type.Optional(ApparatusTieBreakSchema),
         ageClassRanges: Type.Optional(Type.String()),
         rankNotation: Type.Optional(Type.Union(RANK_NOTATIONS.map((notation) => Type.Literal(notation)))),
         maxDrops: Type.Optional(Type.Integer()),
@@ -43,7 +47,7 @@ const ResultsSettingSchema = Type.Object(
       }),
       {
         description:
-          'per competition id: its own tieBreak (with maxDrops, apparatusOrder), rankNotation and/or ageClassRanges; written by PUT /api/events/:eventId/competitions/:competitionId/tie-break',
+          'per competition id: its own tieBreak (with maxDrops, apparatusOrder), apparatusTieBreak, rankNotation and/or ageClassRanges; written by PUT /api/events/:eventId/competitions/:competitionId/tie-break',
       },
     ),
   },

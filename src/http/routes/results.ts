@@ -3,6 +3,7 @@ import type { AppDeps, TypedApp } from '../app-types.js';
 import { loadAllAroundResults, loadTeamResults, type AllAroundResults, type TeamResults } from '../../../queries/results.js';
 import { AGE_RULES } from '../../domain/age.js';
 import { RANK_NOTATIONS, TIE_BREAK_RULES } from '../../domain/all-around.js';
+import { APPARATUS_TIE_BREAKS } from '../../domain/apparatus-ranking.js';
 import { CSV_SEPARATORS, DEFAULT_CSV_SEPARATOR, toCsv, type CsvCell, type CsvSeparator } from '../../domain/csv.js';
 import { Id, withErrors } from '../schemas/common.js';
 import { setTieBreakSetting } from '../../../commands/tie-break-setting.js';
@@ -29,10 +30,20 @@ const Separator = Type.Optional(
   ),
 );
 
+export const ApparatusTieBreakSchema = Type.Union(
+  APPARATUS_TIE_BREAKS.map((rule) => Type.Literal(rule)),
+  { description: 'Ties on one apparatus: shared (default), or e-then-d (higher E, then higher D, still equal shared; FIG)' },
+);
+
 const DisciplineResultSchema = Type.Object({
   disciplineId: Type.Integer(),
   score: Type.Union([Type.Number(), Type.Null()], { description: 'Final value of the best attempt; null while missing' }),
-  rank: Type.Union([Type.Integer(), Type.Null()], { description: 'Rank in this discipline within the class, ties shared' }),
+  rank: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Rank in this discipline within the class: the apparatus tie-break rule and the rank notation',
+  }),
+  tieBreak: Type.Union([ApparatusTieBreakSchema, Type.Null()], {
+    description: 'The apparatus rule where it ranked this entry apart from an equal score on this discipline; else null',
+  }),
 });
 
 const TieBreakSchema = Type.Union(TIE_BREAK_RULES.map((rule) => Type.Literal(rule)));
@@ -60,6 +71,7 @@ const HeaderFields = {
   competitionId: Type.Integer(),
   competitionName: NullableString,
   tieBreak: TieBreakSchema,
+  apparatusTieBreak: ApparatusTieBreakSchema,
   rankNotation: Type.Union(
     RANK_NOTATIONS.map((notation) => Type.Literal(notation)),
     { description: 'standard: 1, 1, 3; dense: 1, 1, 2' },
@@ -122,6 +134,7 @@ const TieBreakParams = Type.Object({ eventId: Id(), competitionId: Id() });
 const TieBreakBody = Type.Object(
   {
     tieBreak: TieBreakSchema,
+    apparatusTieBreak: Type.Optional(ApparatusTieBreakSchema),
     rankNotation: Type.Optional(NotationSchema),
     maxDrops: Type.Optional(MaxDropsSchema),
     apparatusOrder: Type.Optional(ApparatusOrderSchema),
@@ -131,6 +144,7 @@ const TieBreakBody = Type.Object(
 const TieBreakSettingSchema = Type.Object({
   competitionId: Type.Integer(),
   tieBreak: TieBreakSchema,
+  apparatusTieBreak: ApparatusTieBreakSchema,
   rankNotation: NotationSchema,
   maxDrops: Type.Union([Type.Integer(), Type.Null()], { description: 'null: all but one score may be dropped' }),
   apparatusOrder: Type.Array(Type.Integer()),
@@ -156,6 +170,7 @@ export function allAroundCsvRows(list: AllAroundResults): CsvCell[][] {
     'Complete',
     'Out of competition',
     'Participant ID',
+    ...list.disciplines.map((discipline) => `${disciplineLabel(discipline)} rank`),
   ];
   const rows = list.classes.flatMap((group) =>
     group.results.map((result): CsvCell[] => [
@@ -171,6 +186,7 @@ export function allAroundCsvRows(list: AllAroundResults): CsvCell[][] {
       yesNo(result.complete),
       yesNo(result.outOfCompetition),
       result.participantId,
+      ...result.disciplines.map((discipline) => discipline.rank),
     ]),
   );
   return [header, ...rows];
@@ -187,6 +203,7 @@ export function teamCsvRows(list: TeamResults): CsvCell[][] {
     'Complete',
     'Out of competition',
     'Team ID',
+    ...list.disciplines.map((discipline) => `${disciplineLabel(discipline)} rank`),
   ];
   const rows = list.results.map((result): CsvCell[] => [
     result.rank,
@@ -198,6 +215,7 @@ export function teamCsvRows(list: TeamResults): CsvCell[][] {
     yesNo(result.complete),
     yesNo(result.outOfCompetition),
     result.teamId,
+    ...result.disciplines.map((discipline) => discipline.rank),
   ]);
   return [header, ...rows];
 }
@@ -266,7 +284,7 @@ export async function resultsRoutes(app: TypedApp, deps: AppDeps): Promise<void>
       schema: {
         tags: ['results'],
         summary:
-          "Set a competition's tie-break rule (none, best-device-scores, drop-lowest with maxDrops, apparatus-order with apparatusOrder) and rank notation",
+          "Set a competition's tie-break rule (none, best-device-scores, drop-lowest with maxDrops, apparatus-order with apparatusOrder), apparatus tie-break rule (shared, e-then-d) and rank notation; appends tie-break-changed",
         params: TieBreakParams,
         body: TieBreakBody,
         response: withErrors({ 200: TieBreakSettingSchema }, 400, 401, 403, 404, 503),
@@ -275,7 +293,11 @@ export async function resultsRoutes(app: TypedApp, deps: AppDeps): Promise<void>
     async (request) => {
       const { eventId, competitionId } = request.params;
       await checkTieBreakInput(deps.pool, eventId, competitionId, request.body);
-      await deps.commands.run((tx) => setTieBreakSetting(tx, competitionId, request.body), commandContext(request));
+      const context = commandContext(request);
+      await deps.commands.run(
+        (tx) => setTieBreakSetting(tx, { eventId, competitionId, by: context.actor ?? 'unknown' }, request.body),
+        context,
+      );
       return readTieBreakSetting(deps.pool, eventId, competitionId);
     },
   );
