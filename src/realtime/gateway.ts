@@ -57,6 +57,8 @@ export interface GatewayOptions {
   replayDb: Queryable;
   /** More events to replay than this: the client is told to reload its snapshot instead. */
   replayMaxEvents: number;
+  /** Refuse long polling: every connection is one websocket, so instances need no sticky sessions. */
+  websocketOnly?: boolean;
 }
 
 /** Why a join was not carried out, as the ack tells it. */
@@ -79,6 +81,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     allowRequest: (request, callback) => callback(null, options.allowHost(request.headers.host) && options.allowRequestOrigin(request)),
     // Bounds what a client may send in one message; what the server queues for it is bounded below.
     maxHttpBufferSize: 64 * 1024,
+    ...(options.websocketOnly ? { transports: ['websocket' as const] } : {}),
   });
   const admission = new MessageAdmission();
   const replays = new BoundedQueue(REPLAY_CONNECTIONS, REPLAY_QUEUE);
