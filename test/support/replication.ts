@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -38,10 +38,12 @@ async function startCluster(): Promise<Cluster> {
     return { url: owned.url, dispose: () => owned.dispose() };
   }
   const major = await withClient(inject('adminDatabaseUrl'), async (client) => {
-    const { rows } = await client.query<{ version: string }>('SHOW server_version_num');
-    return Math.floor(Number(rows[0]!.version) / 10_000);
+    const { rows } = await client.query<{ version: number }>(`SELECT current_setting('server_version_num')::int AS version`);
+    return Math.floor(rows[0]!.version / 10_000);
   });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gym-replication-pg-'));
+  // The server runs as the unprivileged `postgres` user when the tests run as root.
+  chmodSync(dir, 0o755);
   const script = path.join(PROJECT_ROOT, 'scripts/ci-postgres15.sh');
   const env = {
     ...process.env,
@@ -59,7 +61,7 @@ async function startCluster(): Promise<Cluster> {
     };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw error;
+    throw new Error(`a PostgreSQL ${major} cluster did not start: ${(error as { stderr?: string }).stderr ?? ''}`, { cause: error });
   }
 }
 
