@@ -4,7 +4,7 @@
 // public side subscribes with. The embedded server must run with PUBLISH_RESULTS=1.
 import pg from 'pg';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
+import { migrateDatabase, openDatabase } from '../src/db/database.js';
 import { readOrCreateSecret } from '../src/db/embedded.js';
 import { PUBLICATION_NAME, publishForPublicInstances, REPLICATION_ROLE, ReplicationSetupError } from '../src/db/replication.js';
 import { createTables } from '../src/db/tables.js';
@@ -17,11 +17,14 @@ try {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config, logger);
   try {
+    const tables = createTables(config.tablePrefix);
+    // The published tables must exist, also before the service's first start.
+    await migrateDatabase(database.url, tables, logger);
     const password = readOrCreateSecret(config.dataDir, REPLICA_PASSWORD_FILE);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
-      await publishForPublicInstances(admin, createTables(config.tablePrefix), password);
+      await publishForPublicInstances(admin, tables, password);
     } finally {
       await admin.end();
     }

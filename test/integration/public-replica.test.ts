@@ -122,6 +122,9 @@ describe('a public instance on the replica', () => {
     });
     expect(write).toMatchObject({ status: 403, body: { statusCode: 403, code: 'FORBIDDEN' } });
     for (const page of ['/office/', '/jury/', '/api/session']) expect((await fetch(`${publicA.url}${page}`)).status, page).toBe(403);
+    // Long polling would need sticky sessions behind a load balancer: websocket only.
+    expect((await fetch(`${publicA.url}/socket.io/?EIO=4&transport=polling`)).status).toBe(400);
+    expect((await fetch(`${rig.hall.url}/socket.io/?EIO=4&transport=polling`)).status).toBe(200);
     const live = await getJson(`${publicA.url}/api/live-results?eventId=${competition.eventId}&disciplineId=${discipline.id}`);
     expect(live.status).toBe(200);
     expect(live.body.results.find((row: { scoreId: number }) => row.scoreId === scoreIds[0])).toMatchObject({ score: 13.25 });
