@@ -100,7 +100,12 @@ export async function subscribeToHall(
   const existing = await admin.query('SELECT 1 FROM pg_subscription WHERE subname = $1', [name]);
   if (existing.rowCount) throw new ReplicationSetupError(`this database already has the subscription ${name}`);
   await admin.query(`TRUNCATE ${publishedList(tables)} CASCADE`);
-  await admin.query(`CREATE SUBSCRIPTION ${name} CONNECTION ${admin.escapeLiteral(publisherUrl)} PUBLICATION ${PUBLICATION_NAME}`);
+  await admin
+    .query(`CREATE SUBSCRIPTION ${name} CONNECTION ${admin.escapeLiteral(publisherUrl)} PUBLICATION ${PUBLICATION_NAME}`)
+    .catch((error: Error) => {
+      // PostgreSQL's text names the host and port (never the password): is the tunnel up?
+      throw new ReplicationSetupError(`the subscription to the hall failed: ${error.message}`, { cause: error });
+    });
   await waitForInitialCopy(admin, name, options.timeoutMs ?? 120_000);
 }
 
