@@ -140,6 +140,9 @@ describe('a public instance on the replica', () => {
     const live = await getJson(`${publicA.url}/api/live-results?eventId=${competition.eventId}&disciplineId=${discipline.id}`);
     expect(live).toMatchObject({ status: 200, body: { eventId: competition.eventId, disciplineName: 'Boden' } });
     expect(await stored()).toEqual(before);
+    // The result lists read settings the hall may never have stored: a read-only session reads the defaults.
+    const list = await getJson(`${publicA.url}/api/results?eventId=${competition.eventId}&competitionId=${competition.competitionId}`);
+    expect(list).toMatchObject({ status: 200, body: { competitionId: competition.competitionId } });
   });
 
   it('after the subscription was stopped for 500 saves, every event reaches spectators of two instances once, in order', async () => {
