@@ -143,6 +143,9 @@ describe('a public instance on the replica', () => {
     // The result lists read settings the hall may never have stored: a read-only session reads the defaults.
     const list = await getJson(`${publicA.url}/api/results?eventId=${competition.eventId}&competitionId=${competition.competitionId}`);
     expect(list).toMatchObject({ status: 200, body: { competitionId: competition.competitionId } });
+    const competitions = await getJson(`${publicA.url}/api/events/${competition.eventId}/competitions`);
+    expect(competitions).toMatchObject({ status: 200, body: [{ id: competition.competitionId }] });
+    expect((await fetch(`${publicA.url}/api/events/${competition.eventId}/squads`)).status).toBe(403);
   });
 
   it('after the subscription was stopped for 500 saves, every event reaches spectators of two instances once, in order', async () => {
