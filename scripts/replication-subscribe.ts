@@ -34,12 +34,20 @@ try {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
-      if (values.drop) await unsubscribeFromHall(admin, values.name);
-      else await subscribeToHall(admin, tables, publisher, { name: values.name });
+      if (!values.drop) {
+        await subscribeToHall(admin, tables, publisher, { name: values.name });
+        console.log(`subscribed as ${values.name}: the hall's rows are copied`);
+      } else if ((await unsubscribeFromHall(admin, values.name)) === 'dropped') {
+        console.log(`subscription ${values.name} and its slot in the hall removed`);
+      } else {
+        console.log(
+          `subscription ${values.name} removed here; the hall did not answer or has no such slot. ` +
+            `Should the hall still have it: SELECT pg_drop_replication_slot('${values.name}') there`,
+        );
+      }
     } finally {
       await admin.end();
     }
-    console.log(values.drop ? `subscription ${values.name} removed` : `subscribed as ${values.name}: the hall's rows are copied`);
   } finally {
     await database.stop();
   }

@@ -124,10 +124,23 @@ async function waitForInitialCopy(admin: pg.Client, name: string, timeoutMs: num
   }
 }
 
-/** Removes the subscription and, when the hall answers, its slot there (the slot keeps WAL until dropped). */
-export async function unsubscribeFromHall(admin: pg.Client, name: string = DEFAULT_SUBSCRIPTION_NAME): Promise<void> {
+/**
+ * Removes the subscription and its slot in the hall (the slot keeps WAL until dropped): `dropped`.
+ * When the hall does not answer or has no such slot any more (given up past
+ * max_slot_wal_keep_size), the subscription is detached from the slot and removed here only:
+ * `detached`; a slot the hall still has is then dropped there by hand.
+ */
+export async function unsubscribeFromHall(admin: pg.Client, name: string = DEFAULT_SUBSCRIPTION_NAME): Promise<'dropped' | 'detached'> {
   checkSubscriptionName(name);
-  await admin.query(`DROP SUBSCRIPTION IF EXISTS ${name}`);
+  try {
+    await admin.query(`DROP SUBSCRIPTION IF EXISTS ${name}`);
+    return 'dropped';
+  } catch {
+    await admin.query(`ALTER SUBSCRIPTION ${name} DISABLE`);
+    await admin.query(`ALTER SUBSCRIPTION ${name} SET (slot_name = NONE)`);
+    await admin.query(`DROP SUBSCRIPTION ${name}`);
+    return 'detached';
+  }
 }
 
 /** Stops (false) or resumes (true) applying the hall's changes; the hall's slot keeps them meanwhile. */

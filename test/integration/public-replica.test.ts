@@ -17,6 +17,7 @@ import {
 } from '../support/fixtures.js';
 import { getJson, postJson } from '../support/http.js';
 import { collectEvents, joinCompetition, waitForEvent, waitUntilDelivered, type ReceivedEvent } from '../support/realtime.js';
+import { DEFAULT_SUBSCRIPTION_NAME, unsubscribeFromHall } from '../../src/db/replication.js';
 import { startReplicationRig, type ReplicationRig } from '../support/replication.js';
 import { openSocket, waitFor, waitForNumbered, type TestServer } from '../support/server.js';
 import { t } from '../support/tables.js';
@@ -194,5 +195,25 @@ describe('a public instance on the replica', () => {
     );
     const event = await waitForEvent(events, (candidate) => candidate.scoreId === scoreIds[3] && candidate.source === 'legacy', 15_000);
     expect(event).toMatchObject({ score: 11.5, eventId: competition.eventId });
+  });
+
+  // Last: it ends the subscription the tests above read through.
+  it('unsubscribes the replica also when the hall has given up its slot', async () => {
+    await rig.setSubscriptionEnabled(false);
+    await waitFor(
+      async () =>
+        (await rig.hall.pool.query(`SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND NOT active`, [DEFAULT_SUBSCRIPTION_NAME]))
+          .rowCount === 1,
+      { timeoutMs: 15_000, message: 'the slot released by the stopped subscription' },
+    );
+    await rig.hall.pool.query('SELECT pg_drop_replication_slot($1)', [DEFAULT_SUBSCRIPTION_NAME]);
+    const admin = new pg.Client({ connectionString: rig.replicaUrl });
+    await admin.connect();
+    try {
+      expect(await unsubscribeFromHall(admin)).toBe('detached');
+      expect((await admin.query('SELECT 1 FROM pg_subscription')).rowCount).toBe(0);
+    } finally {
+      await admin.end();
+    }
   });
 });

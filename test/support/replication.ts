@@ -130,7 +130,7 @@ export async function startReplicationRig(): Promise<ReplicationRig> {
     await migrateDatabase(replicaUrl, t, pino({ level: 'silent' }));
     const publisherForReplica = databaseUrl(publisher.url, 'hall', { user: REPLICATION_ROLE, password: PASSWORD });
     await withClient(replicaUrl, (admin) => subscribeToHall(admin, t, publisherForReplica));
-    cleanups.push(() => withClient(replicaUrl, (admin) => unsubscribeFromHall(admin)));
+    cleanups.push(() => withClient(replicaUrl, async (admin) => void (await unsubscribeFromHall(admin))));
     return {
       hall,
       replicaUrl,
