@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
+import type { EmbeddedDatabase } from '../src/db/embedded.js';
 import type { WithTables } from '../src/db/pool.js';
 import type { DeliveryReport, SentRequests } from './delivery.js';
 import type { PortalTarget } from './portals.js';
@@ -405,4 +406,20 @@ const PATHS: Record<Variant, { url: keyof Pick<Context, 'serviceUrl' | 'bareUrl'
 export function targetOf(context: Context, variant: Variant): PortalTarget {
   const { url, path } = PATHS[variant];
   return { url: context[url], path, fieldId: context.fieldA, base: context.base };
+}
+
+/**
+ * Starts an embedded server with pg_stat_statements loaded: the library must be there at server
+ * start, so the server is started, configured and started again on the same data. `nested` also
+ * tracks the statements inside functions and triggers.
+ */
+export async function withStatementStats(start: () => Promise<EmbeddedDatabase>, nested: boolean): Promise<EmbeddedDatabase> {
+  const database = await start();
+  const setup = new pg.Client({ connectionString: database.url });
+  await setup.connect();
+  const settings = ["shared_preload_libraries = 'pg_stat_statements'", ...(nested ? ["pg_stat_statements.track = 'all'"] : [])];
+  for (const setting of settings) await setup.query(`ALTER SYSTEM SET ${setting}`);
+  await setup.end();
+  await database.stop();
+  return start();
 }

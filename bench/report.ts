@@ -7,6 +7,7 @@ import type { fanoutScenario } from './scenarios/fanout.js';
 import type { legacyScenario } from './scenarios/legacy.js';
 import type { liveScenario } from './scenarios/live.js';
 import type { memoryScenario } from './scenarios/memory.js';
+import type { publicScenario } from './scenarios/public.js';
 import type { readScenario } from './scenarios/read.js';
 import type { resultsScenario } from './scenarios/results.js';
 import type { squadScenario } from './scenarios/squads.js';
@@ -35,6 +36,7 @@ export type Results = Record<string, unknown> & {
   memory?: Awaited<ReturnType<typeof memoryScenario>>;
   fanout?: Awaited<ReturnType<typeof fanoutScenario>>;
   legacy?: Awaited<ReturnType<typeof legacyScenario>>;
+  public?: Awaited<ReturnType<typeof publicScenario>>;
 };
 
 export interface Check {
@@ -62,6 +64,9 @@ export function integrityOf(results: Results): {
       : []),
     ...(results.fanout?.phases.map((phase) => ({ ...phase.delivery, committedWithoutReply: phase.delivery.committed - phase.saves })) ??
       []),
+    ...(results.public
+      ? [{ ...results.public.phase.delivery, committedWithoutReply: results.public.phase.delivery.committed - results.public.phase.saves }]
+      : []),
   ];
   const sum = (key: 'lost' | 'duplicated' | 'mismatched' | 'seqOutOfOrder' | 'unexpected' | 'committedWithoutReply') =>
     deliveries.reduce((total, delivery) => total + delivery[key], 0);
@@ -130,6 +135,22 @@ export function checksOf(results: Results): Check[] {
       target: '≤ 0.05×',
       value: `${fmt(fanoutRatio, 3)}× (${fmt(fanout.latencyMs.p99)} / ${fmt(naiveFanout.latencyMs.p99)} ms)`,
       met: fanoutRatio <= 0.05,
+    });
+  }
+  if (results.public) {
+    const spectators = results.public.phase;
+    const publicRatio = fanout ? spectators.latencyMs.p99 / fanout.latencyMs.p99 : null;
+    checks.push({
+      name: `public instance p99, ${results.public.spectators} spectators, ${spectators.savesPerSecond} saves/s in the hall, vs the fan-out's p99 (${fanout?.scoreboards ?? '–'} scoreboards on the hall)`,
+      target: '≤ 2.5×',
+      value: `${fmt(publicRatio, 2)}× (${fmt(spectators.latencyMs.p99)} / ${fmt(fanout?.latencyMs.p99)} ms; ${fmt(results.public.kbPerConnection)} KB RSS per connection)`,
+      met: publicRatio !== null && publicRatio <= 2.5,
+    });
+    checks.push({
+      name: `spectator statements in the hall's pg_stat_statements (${results.public.pages.loads} page loads on the public instance)`,
+      target: '0',
+      value: `${results.public.hallSpectatorStatements} (the public instance ran ${results.public.publicSpectatorStatements})`,
+      met: results.public.hallSpectatorStatements === 0 && results.public.publicSpectatorStatements > 0,
     });
   }
   for (const comparison of results.throughput?.comparisons ?? []) {
@@ -422,6 +443,42 @@ export function summary(
           `${phase.delivery.lost} / ${phase.delivery.duplicated} / ${phase.delivery.mismatched + phase.delivery.seqOutOfOrder}`,
           String(phase.delivery.reconnects ?? 0),
         ]),
+      ),
+    );
+  }
+  if (results.public) {
+    const pub = results.public;
+    const phase = pub.phase;
+    out.push(
+      '',
+      `Public instance on a logical replica: ${pub.spectators} spectator connections (${pub.processes} client processes, connected in ${pub.connectSeconds} s; initial copy ${pub.copySeconds} s), ${phase.savesPerSecond} saves/s in the hall for ${settings.fanoutSeconds} s; save sent in the hall → phone received, ms (p50 / p95 / p99 / max)`,
+    );
+    out.push(
+      table(
+        [
+          'latency',
+          'client medians',
+          'messages/s',
+          'hall CPU ms/save, server + PG',
+          'lost / duplicated / out of order',
+          'RSS MB before / connected',
+          'KB per connection',
+          'page loads (failed), ms p50 / p95 / p99 / max',
+          'spectator statements, hall / public',
+        ],
+        [
+          [
+            dist(phase.latencyMs),
+            dist(phase.clientMedianMs),
+            String(phase.messagesPerSecond),
+            cpuText(phase.cpuPerSaveMs),
+            `${phase.delivery.lost} / ${phase.delivery.duplicated} / ${phase.delivery.mismatched + phase.delivery.seqOutOfOrder}`,
+            `${fmt(pub.publicRssBeforeMb)} / ${fmt(pub.publicRssConnectedMb)}`,
+            fmt(pub.kbPerConnection),
+            `${pub.pages.loads} (${pub.pages.failed}), ${dist(pub.pages.latencyMs)}`,
+            `${pub.hallSpectatorStatements} / ${pub.publicSpectatorStatements}`,
+          ],
+        ],
       ),
     );
   }

@@ -6,7 +6,8 @@
  * bench/scenarios/, prints the report (bench/report.ts) and writes bench/results.json.
  *
  * BENCH_QUICK=1 shortens every phase (development); BENCH_ONLY=live,throughput,read,squad,results,memory,
- * fanout,legacy picks scenarios; BENCH_CPU_PROF=1 writes a CPU profile of the server process to
+ * fanout,legacy,public picks scenarios (public: a logical replica and a public instance; the hall's
+ * server then runs with wal_level=logical and pg_stat_statements); BENCH_CPU_PROF=1 writes a CPU profile of the server process to
  * bench/profiles/; BENCH_PG_STATS=1 loads pg_stat_statements and prints, after each throughput phase,
  * the statements (nested ones in triggers included) by PostgreSQL time per command; BENCH_LOG_LEVEL
  * (default info, as `npm start`) is the service's log level.
@@ -20,13 +21,14 @@ import pg from 'pg';
 import pino from 'pino';
 import { withTables } from '../src/db/pool.js';
 import { createTables } from '../src/db/tables.js';
-import { board, type Context } from './harness.js';
+import { board, withStatementStats, type Context } from './harness.js';
 import { forkChild, installSignalHandlers, onStop, stopAll, stopChild, type Child } from './processes.js';
 import { checksOf, integrityOf, summary, type Results } from './report.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { legacyScenario } from './scenarios/legacy.js';
 import { liveScenario, warmUp } from './scenarios/live.js';
 import { memoryScenario } from './scenarios/memory.js';
+import { publicScenario } from './scenarios/public.js';
 import { readScenario } from './scenarios/read.js';
 import { resultsScenario } from './scenarios/results.js';
 import { squadScenario } from './scenarios/squads.js';
@@ -50,17 +52,12 @@ async function main(): Promise<void> {
 
   progress(`embedded PostgreSQL in ${tempDir}`);
   const port = await freePort();
-  let database = await startEmbeddedDatabase(tempDir, quiet, { host: '127.0.0.1', port });
-  if (settings.pgStats) {
-    // The library must be loaded at server start: set it, then restart the server on the same data.
-    const setup = new pg.Client({ connectionString: database.url });
-    await setup.connect();
-    for (const setting of ["shared_preload_libraries = 'pg_stat_statements'", "pg_stat_statements.track = 'all'"])
-      await setup.query(`ALTER SYSTEM SET ${setting}`);
-    await setup.end();
-    await database.stop();
-    database = await startEmbeddedDatabase(tempDir, quiet, { host: '127.0.0.1', port });
-  }
+  // The public scenario's replica subscribes to this server, and its check reads pg_stat_statements.
+  const publishing = only.has('public');
+  const serverOptions = { host: '127.0.0.1', port, publish: publishing ? { maxSlotWalKeepSize: '4GB' } : null };
+  const statementStats = settings.pgStats || publishing;
+  const startDatabase = () => startEmbeddedDatabase(tempDir, quiet, serverOptions);
+  const database = statementStats ? await withStatementStats(startDatabase, settings.pgStats) : await startDatabase();
   const embedded = database;
   onStop('embedded PostgreSQL', () => embedded.stop());
   const admin = new pg.Client({ connectionString: database.url });
@@ -83,7 +80,7 @@ async function main(): Promise<void> {
   const db = withTables(new pg.Client({ connectionString: databaseUrl, application_name: 'bench-runner' }), tables);
   db.on('error', (error) => progress(`runner database connection: ${error.message}`));
   await db.connect();
-  if (settings.pgStats) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  if (statementStats) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   onStop('runner database connection', () => db.end());
   progress('seeding');
   const data = await seedBenchData(db, {
@@ -184,6 +181,7 @@ async function main(): Promise<void> {
     await scenario('memory', 'memory', () => memoryScenario(context));
     await scenario('legacy', 'legacy', () => legacyScenario(context));
     await scenario('fanout', 'fanout', () => fanoutScenario(context));
+    await scenario('public', 'public', () => publicScenario(context, { tempDir, hallTcpUrl: desktopDatabaseUrl, jwtSecret }));
   } catch (error) {
     showServerLog();
     throw error;

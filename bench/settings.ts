@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const benchDir = path.dirname(fileURLToPath(import.meta.url));
 export const quick = process.env.BENCH_QUICK === '1';
-export const SCENARIOS = ['live', 'throughput', 'read', 'squad', 'results', 'memory', 'fanout', 'legacy'] as const;
+export const SCENARIOS = ['live', 'throughput', 'read', 'squad', 'results', 'memory', 'fanout', 'legacy', 'public'] as const;
 export const only = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(',')).split(',').map((name) => name.trim()));
 
 export const settings = {
@@ -47,6 +47,11 @@ export const settings = {
   fanoutPortals: 4,
   fanoutSeconds: quick ? 4 : 10,
   fanoutWarmUpSeconds: 2,
+  /** Public instance: this many spectator connections, spread over `publicProcesses` client processes, at the fan-out's saves/s. */
+  publicSpectators: quick ? 2_000 : 10_000,
+  publicProcesses: 4,
+  /** A spectator opens the page (GET /api/live-results on the public instance) this often during the phase. */
+  publicPageLoadIntervalMs: 100,
   /** Legacy single-row writes (outside the service) per measured series. */
   legacyWrites: quick ? 300 : 2_000,
   logLevel: process.env.BENCH_LOG_LEVEL || 'info',

@@ -1076,6 +1076,17 @@ END;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION app_svc_outbox_replicated_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM pg_notify('app_svc_outbox', '');
+  RETURN NULL;
+END;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION app_svc_refuse_released_move()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1175,6 +1186,8 @@ CREATE TRIGGER app_svc_release_scope_jury BEFORE INSERT OR DELETE OR UPDATE ON a
 CREATE TRIGGER app_svc_outbox_mark_released BEFORE INSERT ON app_svc_outbox FOR EACH ROW WHEN (((new.topic = 'score-updated'::text) AND (NOT (new.payload ? 'released'::text)))) EXECUTE FUNCTION app_svc_outbox_mark_released();
 
 CREATE TRIGGER app_svc_outbox_notify AFTER UPDATE ON app_svc_outbox REFERENCING NEW TABLE AS numbered FOR EACH STATEMENT EXECUTE FUNCTION app_svc_outbox_numbered_notify();
+
+CREATE TRIGGER app_svc_outbox_replicated_notify AFTER INSERT OR UPDATE ON app_svc_outbox FOR EACH ROW WHEN ((new.seq IS NOT NULL)) EXECUTE FUNCTION app_svc_outbox_replicated_notify();
 
 CREATE TRIGGER app_svc_audit_releases AFTER INSERT OR DELETE OR UPDATE ON app_svc_releases FOR EACH ROW EXECUTE FUNCTION app_svc_audit_releases();
 

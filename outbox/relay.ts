@@ -92,6 +92,11 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** The class of the sequencer's connection (pg's own by default). */
   clientClass?: typeof pg.Client;
+  /**
+   * False on a public instance: its database is a logical replica whose rows arrive numbered by the
+   * hall's sequencer, so it numbers nothing and only reads `seq > cursor`. True by default.
+   */
+  numbering?: boolean;
 }
 
 /**
@@ -106,7 +111,7 @@ export interface OutboxRelayOptions {
  */
 export class OutboxRelay {
   private readonly listener: OutboxListener;
-  private readonly sequencer: OutboxSequencer;
+  private readonly sequencer: OutboxSequencer | null;
   private readonly subscribers = new Set<(delivery: OutboxDelivery) => void>();
   private backstop: ScheduledTask | null = null;
   private cursor = 0;
@@ -132,17 +137,24 @@ export class OutboxRelay {
         else if (typeof payload === 'number' && payload <= this.cursor) return;
         // Another instance committed a command: only the sequencer has something to do (number
         // it); everyone else reads once the sequencer's own notification names the new seq.
-        else if (payload === COMMITTED_NOTIFICATION && !this.sequencer.isSequencer) return;
+        else if (payload === COMMITTED_NOTIFICATION && !this.isSequencer) return;
         this.wake();
       },
     });
-    this.sequencer = new OutboxSequencer(
-      options.connectionString,
-      options.pool.tables,
-      options.logger,
-      this.listener.applicationName,
-      options.clientClass,
-    );
+    this.sequencer =
+      options.numbering === false
+        ? null
+        : new OutboxSequencer(
+            options.connectionString,
+            options.pool.tables,
+            options.logger,
+            this.listener.applicationName,
+            options.clientClass,
+          );
+  }
+
+  private get isSequencer(): boolean {
+    return this.sequencer?.isSequencer ?? false;
   }
 
   /**
@@ -153,7 +165,7 @@ export class OutboxRelay {
    */
   commandCommitted(): void {
     if (this.stopped) return;
-    if (this.sequencer.isSequencer) this.wake();
+    if (this.isSequencer) this.wake();
     else this.notifyPeers(COMMITTED_NOTIFICATION);
   }
 
@@ -179,7 +191,7 @@ export class OutboxRelay {
   }
 
   status(): RelayStatus {
-    return { state: this.listener.state, delivered: this.delivered, cursor: this.cursor, sequencer: this.sequencer.isSequencer };
+    return { state: this.listener.state, delivered: this.delivered, cursor: this.cursor, sequencer: this.isSequencer };
   }
 
   /** Called synchronously for each delivery, in `seq` order; returns the unsubscribe function. */
@@ -201,7 +213,7 @@ export class OutboxRelay {
     await this.listener.stop();
     await this.running;
     for (const resolve of this.nextPassWaiters.splice(0)) resolve();
-    await this.sequencer.stop();
+    await this.sequencer?.stop();
   }
 
   wake(): void {
@@ -227,11 +239,11 @@ export class OutboxRelay {
         const waiters = this.nextPassWaiters;
         this.nextPassWaiters = [];
         try {
-          let readNeeded = false;
-          const numbered = await this.sequencer.step(READ_BATCH, (events) => {
+          let readNeeded = this.sequencer === null;
+          const numbered = await this.sequencer?.step(READ_BATCH, (events) => {
             if (readNeeded || !this.deliverNumbered(events)) readNeeded = true;
           });
-          if (readNeeded || !numbered || !this.sequencer.isSequencer) await this.drain();
+          if (readNeeded || !numbered || !this.isSequencer) await this.drain();
         } finally {
           for (const resolve of waiters) resolve();
         }

@@ -90,18 +90,31 @@ export function isAppSettingKey(key: string): key is AppSettingKey {
  */
 export async function readAppSetting<K extends AppSettingKey>(db: Queryable, key: K): Promise<AppSettings[K]> {
   const defaults = APP_SETTING_DEFAULTS[key];
-  const { rows } = await db.query<{ value: Partial<AppSettings[K]> }>(
-    `WITH seeded AS (
-       INSERT INTO ${db.tables.svc_settings} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value
-     )
-     SELECT value FROM seeded
-      UNION ALL
-     SELECT value FROM ${db.tables.svc_settings} WHERE key = $1`,
-    [key, JSON.stringify(defaults)],
-  );
+  const rows = await db
+    .query<{ value: Partial<AppSettings[K]> }>(
+      `WITH seeded AS (
+         INSERT INTO ${db.tables.svc_settings} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value
+       )
+       SELECT value FROM seeded
+        UNION ALL
+       SELECT value FROM ${db.tables.svc_settings} WHERE key = $1`,
+      [key, JSON.stringify(defaults)],
+    )
+    .then(
+      (result) => result.rows,
+      // A public instance's sessions are read-only (a logical replica): it reads what the hall stored.
+      async (error: { code?: string }) => {
+        if (error.code !== READ_ONLY_TRANSACTION) throw error;
+        return (await db.query<{ value: Partial<AppSettings[K]> }>(`SELECT value FROM ${db.tables.svc_settings} WHERE key = $1`, [key]))
+          .rows;
+      },
+    );
   // No row only when a concurrent first read inserted after this statement's snapshot was taken.
   return { ...defaults, ...rows[0]?.value };
 }
+
+/** SQLSTATE of a write in a read-only transaction. */
+const READ_ONLY_TRANSACTION = '25006';
 
 /** The age rule in force; a stored value that is not a known rule counts as the default. */
 export async function readAgeRule(db: Queryable): Promise<AgeRule> {

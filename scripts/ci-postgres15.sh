@@ -7,7 +7,8 @@
 #   scripts/ci-postgres15.sh stop DIR    stop it (if running) and remove DIR
 #
 # Needs the postgresql-15 package (.ci/run installs it). As root, the server runs as the
-# `postgres` OS user, created when missing; otherwise as the calling user.
+# `postgres` OS user, created when missing; otherwise as the calling user. PG15_SERVER_OPTIONS
+# adds server settings (`-c wal_level=logical` for the replication tests' publisher).
 set -euo pipefail
 
 bin=${PG15_BIN:-/usr/lib/postgresql/15/bin}
@@ -36,7 +37,7 @@ case "$command" in
     # TCP on 127.0.0.1 only, no Unix socket; as many connections as the embedded test server
     # allows. fsync off: the cluster is thrown away after the run and never outlives a crash.
     as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --timeout=60 \
-      -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200 -c fsync=off" \
+      -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200 -c fsync=off ${PG15_SERVER_OPTIONS:-}" \
       start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://postgres:$password@127.0.0.1:$port/postgres"
     ;;

@@ -10,6 +10,7 @@ import { registerAuth } from './http/auth.js';
 import { judgeCredentialActive } from '../queries/judge-credentials.js';
 import { registerClientGone } from './http/client-gone.js';
 import { registerSecurity } from './http/security.js';
+import { registerPublicMode } from './http/public-mode.js';
 import { ErrorBodySchema } from './http/schemas/common.js';
 import { routeModules } from './http/routes/index.js';
 import { resourceShortageOf } from './db/pool.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<TypedApp> {
   // A request that ran into a full disk (or similar) is what health reports as the shortage.
   app.addHook('onError', async (_request, _reply, error) => void resourceShortageOf(deps.pool)?.record(error));
   refuseRequestsWhileClosing(app);
+  registerPublicMode(app, deps.config.serviceMode);
   await registerAuth(app, {
     secret: deps.config.jwtSecret,
     mode: deps.config.authMode,

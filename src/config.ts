@@ -8,6 +8,8 @@ import { isValidRulePrefix } from './firewall/services.js';
 import { TABLE_PREFIX_PATTERN } from './db/tables.js';
 
 export type AuthMode = 'lan' | 'strict';
+/** `hall`: the competition's own service; `public`: a read-only instance on a logical replica (docs/public-results.md). */
+export type ServiceMode = 'hall' | 'public';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -34,6 +36,12 @@ export interface Config {
   timeouts: { requestMs: number; headersMs: number };
   /** A `join-competition` further behind than this many events of the event is told to reload instead of replaying. */
   replayMaxEvents: number;
+  serviceMode: ServiceMode;
+  /**
+   * The embedded server's settings for publishing to public instances: `wal_level=logical` and the
+   * most WAL a replication slot may hold (`max_slot_wal_keep_size`); null when not publishing.
+   */
+  publish: { maxSlotWalKeepSize: string } | null;
 }
 
 /** Thrown for a bad environment value; `main` prints its message as the one line that stops the start. */
@@ -207,6 +215,15 @@ function readTimeouts(env: Env): Config['timeouts'] {
   return { requestMs, headersMs };
 }
 
+function readPublish(env: Env): Config['publish'] {
+  if (readEnum(env, 'PUBLISH_RESULTS', ['0', '1'] as const, '0') === '0') return null;
+  const raw = env.PUBLISH_MAX_SLOT_WAL || '4GB';
+  // Spliced into the server's command line as a setting value: a size in PostgreSQL's units only.
+  if (!/^[1-9]\d{0,6}(MB|GB|TB)$/.test(raw))
+    throw new ConfigError('PUBLISH_MAX_SLOT_WAL', `must be a size like 512MB or 4GB, got "${raw}"`);
+  return { maxSlotWalKeepSize: raw };
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const dataDir = path.resolve(cwd, env.DATA_DIR || '.data');
   const tablePrefix = env.TABLE_PREFIX || 'app_';
@@ -255,5 +272,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     allowedHosts: readHosts(env),
     timeouts: readTimeouts(env),
     replayMaxEvents: readWholeNumber(env, 'REPLAY_MAX_EVENTS', 5_000, 1, 1_000_000),
+    serviceMode: readEnum(env, 'SERVICE_MODE', ['hall', 'public'] as const, 'hall'),
+    publish: readPublish(env),
   };
 }

@@ -40,16 +40,26 @@ export async function startServer(
 ): Promise<RunningServer> {
   const { clientClass, ...adapters } = overrides;
   const tables = createTables(config.tablePrefix);
+  // A public instance runs the migrations too: logical replication carries rows, not DDL.
   await migrateDatabase(databaseUrl, tables, logger);
-  const pool = createPool({ connectionString: databaseUrl, tables, clientClass }, logger);
-  const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger, clientClass });
+  const hall = config.serviceMode === 'hall';
+  const pool = createPool({ connectionString: databaseUrl, tables, clientClass, readOnly: !hall }, logger);
+  // On a public instance the hall's sequencer has numbered every row before it was replicated.
+  const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger, clientClass, numbering: hall });
   const commands = createCommandRunner(pool, () => relay.commandCommitted());
   // The spectators' privacy settings in memory, shared by the public reads and the live channel.
   const spectators = new SpectatorHub(pool, () => relay.status().cursor);
   const app = await buildApp({ config, pool, commands, logger, relay, spectators, ...adapters });
   // Replays read through their own small pool: a flood of joins must not take the connections saves need.
   const replayPool = createPool(
-    { connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay', clientClass },
+    {
+      connectionString: databaseUrl,
+      tables,
+      max: REPLAY_CONNECTIONS,
+      applicationName: 'gym-competition-service replay',
+      clientClass,
+      readOnly: !hall,
+    },
     logger,
   );
   const gateway = createRealtimeGateway(app.server, logger, relay, {
@@ -59,10 +69,13 @@ export async function startServer(
     replayDb: replayPool,
     replayMaxEvents: config.replayMaxEvents,
     spectators,
+    // Public instances behind a load balancer share nothing: long polling would need sticky sessions.
+    websocketOnly: !hall,
   });
   const retention = new OutboxRetention({ pool, logger, retentionHours: config.outboxRetentionHours });
   await relay.start();
-  retention.start();
+  // A replica's old events go when the hall's retention deletes them and the deletes arrive.
+  if (hall) retention.start();
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -28,7 +28,7 @@ import type { ScoreboardCommand, ScoreboardReply } from '../scoreboards.js';
 import { benchDir, progress, settings } from '../settings.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
 
-type Boards = Child<ScoreboardReply | { type: 'ready' }>;
+export type Boards = Child<ScoreboardReply | { type: 'ready' }>;
 const GROUP = 'fanout';
 
 async function ask<T extends ScoreboardReply['type']>(
@@ -64,14 +64,20 @@ export interface FanoutPhase {
   rssMb: number;
 }
 
-async function fanoutPhase(
+/**
+ * One phase: portals save into the fan-out event through `context`'s service at the fan-out rate
+ * while the boards of `group` (connected by `connectBoards`, to that service or another instance)
+ * receive; every board must get every committed event once, in order.
+ */
+export async function fanoutPhase(
   context: Context,
   children: Boards[],
   variant: 'service' | 'naive',
   seconds = settings.fanoutSeconds,
+  group = GROUP,
 ): Promise<FanoutPhase> {
   await resetCounters(context);
-  const clientCpuBefore = (await ask(children, { type: 'reset', group: GROUP }, 'reset')).reduce((sum, answer) => sum + answer.cpuMs, 0);
+  const clientCpuBefore = (await ask(children, { type: 'reset', group }, 'reset')).reduce((sum, answer) => sum + answer.cpuMs, 0);
   const outboxBefore = await maxOutboxId(context);
   const before = await cpuMark(context);
   const target = { ...targetOf(context, variant), fieldId: context.fieldA };
@@ -87,16 +93,11 @@ async function fanoutPhase(
     ? { ...run.sent, expectedSeqs: await sequencedSince(context, outboxBefore) }
     : { ...run.sent, expectedCount: (await stats(context)).naiveEmitted };
   const committed = sent.expectedSeqs?.length ?? sent.expectedCount ?? 0;
-  await ask(
-    children,
-    { type: 'await', group: GROUP, expectedPerClient: committed, quietMs: 10_000, timeoutMs: 180_000 },
-    'awaited',
-    190_000,
-  );
+  await ask(children, { type: 'await', group, expectedPerClient: committed, quietMs: 10_000, timeoutMs: 180_000 }, 'awaited', 190_000);
   const cpu = cpuPer(before, await cpuMark(context), committed);
   const analyzed = await ask(
     children,
-    { type: 'analyze', group: GROUP, base: context.base.toString(), sent, checkSeq: viaOutbox(variant), samples: true },
+    { type: 'analyze', group, base: context.base.toString(), sent, checkSeq: viaOutbox(variant), samples: true },
     'analyzed',
   );
   const reports = analyzed.map((answer) => answer.report);
@@ -124,34 +125,53 @@ async function fanoutPhase(
   };
 }
 
+/**
+ * Forks `processes` board processes (pushed onto `children` as they start, so the caller stops
+ * them also after a failure) and connects `perProcess` bare-websocket boards each to `url`, in the
+ * fan-out event's room; returns the seconds connecting took.
+ */
+export async function connectBoards(
+  context: Context,
+  children: Boards[],
+  options: { url: string; processes: number; perProcess: number; group: string; addressBase: number },
+): Promise<number> {
+  for (let index = 0; index < options.processes; index++) {
+    const child = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts', {
+      execArgv: settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(benchDir, 'profiles')}`] : [],
+    });
+    children.push(child);
+    await child.next((message): message is { type: 'ready' } => message.type === 'ready');
+  }
+  const connectStarted = performance.now();
+  await Promise.all(
+    children.map((child, index) => {
+      child.send({
+        type: 'connect',
+        group: options.group,
+        url: options.url,
+        eventId: context.data.fanout.eventId,
+        count: options.perProcess,
+        addressBase: options.addressBase + index,
+        client: 'wire',
+      } satisfies ScoreboardCommand);
+      return child.next((message): message is Extract<ScoreboardReply, { type: 'connected' }> => message.type === 'connected', 300_000);
+    }),
+  );
+  return Math.round((performance.now() - connectStarted) / 100) / 10;
+}
+
 export async function fanoutScenario(context: Context) {
   const perProcess = Math.ceil(settings.fanoutScoreboards / settings.fanoutProcesses);
   progress(`fan-out: connecting ${settings.fanoutScoreboards} scoreboards in ${settings.fanoutProcesses} processes`);
   const children: Boards[] = [];
   try {
-    for (let index = 0; index < settings.fanoutProcesses; index++) {
-      const child = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts', {
-        execArgv: settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(benchDir, 'profiles')}`] : [],
-      });
-      children.push(child);
-      await child.next((message): message is { type: 'ready' } => message.type === 'ready');
-    }
-    const connectStarted = performance.now();
-    await Promise.all(
-      children.map((child, index) => {
-        child.send({
-          type: 'connect',
-          group: GROUP,
-          url: context.serviceUrl,
-          eventId: context.data.fanout.eventId,
-          count: perProcess,
-          addressBase: 10 + index,
-          client: 'wire',
-        } satisfies ScoreboardCommand);
-        return child.next((message): message is Extract<ScoreboardReply, { type: 'connected' }> => message.type === 'connected', 300_000);
-      }),
-    );
-    const connectSeconds = Math.round((performance.now() - connectStarted) / 100) / 10;
+    const connectSeconds = await connectBoards(context, children, {
+      url: context.serviceUrl,
+      processes: settings.fanoutProcesses,
+      perProcess,
+      group: GROUP,
+      addressBase: 10,
+    });
     const sockets = (await stats(context)).sockets;
     // Unmeasured: whichever phase ran first right after the connections paid for warming up (JIT,
     // the garbage of thousands of handshakes) with a p99 several times the second phase's.

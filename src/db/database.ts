@@ -77,6 +77,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   const server = await startEmbeddedDatabase(config.dataDir, logger, {
     ...config.embeddedDb,
     lan: { database: EMBEDDED_DATABASE_NAME, role: DESKTOP_ROLE },
+    publish: config.publish,
   });
   const url = new URL(server.url);
   url.pathname = `/${EMBEDDED_DATABASE_NAME}`;

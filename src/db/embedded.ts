@@ -193,6 +193,8 @@ export function createEmbeddedServer(options: {
   host?: string;
   /** Directory of the server's Unix socket; none when absent. */
   socketDir?: string | null;
+  /** Publishing to public instances by logical replication (docs/public-results.md); off when absent. */
+  publish?: { maxSlotWalKeepSize: string } | null;
 }): EmbeddedPostgres {
   const { logger } = options;
   return new EmbeddedPostgres({
@@ -211,6 +213,9 @@ export function createEmbeddedServer(options: {
       `unix_socket_directories=${options.socketDir ?? ''}`,
       '-c',
       'max_connections=200',
+      // A slot keeps WAL for a public side that is away; past this size PostgreSQL gives the slot
+      // up rather than fill the hall's disk (the replica then needs a new subscription).
+      ...(options.publish ? ['-c', 'wal_level=logical', '-c', `max_slot_wal_keep_size=${options.publish.maxSlotWalKeepSize}`] : []),
     ],
     onLog: (message) => logger.debug({ embedded: message.trim() }, 'embedded postgres'),
     onError: (error) => logger.error({ err: error }, 'embedded postgres'),
@@ -230,6 +235,7 @@ export interface EmbeddedOptions {
   host: string;
   /** Database and role the pg_hba LAN rules admit (the desktop program's). */
   lan?: { database: string; role: string };
+  publish?: { maxSlotWalKeepSize: string } | null;
 }
 
 const RESTART_BACKOFF_MS = [200, 500, 1_000, 2_000];
@@ -289,7 +295,15 @@ export async function startEmbeddedDatabase(baseDir: string, logger: Logger, opt
     throw new Error(`the embedded PostgreSQL of ${dataDir} (pid ${existing.pid}) belongs to process ${existing.owner} and is not ready`);
   }
 
-  const server = createEmbeddedServer({ databaseDir: dataDir, port: options.port, password, logger, host: options.host, socketDir });
+  const server = createEmbeddedServer({
+    databaseDir: dataDir,
+    port: options.port,
+    password,
+    logger,
+    host: options.host,
+    socketDir,
+    publish: options.publish,
+  });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     logger.info({ dataDir }, 'initialising embedded PostgreSQL cluster');
     await server.initialise();

@@ -33,6 +33,11 @@ export interface PoolOptions {
   applicationName?: string;
   /** The client class the pool opens connections with (pg's own by default; the bench counts statements with a subclass). */
   clientClass?: typeof pg.Client;
+  /**
+   * Every transaction read-only (a public instance on a logical replica): a write there would make
+   * the replica differ from the hall, or collide with a row the hall sends later and stop replication.
+   */
+  readOnly?: boolean;
 }
 
 // Connected clients per pool, each removed once its connection has closed (see endPool).
@@ -107,6 +112,7 @@ export function createPool(options: PoolOptions, logger: Logger): Pool {
       // A command's statements that do not wait on each other's answers share a round trip
       // (withTransaction): BEGIN and the first statements, the last statement and COMMIT.
       pipeline: true,
+      ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
       ...(options.clientClass === undefined ? {} : { Client: options.clientClass }),
     },
     options.tables,

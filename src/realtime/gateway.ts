@@ -71,6 +71,8 @@ export interface GatewayOptions {
   replayMaxEvents: number;
   /** The spectator page's channel (`join-live`); absent: the gateway has none. */
   spectators?: SpectatorHub;
+  /** Refuse long polling: every connection is one websocket, so instances need no sticky sessions. */
+  websocketOnly?: boolean;
 }
 
 const scoreboardChannel = (eventId: number): Channel => ({
@@ -98,6 +100,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     allowRequest: (request, callback) => callback(null, options.allowHost(request.headers.host) && options.allowRequestOrigin(request)),
     // Bounds what a client may send in one message; what the server queues for it is bounded below.
     maxHttpBufferSize: 64 * 1024,
+    ...(options.websocketOnly ? { transports: ['websocket' as const] } : {}),
   });
   const admission = new MessageAdmission();
   const replays = new BoundedQueue(REPLAY_CONNECTIONS, REPLAY_QUEUE);

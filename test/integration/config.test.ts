@@ -61,11 +61,27 @@ describe('configuration', () => {
     ['OUTBOX_RETENTION_HOURS', '-1'],
     ['OUTBOX_RETENTION_HOURS', 'two days'],
     ['JWT_SECRET', 'short'],
+    ['SERVICE_MODE', 'readonly'],
+    ['PUBLISH_RESULTS', 'yes'],
   ])('refuses %s=%j with a one-line message naming the variable', (variable, value) => {
     const error = loadError({ [variable]: value });
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('refuses a slot size PostgreSQL would not take, naming PUBLISH_MAX_SLOT_WAL', () => {
+    for (const size of ['4 GB', '0GB', '4GB; wal_level=minimal', '1KB']) {
+      const error = loadError({ PUBLISH_RESULTS: '1', PUBLISH_MAX_SLOT_WAL: size });
+      expect(error.variable).toBe('PUBLISH_MAX_SLOT_WAL');
+    }
+  });
+
+  it('runs as the hall without publishing by default; PUBLISH_RESULTS=1 keeps at most 4GB of WAL for the public side', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }, tempDir())).toMatchObject({ serviceMode: 'hall', publish: null });
+    const publishing = loadConfig({ JWT_SECRET: VALID_SECRET, PUBLISH_RESULTS: '1', SERVICE_MODE: 'hall' }, tempDir());
+    expect(publishing.publish).toEqual({ maxSlotWalKeepSize: '4GB' });
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, SERVICE_MODE: 'public' }, tempDir()).serviceMode).toBe('public');
   });
 
   it('accepts postgres:// and postgresql:// URLs', () => {

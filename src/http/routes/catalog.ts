@@ -42,6 +42,7 @@ export async function catalogRoutes(app: TypedApp, deps: AppDeps): Promise<void>
   app.get(
     '/api/events',
     {
+      config: { publicRead: true },
       schema: { tags: ['catalog'], summary: 'All events (Veranstaltungen), latest first', response: withErrors({ 200: EventsReply }, 503) },
     },
     async () => selectEvents(deps.pool),
@@ -50,6 +51,7 @@ export async function catalogRoutes(app: TypedApp, deps: AppDeps): Promise<void>
   app.get(
     '/api/disciplines',
     {
+      config: { publicRead: true },
       schema: {
         tags: ['catalog'],
         summary: 'All disciplines (devices) with input mask, decimals and resolved formula',

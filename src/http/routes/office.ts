@@ -77,10 +77,11 @@ function eventList<T extends TSchema>(
   summary: string,
   reply: T,
   load: (eventId: number) => Promise<Static<T> | null>,
+  publicRead = false,
 ): void {
   app.get(
     path,
-    { schema: { tags: ['office'], summary, params: EventParams, response: withErrors({ 200: reply }, 400, 404) } },
+    { config: { publicRead }, schema: { tags: ['office'], summary, params: EventParams, response: withErrors({ 200: reply }, 400, 404) } },
     async (request) => {
       const entries = await load(request.params.eventId);
       if (entries === null) throw notFound(`event ${request.params.eventId} not found`);
@@ -92,8 +93,13 @@ function eventList<T extends TSchema>(
 export async function officeRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
   const { pool } = deps;
 
-  eventList(app, '/api/events/:eventId/competitions', 'Competitions of an event with their attempt count', CompetitionsReply, (eventId) =>
-    selectEventCompetitions(pool, eventId),
+  eventList(
+    app,
+    '/api/events/:eventId/competitions',
+    'Competitions of an event with their attempt count',
+    CompetitionsReply,
+    (eventId) => selectEventCompetitions(pool, eventId),
+    true,
   );
   const units: Array<[UnitKind, string]> = [
     ['groups', 'Groups'],

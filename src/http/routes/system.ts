@@ -46,6 +46,9 @@ const HealthSchema = Type.Object({
   }),
   relaySeq: Type.Integer({ description: 'last outbox seq this instance has delivered' }),
   sequencer: Type.Boolean({ description: 'this instance numbers the outbox (exactly one instance per database does)' }),
+  mode: Type.Union([Type.Literal('hall'), Type.Literal('public')], {
+    description: 'public: a read-only instance on a logical replica of the hall (SERVICE_MODE), serving the public reads only',
+  }),
 });
 
 /** What health says is wrong; empty when nothing is. */
@@ -75,7 +78,10 @@ export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
 
   app.get(
     '/api/system/version',
-    { schema: { tags: ['system'], summary: 'Service version and build information', response: withErrors({ 200: VersionSchema }) } },
+    {
+      config: { publicRead: true },
+      schema: { tags: ['system'], summary: 'Service version and build information', response: withErrors({ 200: VersionSchema }) },
+    },
     async () => ({
       version: pkg.version,
       name: pkg.name,
@@ -89,6 +95,7 @@ export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
   app.get(
     '/api/system/health',
     {
+      config: { publicRead: true },
       schema: {
         tags: ['system'],
         summary: 'Health of the database and the outbox relay',
@@ -122,6 +129,7 @@ export async function systemRoutes(app: TypedApp, deps: AppDeps): Promise<void> 
         eventsDelivered: relay.delivered,
         relaySeq: relay.cursor,
         sequencer: relay.sequencer,
+        mode: deps.config.serviceMode,
       });
     },
   );
