@@ -32,7 +32,8 @@ export type ScoreboardReply =
   | { type: 'closed' }
   | { type: 'error'; message: string };
 
-export type BoardClient = 'socket.io' | 'wire';
+/** `live`: a spectator's phone on the bare websocket, joined with `join-live` (public instances serve no other channel). */
+export type BoardClient = 'socket.io' | 'wire' | 'live';
 
 interface Board {
   close(): void;
@@ -84,7 +85,7 @@ async function connectBoards(
       Array.from({ length: Math.min(CONNECT_BATCH, count - offset) }, (_unused, index) => {
         const n = offset + index;
         const localAddress = addressBase === undefined ? undefined : `127.${addressBase}.${Math.floor(n / 250)}.${(n % 250) + 1}`;
-        return client === 'wire' ? openWireBoard(url, eventId, localAddress) : openSocketIoBoard(url, eventId, localAddress);
+        return client === 'socket.io' ? openSocketIoBoard(url, eventId, localAddress) : openWireBoard(url, eventId, localAddress, client);
       }),
     );
     boards.push(...opened);
@@ -143,13 +144,17 @@ async function openSocketIoBoard(url: string, eventId: number, localAddress: str
 
 const SCORE_UPDATED = '42["score-updated",';
 const JOIN_REFUSED = '42["join-refused",';
+const LIVE_SCORE = '42["live-update",{"seq":';
+const SCOREBOARD_KEYS = { scoreId: '"scoreId":', finalScore: '"finalScore":' };
+/** A spectator's `live-update` of a score (src/realtime/spectators.ts): `sid` the score row, `v` its final. */
+const LIVE_KEYS = { scoreId: '"sid":', finalScore: '"v":' };
 
 /**
  * The three fields a board records, read from the message text without JSON.parse (which alone costs
  * ~4 µs of the client's ~10 µs per message): top-level number-or-null members of the payload, whose
  * names no nested member of a score-updated payload uses.
  */
-function scoreUpdatedFields(text: string): ScoreUpdated {
+function scoreUpdatedFields(text: string, keys: { scoreId: string; finalScore: string } = SCOREBOARD_KEYS): ScoreUpdated {
   const member = (key: string) => {
     const at = text.indexOf(key);
     if (at < 0) return undefined;
@@ -158,17 +163,18 @@ function scoreUpdatedFields(text: string): ScoreUpdated {
     const raw = text.slice(at + key.length, end);
     return raw === 'null' ? null : Number(raw);
   };
-  return { scoreId: member('"scoreId":') ?? -1, seq: member('"seq":') ?? undefined, finalScore: member('"finalScore":') ?? null };
+  return { scoreId: member(keys.scoreId) ?? -1, seq: member('"seq":') ?? undefined, finalScore: member(keys.finalScore) ?? null };
 }
 
 /**
  * A scoreboard over a bare websocket: the Engine.IO handshake arrives as "0{…}", the server's ping
  * "2" is answered with "3", the Socket.IO connect "40" carries the join in its auth (the gateway
  * joins the handshake's eventId, replaying from `since`), and only `42["score-updated",…]` is
- * decoded. On close it reconnects and rejoins with the last seq it has, as the real board does.
- * Resolves once the server has answered the connect, i.e. once the board is in the room.
+ * decoded. A `live` client (a spectator's phone) connects bare and joins with `join-live`, and
+ * decodes only its score `live-update`s. On close it reconnects and rejoins with the last seq it
+ * has, as the real board does. Resolves once the board is in the room.
  */
-function openWireBoard(url: string, eventId: number, localAddress: string | undefined): Promise<Board> {
+function openWireBoard(url: string, eventId: number, localAddress: string | undefined, client: 'wire' | 'live'): Promise<Board> {
   const address = `${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
   let socket: WebSocket;
   let closing = false;
@@ -183,12 +189,16 @@ function openWireBoard(url: string, eventId: number, localAddress: string | unde
       socket = new WebSocket(address, localAddress ? { localAddress } : {});
       socket.on('message', (data: Buffer) => {
         const text = data.toString();
-        if (text.startsWith(SCORE_UPDATED)) return record(board, scoreUpdatedFields(text));
+        if (client === 'wire' && text.startsWith(SCORE_UPDATED)) return record(board, scoreUpdatedFields(text));
+        if (client === 'live' && text.startsWith(LIVE_SCORE) && text.includes('"type":"score"'))
+          return record(board, scoreUpdatedFields(text, LIVE_KEYS));
         if (text === '2') return socket.send('3');
-        if (text.startsWith('0')) {
-          return socket.send(`40${JSON.stringify(board.lastSeq === null ? { eventId } : { eventId, since: board.lastSeq })}`);
-        }
-        if (text.startsWith('40')) {
+        const join = board.lastSeq === null ? { eventId } : { eventId, since: board.lastSeq };
+        if (text.startsWith('0')) return socket.send(client === 'wire' ? `40${JSON.stringify(join)}` : '40');
+        // The spectator's join goes after the connect, with an ack id; its ack "430[…]" says whether it is in the room.
+        if (client === 'live' && text.startsWith('40')) return socket.send(`420${JSON.stringify(['join-live', join])}`);
+        if (client === 'live' && text.startsWith('430[') && !text.includes('"ok":true')) return socket.close();
+        if (text.startsWith(client === 'wire' ? '40' : '430[')) {
           retryMs = 100;
           if (!opened) resolve(board);
           opened = true;

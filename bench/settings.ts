@@ -50,7 +50,7 @@ export const settings = {
   /** Public instance: this many spectator connections, spread over `publicProcesses` client processes, at the fan-out's saves/s. */
   publicSpectators: quick ? 2_000 : 10_000,
   publicProcesses: 4,
-  /** A spectator opens the page (GET /api/live-results on the public instance) this often during the phase. */
+  /** A spectator opens the page (its snapshot on the public instance) this often during the phase. */
   publicPageLoadIntervalMs: 100,
   /** Legacy single-row writes (outside the service) per measured series. */
   legacyWrites: quick ? 300 : 2_000,

@@ -69,8 +69,7 @@ export async function startServer(
     replayDb: replayPool,
     replayMaxEvents: config.replayMaxEvents,
     spectators,
-    // Public instances behind a load balancer share nothing: long polling would need sticky sessions.
-    websocketOnly: !hall,
+    publicInstance: !hall,
   });
   const retention = new OutboxRetention({ pool, logger, retentionHours: config.outboxRetentionHours });
   await relay.start();

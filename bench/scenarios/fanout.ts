@@ -24,7 +24,7 @@ import {
 } from '../harness.js';
 import { runPortalsAtRate } from '../portals.js';
 import { forkChild, stopChild, type Child } from '../processes.js';
-import type { ScoreboardCommand, ScoreboardReply } from '../scoreboards.js';
+import type { BoardClient, ScoreboardCommand, ScoreboardReply } from '../scoreboards.js';
 import { benchDir, progress, settings } from '../settings.js';
 import { distribution, ratio, type Distribution } from '../stats.js';
 
@@ -133,7 +133,7 @@ export async function fanoutPhase(
 export async function connectBoards(
   context: Context,
   children: Boards[],
-  options: { url: string; processes: number; perProcess: number; group: string; addressBase: number },
+  options: { url: string; processes: number; perProcess: number; group: string; addressBase: number; client?: BoardClient },
 ): Promise<number> {
   for (let index = 0; index < options.processes; index++) {
     const child = forkChild<ScoreboardReply | { type: 'ready' }>('scoreboards.ts', {
@@ -152,7 +152,7 @@ export async function connectBoards(
         eventId: context.data.fanout.eventId,
         count: options.perProcess,
         addressBase: options.addressBase + index,
-        client: 'wire',
+        client: options.client ?? 'wire',
       } satisfies ScoreboardCommand);
       return child.next((message): message is Extract<ScoreboardReply, { type: 'connected' }> => message.type === 'connected', 300_000);
     }),

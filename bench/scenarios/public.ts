@@ -1,11 +1,12 @@
 /**
  * Scenario: a public instance (issue 46). A second embedded PostgreSQL subscribes to the hall's
  * bench database by logical replication (docs/public-results.md); a public instance
- * (SERVICE_MODE=public) on it holds `publicSpectators` bare-websocket connections in the fan-out
- * event's room while portals save in the hall at the fan-out rate. Save sent in the hall → phone
+ * (SERVICE_MODE=public) on it holds `publicSpectators` bare-websocket spectators joined with
+ * `join-live` to the fan-out event (published with every score) while portals save in the hall at
+ * the fan-out rate. Save sent in the hall → phone
  * received is compared with the fan-out scenario's p99 (the hall's own 5,000 scoreboards) in the
- * report; every phone must get every event once, in order. Spectators' page loads (GET
- * /api/live-results) go to the public instance during the phase, and the hall's
+ * report; every phone must get every event once, in order. Spectators' page loads (the spectator
+ * page's snapshot) go to the public instance during the phase, and the hall's
  * pg_stat_statements must show none of the spectators' statements.
  */
 import path from 'node:path';
@@ -21,8 +22,8 @@ import { connectBoards, fanoutPhase, type Boards } from './fanout.js';
 const GROUP = 'public';
 const REPLICA_PASSWORD = 'bench-replica';
 
-/** Text only a spectator's statements hold: the live results' two reads and the replay's range reads. */
-const SPECTATOR_TEXTS = ['AS event_found', 'PARTITION BY l.out_of_competition', 'WHERE event_id = $1 AND seq > $2'];
+/** Text only a spectator's statements hold: the snapshot's event read, the privacy settings' read and the replay's range reads. */
+const SPECTATOR_TEXTS = ["'gymnasts', EXISTS", 'AS publish,', 'WHERE event_id = $1 AND seq > $2'];
 
 export interface PublicScenarioOptions {
   /** Where the replica's cluster and the public instance's data directory go. */
@@ -95,6 +96,12 @@ export async function publicScenario(context: Context, options: PublicScenarioOp
   await replicaDb.connect();
   onStop('replica statistics connection', () => replicaDb.end());
   await replicaDb.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  // The office publishes every score, released or not, so each save reaches the phones.
+  await context.db.query(
+    `INSERT INTO ${context.db.tables.svc_spectator_settings} (event_id, publish) VALUES ($1, 'all')
+       ON CONFLICT (event_id) DO UPDATE SET publish = 'all'`,
+    [context.data.fanout.eventId],
+  );
   await publishForPublicInstances(context.db, context.db.tables, REPLICA_PASSWORD);
   const publisher = new URL(options.hallTcpUrl);
   publisher.username = REPLICATION_ROLE;
@@ -132,17 +139,21 @@ export async function publicScenario(context: Context, options: PublicScenarioOp
   progress(`public: connecting ${perProcess * processes} spectators to the public instance in ${processes} processes`);
   const children: Boards[] = [];
   try {
-    const connectSeconds = await connectBoards(context, children, { url: ready.url, processes, perProcess, group: GROUP, addressBase: 20 });
+    const connectSeconds = await connectBoards(context, children, {
+      url: ready.url,
+      processes,
+      perProcess,
+      group: GROUP,
+      addressBase: 20,
+      client: 'live',
+    });
     const connected = await stats(onPublic, true);
     const spectators = connected.sockets;
     progress('public: warm-up (unmeasured)');
     await fanoutPhase(context, children, 'service', settings.fanoutWarmUpSeconds, GROUP);
     for (const db of [context.db, replicaDb]) await db.query('SELECT pg_stat_statements_reset()');
     progress(`public: ${settings.fanoutPortals * (1000 / settings.saveIntervalMs)} saves/s in the hall × ${settings.fanoutSeconds} s`);
-    const loads = pageLoads(
-      `${ready.url}/api/live-results?eventId=${context.data.fanout.eventId}&disciplineId=${context.data.disciplines[0]!.id}`,
-      settings.publicPageLoadIntervalMs,
-    );
+    const loads = pageLoads(`${ready.url}/api/public/events/${context.data.fanout.eventId}/live`, settings.publicPageLoadIntervalMs);
     const phase = await fanoutPhase(context, children, 'service', settings.fanoutSeconds, GROUP).finally(() => loads.stop());
     const pages = await loads.stop();
     const hallSpectatorStatements = await spectatorCalls(context.db);

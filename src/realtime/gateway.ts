@@ -58,6 +58,7 @@ export const REPLAY_CONNECTIONS = 2;
 export const REPLAY_QUEUE = 200;
 /** A client that does not take a replay batch within this long is not waited for. */
 const DRAIN_TIMEOUT_MS = 30_000;
+const PUBLIC_INSTANCE_REFUSAL = 'This is a public results service: spectators join with join-live';
 
 export interface GatewayOptions {
   /** The HTTP rules every request must pass (Host allowlist, src/http/security.ts). */
@@ -71,8 +72,12 @@ export interface GatewayOptions {
   replayMaxEvents: number;
   /** The spectator page's channel (`join-live`); absent: the gateway has none. */
   spectators?: SpectatorHub;
-  /** Refuse long polling: every connection is one websocket, so instances need no sticky sessions. */
-  websocketOnly?: boolean;
+  /**
+   * A public instance: websocket only, so instances behind a load balancer need no sticky sessions,
+   * and the spectator channel only, since the scoreboards' rooms carry names and unreleased scores
+   * that the event's privacy settings may keep from the public.
+   */
+  publicInstance?: boolean;
 }
 
 const scoreboardChannel = (eventId: number): Channel => ({
@@ -100,7 +105,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     allowRequest: (request, callback) => callback(null, options.allowHost(request.headers.host) && options.allowRequestOrigin(request)),
     // Bounds what a client may send in one message; what the server queues for it is bounded below.
     maxHttpBufferSize: 64 * 1024,
-    ...(options.websocketOnly ? { transports: ['websocket' as const] } : {}),
+    ...(options.publicInstance ? { transports: ['websocket' as const] } : {}),
   });
   const admission = new MessageAdmission();
   const replays = new BoundedQueue(REPLAY_CONNECTIONS, REPLAY_QUEUE);
@@ -249,7 +254,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
 
     const handshake = { ...socket.handshake.query, ...socket.handshake.auth } as Record<string, unknown>;
     const handshakeEvent = positiveInteger(handshake.eventId);
-    if (handshakeEvent !== null) {
+    if (handshakeEvent !== null && options.publicInstance) {
+      socket.emit('join-refused', { eventId: handshakeEvent, ok: false, error: PUBLIC_INSTANCE_REFUSAL });
+    } else if (handshakeEvent !== null) {
       const since = seqOrNull(handshake.since);
       // The handshake's join has nobody to ack; a refusal is sent as `join-refused` with the same body.
       // It counts as a join, or reconnecting in a loop would be a join flood without limit.
@@ -265,6 +272,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
 
     socket.on('join-competition', (message: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (body: unknown) => void) : () => undefined;
+      if (options.publicInstance) return reply({ ok: false, error: PUBLIC_INSTANCE_REFUSAL });
       const request = parseJoin(message);
       if ('error' in request) return reply({ ok: false, error: request.error });
       const { eventId, since } = request;

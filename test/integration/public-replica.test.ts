@@ -16,7 +16,7 @@ import {
   type Discipline,
 } from '../support/fixtures.js';
 import { getJson, postJson } from '../support/http.js';
-import { collectEvents, joinCompetition, waitForEvent, waitUntilDelivered, type ReceivedEvent } from '../support/realtime.js';
+import { joinCompetition, waitUntilDelivered } from '../support/realtime.js';
 import { DEFAULT_SUBSCRIPTION_NAME, unsubscribeFromHall } from '../../src/db/replication.js';
 import { startReplicationRig, type ReplicationRig } from '../support/replication.js';
 import { openSocket, waitFor, waitForNumbered, type TestServer } from '../support/server.js';
@@ -32,13 +32,38 @@ let scoreIds: number[];
 let replica: pg.Pool;
 const sockets: Socket[] = [];
 
-/** A spectator's socket on a public instance, joined to the competition's room. */
-async function spectator(server: TestServer, since?: number): Promise<ReceivedEvent[]> {
+/** A spectator's score update as the phone gets it (src/realtime/spectators.ts). */
+interface LiveScore {
+  seq: number;
+  type: 'score';
+  sid: number;
+  v: number | null;
+  p?: true;
+  source?: never;
+}
+
+/** A spectator's phone on a public instance, joined with `join-live`: its score updates, in arrival order. */
+async function spectator(server: TestServer, since?: number): Promise<LiveScore[]> {
   const socket = await openSocket(server.url);
   sockets.push(socket);
-  const events = collectEvents(socket);
-  expect(await joinCompetition(socket, competition.eventId, since)).toMatchObject({ ok: true });
-  return events;
+  const updates: LiveScore[] = [];
+  socket.on('live-update', (update: { type: string }) => {
+    if (update.type === 'score') updates.push(update as LiveScore);
+  });
+  const join = { eventId: competition.eventId, ...(since === undefined ? {} : { since }) };
+  expect(await socket.timeout(10_000).emitWithAck('join-live', join)).toMatchObject({ ok: true });
+  return updates;
+}
+
+/** The spectator page's snapshot on an instance: its seq and the competition's gymnasts. */
+async function snapshot(server: TestServer) {
+  const { status, body } = await getJson(`${server.url}/api/public/events/${competition.eventId}/live`);
+  expect(status).toBe(200);
+  return body as {
+    seq: number;
+    publish: string;
+    competitions: Array<{ id: number; gymnasts: Array<{ name: string; s: Array<{ v: number } | null> }> }>;
+  };
 }
 
 function save(scoreId: number, score: number) {
@@ -66,8 +91,7 @@ async function lastHallSeq(): Promise<number> {
   return (await hallEvents()).at(-1)?.seq ?? 0;
 }
 
-const received = (events: readonly ReceivedEvent[]) =>
-  events.map((event) => ({ seq: event.seq, scoreId: event.scoreId as number, score: event.score as number }));
+const received = (updates: readonly LiveScore[]) => updates.map((update) => ({ seq: update.seq, scoreId: update.sid, score: update.v }));
 
 beforeAll(async () => {
   rig = await startReplicationRig();
@@ -76,6 +100,8 @@ beforeAll(async () => {
   scoreIds = [];
   for (const lastName of ['Adler', 'Berger', 'Conrad', 'Dietz'])
     scoreIds.push((await insertParticipantWithScoreRow(rig.hall.pool, competition, { lastName, squadName: 'R1' })).scoreId);
+  // The office publishes every score of the event, released or not, marked provisional.
+  await rig.hall.pool.query(`INSERT INTO ${t.svc_spectator_settings} (event_id, publish) VALUES ($1, 'all')`, [competition.eventId]);
   replica = new pg.Pool({ connectionString: rig.replicaUrl, max: 2 });
   [publicA, publicB] = await Promise.all([rig.startPublic(), rig.startPublic()]);
   // The fixtures have reached the replica once the public side knows the event.
@@ -96,12 +122,13 @@ afterAll(async () => {
 
 describe('a public instance on the replica', () => {
   it('delivers a save in the hall to a spectator socket, numbered by the hall, with no sequencer of its own', async () => {
-    const events = await spectator(publicA);
+    const updates = await spectator(publicA);
     expect((await save(scoreIds[0]!, 13.25)).status).toBe(200);
-    const event = await waitForEvent(events, (candidate) => candidate.scoreId === scoreIds[0], 15_000);
+    const update = await waitFor(() => updates.find((candidate) => candidate.sid === scoreIds[0]), { timeoutMs: 15_000 });
     await waitUntilDelivered(rig.hall.pool, rig.hall.relay);
     const hall = (await hallEvents()).at(-1);
-    expect(event).toMatchObject({ seq: hall!.seq, score: 13.25, source: 'api', eventId: competition.eventId });
+    // Unreleased: shown, as the office chose, marked provisional.
+    expect(update).toMatchObject({ seq: hall!.seq, v: 13.25, p: true });
     const health = await getJson(`${publicA.url}/api/system/health`);
     expect(health.body).toMatchObject({ mode: 'public', sequencer: false });
     expect((await getJson(`${rig.hall.url}/api/system/health`)).body).toMatchObject({ mode: 'hall', sequencer: true });
@@ -135,15 +162,23 @@ describe('a public instance on the replica', () => {
     });
     expect(write).toMatchObject({ status: 403, body: { statusCode: 403, code: 'FORBIDDEN' } });
     for (const page of ['/office/', '/jury/', '/api/session']) expect((await fetch(`${publicA.url}${page}`)).status, page).toBe(403);
+    expect((await fetch(`${publicA.url}/live/`)).status).toBe(200);
     // Long polling would need sticky sessions behind a load balancer: websocket only.
     expect((await fetch(`${publicA.url}/socket.io/?EIO=4&transport=polling`)).status).toBe(400);
     expect((await fetch(`${rig.hall.url}/socket.io/?EIO=4&transport=polling`)).status).toBe(200);
-    const live = await getJson(`${publicA.url}/api/live-results?eventId=${competition.eventId}&disciplineId=${discipline.id}`);
-    expect(live).toMatchObject({ status: 200, body: { eventId: competition.eventId, disciplineName: 'Boden' } });
+    // The scoreboards' channel carries names and unreleased scores: a public instance has only the spectators'.
+    const board = await openSocket(publicA.url);
+    sockets.push(board);
+    expect(await joinCompetition(board, competition.eventId)).toMatchObject({ ok: false });
+    // The lists outside the spectators' privacy settings (names, birth years, unreleased values) are not public.
+    for (const read of [
+      `/api/live-results?eventId=${competition.eventId}&disciplineId=${discipline.id}`,
+      `/api/results?eventId=${competition.eventId}&competitionId=${competition.competitionId}`,
+    ])
+      expect((await fetch(`${publicA.url}${read}`)).status, read).toBe(403);
+    // The snapshot reads the result settings the hall may never have stored: a read-only session reads the defaults.
+    expect((await snapshot(publicA)).competitions).toMatchObject([{ id: competition.competitionId }]);
     expect(await stored()).toEqual(before);
-    // The result lists read settings the hall may never have stored: a read-only session reads the defaults.
-    const list = await getJson(`${publicA.url}/api/results?eventId=${competition.eventId}&competitionId=${competition.competitionId}`);
-    expect(list).toMatchObject({ status: 200, body: { competitionId: competition.competitionId } });
     const competitions = await getJson(`${publicA.url}/api/events/${competition.eventId}/competitions`);
     expect(competitions).toMatchObject({ status: 200, body: [{ id: competition.competitionId }] });
     expect((await fetch(`${publicA.url}/api/events/${competition.eventId}/squads`)).status).toBe(403);
@@ -177,49 +212,27 @@ describe('a public instance on the replica', () => {
       message: 'save replicated',
     });
     publicB = await rig.startPublic(port);
-    const live = await getJson(`${publicB.url}/api/live-results?eventId=${competition.eventId}&disciplineId=${discipline.id}`);
-    expect(live.body.seq).toBe(hallSeq);
-    expect(live.body.results.find((row: { scoreId: number }) => row.scoreId === scoreIds[2])).toMatchObject({ score: 14.75 });
+    const page = await snapshot(publicB);
+    expect(page.seq).toBe(hallSeq);
+    const conrad = page.competitions[0]!.gymnasts.find((gymnast) => gymnast.name.includes('Conrad'));
+    expect(conrad?.s[0]).toMatchObject({ v: 14.75 });
     const events = await spectator(publicB, last);
     expect(received(events)).toEqual([latest]);
   });
 
   it('delivers a desktop program’s direct write in the hall to spectators', async () => {
-    const events = await spectator(publicA);
+    const updates = await spectator(publicA);
     // The desktop program changes a score the portal saved.
     expect((await save(scoreIds[3]!, 9.5)).status).toBe(200);
-    await waitForEvent(events, (candidate) => candidate.scoreId === scoreIds[3] && candidate.source === 'api', 15_000);
+    await waitFor(() => updates.find((candidate) => candidate.sid === scoreIds[3] && candidate.v === 9.5), { timeoutMs: 15_000 });
     await rig.hall.pool.query(
       `UPDATE ${t.wertungen_details} SET rel_leistung = 11.5 WHERE int_wertungenid = $1 AND int_disziplinenid = $2`,
       [scoreIds[3], discipline.id],
     );
-    const event = await waitForEvent(events, (candidate) => candidate.scoreId === scoreIds[3] && candidate.source === 'legacy', 15_000);
-    expect(event).toMatchObject({ score: 11.5, eventId: competition.eventId });
-  });
-
-  it("serves the spectator page on the replica: its snapshot, and join-live updates filtered by the hall's privacy settings", async () => {
-    // The office publishes every score in the hall; the setting reaches the replica like any row.
-    await rig.hall.pool.query(`INSERT INTO ${t.svc_spectator_settings} (event_id, publish) VALUES ($1, 'all')`, [competition.eventId]);
-    await waitFor(
-      async () =>
-        (await replica.query(`SELECT 1 FROM ${t.svc_spectator_settings} WHERE event_id = $1`, [competition.eventId])).rowCount === 1,
-      { timeoutMs: 15_000, message: 'privacy settings replicated' },
-    );
-    expect((await fetch(`${publicA.url}/live/`)).status).toBe(200);
-    const page = await getJson(`${publicA.url}/api/public/events/${competition.eventId}/live`);
-    expect(page).toMatchObject({ status: 200, body: { eventId: competition.eventId, publish: 'all' } });
-    const socket = await openSocket(publicA.url);
-    sockets.push(socket);
-    const updates: Array<{ type: string; sid?: number; v?: number; p?: boolean; seq: number }> = [];
-    socket.on('live-update', (update) => updates.push(update));
-    expect(await socket.timeout(10_000).emitWithAck('join-live', { eventId: competition.eventId })).toMatchObject({ ok: true });
-    expect((await save(scoreIds[1]!, 12.75)).status).toBe(200);
-    const hallSeq = await waitUntilDelivered(rig.hall.pool, rig.hall.relay);
-    const update = await waitFor(() => updates.find((candidate) => candidate.type === 'score' && candidate.sid === scoreIds[1]), {
+    await waitFor(() => updates.find((candidate) => candidate.sid === scoreIds[3] && candidate.v === 11.5), {
       timeoutMs: 15_000,
-      message: 'live-update on the public instance',
+      message: "the desktop program's write on the phone",
     });
-    expect(update).toMatchObject({ seq: hallSeq, v: 12.75, p: true });
   });
 
   // Last: it ends the subscription the tests above read through.

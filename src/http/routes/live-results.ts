@@ -84,7 +84,6 @@ export async function liveResultsRoutes(app: TypedApp, deps: AppDeps): Promise<v
   app.get(
     '/api/live-results',
     {
-      config: { publicRead: true },
       schema: {
         tags: ['live results'],
         summary: 'Ranked live results of one discipline of an event: the scoreboard’s initial load before it subscribes with since',

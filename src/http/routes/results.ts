@@ -236,7 +236,6 @@ export async function resultsRoutes(app: TypedApp, deps: AppDeps): Promise<void>
   app.get(
     '/api/results',
     {
-      config: { publicRead: true },
       schema: {
         tags: ['results'],
         summary: 'All-around results of one competition, optionally one ranking per age class',
@@ -306,7 +305,6 @@ export async function resultsRoutes(app: TypedApp, deps: AppDeps): Promise<void>
   app.get(
     '/api/results/teams',
     {
-      config: { publicRead: true },
       schema: {
         tags: ['results'],
         summary: 'Team results of one competition: team score rows ranked by their total over the disciplines',
