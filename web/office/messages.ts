@@ -400,6 +400,8 @@ const EN = {
   'net.state': 'State',
   'net.change': 'Change',
   'net.addresses': 'Access addresses',
+  'net.notListening': 'Nothing answers on port {port}, so there is no code to scan. Start it with {command} if this installation uses it.',
+  'net.eJudges': 'E-judges: the jury portal on one judge’s field',
   'con.allDevices': 'All devices',
   'con.cols': 'Time|Who|Device|Field|Attempt|From|To|By|Source',
   'con.releasing': 'Releasing…',
@@ -857,6 +859,9 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
   'net.state': 'Zustand',
   'net.change': 'Ändern',
   'net.addresses': 'Zugriffsadressen',
+  'net.notListening':
+    'Auf Port {port} antwortet nichts, daher gibt es keinen Code zum Scannen. Starten mit {command}, falls diese Installation ihn nutzt.',
+  'net.eJudges': 'E-Kampfrichter: das Kampfrichter-Portal auf dem Feld einer Person',
   'con.allDevices': 'Alle Geräte',
   'con.cols': 'Zeit|Wer|Gerät|Feld|Versuch|Von|Auf|Durch|Quelle',
   'con.releasing': 'Wird freigegeben…',
