@@ -190,6 +190,12 @@ describe('office in German and English', () => {
       devices.map((device) => Number(device.getAttribute('data-discipline-id'))),
     );
     expect(shown.slice(0, planned.length)).toEqual(competition!.disciplineIds);
+    await office.page.locator('#deviation-alerts > *').first().waitFor();
+    await office.page.locator('#corrections-log tbody tr').first().waitFor();
+    expect(englishIn(await settledText(office.page))).toEqual([]);
+    await saveScreenshot(office.page, 'office-de-console-demo-1366x768');
+    await office.page.setViewportSize({ width: 390, height: 844 });
+    await saveScreenshot(office.page, 'office-de-console-demo-390');
   });
 });
 
