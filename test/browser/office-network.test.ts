@@ -14,7 +14,7 @@ import { FakeWindowsHost, NETSH } from '../support/netsh-outputs.js';
 import { insertPanelDiscipline, type PanelDiscipline } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken, bearer } from '../support/tokens.js';
-import { PHONE, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
+import { PHONE, PHONE_390, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { officeUrl, signIn } from './support/office.js';
 import { noHorizontalOverflow } from './support/portal.js';
 
@@ -149,7 +149,7 @@ describe('office: network access on this (Linux) host', () => {
     expect(links).toEqual(expected);
     await office.page.setViewportSize({ width: 1366, height: 768 });
     await saveScreenshot(office.page, 'office-network-e-judges-1366');
-    const phone = await openPage(browser, officeUrl(server.url, 'network'), PHONE);
+    const phone = await openPage(browser, officeUrl(server.url, 'network'), PHONE_390);
     await phone.page.locator('.e-judge-url').first().waitFor();
     expect(await noHorizontalOverflow(phone.page)).toBe(true);
     await saveScreenshot(phone.page, 'office-network-e-judges-390');
