@@ -70,6 +70,9 @@ const ENGLISH = [
   'Close',
   'Judge',
   'Event',
+  'male',
+  'female',
+  'mixed',
 ];
 const englishIn = (text: string) => ENGLISH.filter((word) => new RegExp(`\\b${word}\\b`).test(text));
 
