@@ -13,6 +13,7 @@
  * written before the final is calculated, and a crossing of the tolerance is announced after the
  * score's event, as save-jury-result does.
  */
+import { panelInputFieldIds } from '../src/domain/panel.js';
 import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
 import {
@@ -53,7 +54,7 @@ export async function captureScore(tx: TxClient, input: CaptureScoreInput, log: 
   await upsertJuryResults(tx, scoreId, input.fieldValues, null);
   let captured = (await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   await checkPanelFields(tx, captured, fieldIds);
-  const judges = captured.panel?.judgeFieldIds ?? [];
+  const judges = captured.panel === null ? [] : panelInputFieldIds(captured.panel);
   const panel = fieldIds.some((fieldId) => judges.includes(fieldId)) ? decidePanel(captured) : null;
   if (panel?.storeAggregate) {
     // The judges' values decide the aggregate field (also over a value this capture sent for it).

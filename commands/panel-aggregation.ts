@@ -6,7 +6,7 @@
  */
 import { ACTOR_SETTING, ROLE_SETTING } from '../src/db/origin.js';
 import type { TxClient } from '../src/db/pool.js';
-import type { PanelReading } from '../src/domain/panel.js';
+import { panelInputFieldIds, type PanelReading } from '../src/domain/panel.js';
 import { appendOutboxEvent } from '../outbox/append.js';
 import { panelDeviation } from '../outbox/events.js';
 import type { DisciplineState } from '../src/model/scoring-context.js';
@@ -101,7 +101,7 @@ export async function selectPanelFieldRecords(
 export async function checkPanelFields(tx: TxClient, state: DisciplineState, written: readonly number[]): Promise<void> {
   const panel = state.panel;
   if (panel === null) return;
-  const fieldIds = [...panel.judgeFieldIds, panel.aggregateFieldId];
+  const fieldIds = [...panelInputFieldIds(panel), panel.aggregateFieldId];
   if (!written.some((fieldId) => fieldIds.includes(fieldId))) return;
   const { records, actor, role } = await selectPanelFieldRecords(tx, state, fieldIds);
   const refusal = panelFieldRefusal(state.scoreId, panel, { actor, role }, records);

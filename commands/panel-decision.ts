@@ -10,6 +10,7 @@ import { sameStoredValue } from '../src/domain/stored-value.js';
 import {
   deviationTransition,
   isOverTolerance,
+  panelInputFieldIds,
   type DeviationTransition,
   type PanelReading,
   type PanelSettings,
@@ -86,9 +87,10 @@ export function panelFieldRefusal(
     return validationFailed(`field ${panel.aggregateFieldId} is the E-panel's aggregate: the service computes it from the judges' values`);
   }
   if (caller.role !== null && MAY_CHANGE_EVERY_JUDGE.includes(caller.role)) return null;
-  const judged = records.filter((record) => panel.judgeFieldIds.includes(record.fieldId));
+  const inputs = panelInputFieldIds(panel);
+  const judged = records.filter((record) => inputs.includes(record.fieldId));
   for (const record of changed) {
-    if (!panel.judgeFieldIds.includes(record.fieldId)) continue;
+    if (!inputs.includes(record.fieldId)) continue;
     if (record.judge !== null && record.judge !== caller.actor) {
       return conflict(`field ${record.fieldId} of score ${scoreId} holds ${record.judge}'s value; the head judge may change it`);
     }

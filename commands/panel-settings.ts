@@ -11,12 +11,20 @@ import { notFound, ReplacesStoredValuesError, validationFailed } from '../src/do
 import {
   DEFAULT_PANEL_TOLERANCE,
   panelDecimals,
+  panelInputFieldIds,
   panelSettingsProblems,
   valuesThePanelReplaces,
+  type MissingJudgeRule,
   type PanelAggregation,
   type PanelSettings,
   type StoredAggregate,
 } from '../src/domain/panel.js';
+import {
+  DEFAULT_REFERENCE_AGREEMENT,
+  FIG_REFERENCE_TOLERANCES,
+  type ReferenceSettings,
+  type ToleranceStep,
+} from '../src/domain/reference-judges.js';
 import { selectDisciplineContext } from '../src/model/discipline-context.js';
 import { panelSettingsJson } from '../src/model/panel-settings.js';
 
@@ -28,6 +36,40 @@ export interface PanelSettingsInput {
   tolerance?: number | undefined;
   /** The number of stored aggregate-field values the user agreed to replace (the 409's `replaced`). */
   replaceStoredValues?: number | undefined;
+  /** Absent or null: no reference judges. Their agreement and table default to the service's and the FIG's. */
+  reference?: { fieldIds: number[]; agreement?: number | undefined; tolerances?: ToleranceStep[] | undefined } | null | undefined;
+  /** Absent: `fewer-values`. */
+  missingJudge?: MissingJudgeRule | undefined;
+  /** Absent: none. */
+  absentFieldIds?: number[] | undefined;
+}
+
+/** The settings as stored, the defaults filled in. */
+type StoredSettings = Omit<PanelSettings, 'size'> & {
+  tolerance: number;
+  reference: ReferenceSettings | null;
+  missingJudge: MissingJudgeRule;
+  absentFieldIds: readonly number[];
+};
+
+function withDefaults(input: Omit<PanelSettingsInput, 'replaceStoredValues'>): StoredSettings {
+  const reference = input.reference ?? null;
+  return {
+    judgeFieldIds: input.judgeFieldIds,
+    aggregation: input.aggregation,
+    aggregateFieldId: input.aggregateFieldId,
+    tolerance: input.tolerance ?? DEFAULT_PANEL_TOLERANCE,
+    reference:
+      reference === null
+        ? null
+        : {
+            fieldIds: reference.fieldIds,
+            agreement: reference.agreement ?? DEFAULT_REFERENCE_AGREEMENT,
+            tolerances: reference.tolerances ?? FIG_REFERENCE_TOLERANCES,
+          },
+    missingJudge: input.missingJudge ?? 'fewer-values',
+    absentFieldIds: input.absentFieldIds ?? [],
+  };
 }
 
 export async function setPanelSettings(
@@ -39,11 +81,15 @@ export async function setPanelSettings(
   const discipline = await selectDisciplineContext(tx, disciplineId);
   if (discipline === null) throw notFound(`No discipline ${disciplineId}`);
   const { replaceStoredValues, ...rest } = input;
-  const settings = { ...rest, tolerance: input.tolerance ?? DEFAULT_PANEL_TOLERANCE };
+  const settings = withDefaults(rest);
   const problems = panelSettingsProblems(settings, discipline.fields);
   if (problems.length > 0) throw validationFailed(problems.join('; '));
-  const current = await selectStoredAggregates(tx, disciplineId, settings);
-  const replaced = valuesThePanelReplaces({ ...settings, size: settings.judgeFieldIds.length }, current.scores, current.decimals);
+  const panel = { ...settings, size: settings.judgeFieldIds.length };
+  const current = await selectStoredAggregates(tx, disciplineId, {
+    judgeFieldIds: panelInputFieldIds(panel),
+    aggregateFieldId: panel.aggregateFieldId,
+  });
+  const replaced = valuesThePanelReplaces(panel, current.scores, current.decimals);
   if (replaced > 0 && replaceStoredValues !== replaced) {
     const field = discipline.fields.find((candidate) => candidate.fieldId === settings.aggregateFieldId);
     throw new ReplacesStoredValuesError(
@@ -64,7 +110,7 @@ export async function removePanelSettings(tx: TxClient, disciplineId: number): P
   await deleteDisciplineDeviations(tx, disciplineId);
 }
 
-/** Every stored value of the aggregate field (attempt 1) with the judges' values beside it, and the aggregate's decimals. */
+/** Every stored value of the aggregate field (attempt 1) with the values of `judgeFieldIds` beside it, and the aggregate's decimals. */
 export async function selectStoredAggregates(
   tx: TxClient,
   disciplineId: number,
@@ -88,21 +134,32 @@ export async function selectStoredAggregates(
   return { scores: row?.scores ?? [], decimals: panelDecimals(row?.inputMask ?? null, row?.decimals ?? null) };
 }
 
-async function upsertPanelSettings(
-  tx: TxClient,
-  disciplineId: number,
-  settings: Required<Omit<PanelSettingsInput, 'replaceStoredValues'>>,
-  actor: string,
-): Promise<PanelSettings> {
+async function upsertPanelSettings(tx: TxClient, disciplineId: number, settings: StoredSettings, actor: string): Promise<PanelSettings> {
   const { rows } = await tx.query<{ panel: PanelSettings }>(
-    `INSERT INTO ${tx.tables.svc_panel_settings} AS s (discipline_id, judge_field_ids, aggregation, aggregate_field_id, tolerance, updated_by)
-     VALUES ($1, $2::int[], $3, $4, $5, $6)
+    `INSERT INTO ${tx.tables.svc_panel_settings} AS s (discipline_id, judge_field_ids, aggregation, aggregate_field_id, tolerance, updated_by,
+            reference_field_ids, reference_agreement, reference_tolerances, missing_judge, absent_field_ids)
+     VALUES ($1, $2::int[], $3, $4, $5, $6, $7::int[], $8, $9::jsonb, $10, $11::int[])
      ON CONFLICT (discipline_id) DO UPDATE
         SET judge_field_ids = EXCLUDED.judge_field_ids, aggregation = EXCLUDED.aggregation,
             aggregate_field_id = EXCLUDED.aggregate_field_id, tolerance = EXCLUDED.tolerance,
+            reference_field_ids = EXCLUDED.reference_field_ids, reference_agreement = EXCLUDED.reference_agreement,
+            reference_tolerances = EXCLUDED.reference_tolerances, missing_judge = EXCLUDED.missing_judge,
+            absent_field_ids = EXCLUDED.absent_field_ids,
             updated_at = now(), updated_by = EXCLUDED.updated_by
      RETURNING ${panelSettingsJson('s')} AS panel`,
-    [disciplineId, settings.judgeFieldIds, settings.aggregation, settings.aggregateFieldId, settings.tolerance, actor],
+    [
+      disciplineId,
+      settings.judgeFieldIds,
+      settings.aggregation,
+      settings.aggregateFieldId,
+      settings.tolerance,
+      actor,
+      settings.reference?.fieldIds ?? null,
+      settings.reference?.agreement ?? null,
+      settings.reference === null ? null : JSON.stringify(settings.reference.tolerances),
+      settings.missingJudge,
+      settings.absentFieldIds,
+    ],
   );
   return rows[0]!.panel;
 }

@@ -11,6 +11,7 @@
  * belongs to. No detail row is required: the portal saves field values before the final score
  * (rule 7), and save-value creates the detail row then.
  */
+import { panelInputFieldIds } from '../src/domain/panel.js';
 import type { TxClient } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
 import { appendOutboxEvent } from '../outbox/append.js';
@@ -60,7 +61,7 @@ export async function saveJuryResult(tx: TxClient, input: SaveJuryResultInput, l
 
   const state = (written.stored ? await stateAfterWrite : await loadDisciplineState(tx, scoreId, disciplineId, log))!;
   await checkPanelFields(tx, state, [input.disciplineFieldId]);
-  const panel = state.panel?.judgeFieldIds.includes(input.disciplineFieldId) ? decidePanel(state) : null;
+  const panel = state.panel !== null && panelInputFieldIds(state.panel).includes(input.disciplineFieldId) ? decidePanel(state) : null;
   const reply = {
     success: true as const,
     id: stored.id,

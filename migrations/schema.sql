@@ -112,6 +112,49 @@ CREATE TABLE app_svc_group_members (
   CONSTRAINT app_svc_group_members_pkey PRIMARY KEY (group_id, participant_id)
 );
 
+CREATE TABLE app_svc_inquiries (
+  id integer NOT NULL DEFAULT nextval('app_svc_inquiries_id_seq'::regclass),
+  event_id integer NOT NULL,
+  competition_id integer NOT NULL,
+  score_id integer NOT NULL,
+  discipline_id integer NOT NULL,
+  field_id integer NOT NULL,
+  coach text NOT NULL,
+  recorded_by text,
+  shown_at timestamp with time zone NOT NULL,
+  d_before real,
+  final_before real,
+  filed_at timestamp with time zone NOT NULL DEFAULT now(),
+  verbal_deadline timestamp with time zone,
+  written_deadline timestamp with time zone NOT NULL,
+  confirmed_at timestamp with time zone,
+  confirmed_by text,
+  decided_at timestamp with time zone,
+  decided_by text,
+  decision text,
+  d_after real,
+  final_after real,
+  note text,
+  CONSTRAINT app_svc_inquiries_decision_check CHECK ((decision = ANY (ARRAY['upheld'::text, 'rejected'::text]))),
+  CONSTRAINT app_svc_inquiries_pkey PRIMARY KEY (id),
+  CONSTRAINT app_svc_inquiries_score_id_discipline_id_key UNIQUE (score_id, discipline_id),
+  CONSTRAINT inquiry_confirmed_whole CHECK (((confirmed_at IS NULL) = (confirmed_by IS NULL))),
+  CONSTRAINT inquiry_decided_after_confirmed CHECK (((decided_at IS NULL) OR (confirmed_at IS NOT NULL))),
+  CONSTRAINT inquiry_decided_whole CHECK ((((decision IS NULL) = (decided_at IS NULL)) AND ((decision IS NULL) = (decided_by IS NULL))))
+);
+
+CREATE TABLE app_svc_inquiry_settings (
+  competition_id integer NOT NULL,
+  last_gymnast_seconds integer NOT NULL DEFAULT 60,
+  written_seconds integer NOT NULL DEFAULT 240,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by text NOT NULL,
+  CONSTRAINT app_svc_inquiry_settings_competition_id_fkey FOREIGN KEY (competition_id) REFERENCES app_wettkaempfe(int_wettkaempfeid) ON DELETE CASCADE,
+  CONSTRAINT app_svc_inquiry_settings_last_gymnast_seconds_check CHECK (((last_gymnast_seconds >= 1) AND (last_gymnast_seconds <= 3600))),
+  CONSTRAINT app_svc_inquiry_settings_pkey PRIMARY KEY (competition_id),
+  CONSTRAINT app_svc_inquiry_settings_written_seconds_check CHECK (((written_seconds >= 1) AND (written_seconds <= 3600)))
+);
+
 CREATE TABLE app_svc_judge_credentials (
   id integer NOT NULL DEFAULT nextval('app_svc_judge_credentials_id_seq'::regclass),
   event_id integer NOT NULL,
@@ -174,11 +217,20 @@ CREATE TABLE app_svc_panel_settings (
   tolerance double precision NOT NULL,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_by text NOT NULL,
+  reference_field_ids integer[],
+  reference_agreement double precision,
+  reference_tolerances jsonb,
+  missing_judge text NOT NULL DEFAULT 'fewer-values'::text,
+  absent_field_ids integer[] NOT NULL DEFAULT '{}'::integer[],
   CONSTRAINT app_svc_panel_settings_aggregate_field_id_fkey FOREIGN KEY (aggregate_field_id) REFERENCES app_disziplinen_felder(int_disziplinen_felderid) ON DELETE CASCADE,
   CONSTRAINT app_svc_panel_settings_aggregation_check CHECK ((aggregation = ANY (ARRAY['trimmed-mean'::text, 'mean'::text, 'median'::text]))),
   CONSTRAINT app_svc_panel_settings_discipline_id_fkey FOREIGN KEY (discipline_id) REFERENCES app_disziplinen(int_disziplinenid) ON DELETE CASCADE,
   CONSTRAINT app_svc_panel_settings_judge_field_ids_check CHECK ((cardinality(judge_field_ids) >= 2)),
+  CONSTRAINT app_svc_panel_settings_missing_judge_check CHECK ((missing_judge = ANY (ARRAY['fewer-values'::text, 'mean-of-given'::text]))),
   CONSTRAINT app_svc_panel_settings_pkey PRIMARY KEY (discipline_id),
+  CONSTRAINT app_svc_panel_settings_reference_agreement_check CHECK ((reference_agreement >= (0)::double precision)),
+  CONSTRAINT app_svc_panel_settings_reference_complete CHECK ((((reference_field_ids IS NULL) = (reference_agreement IS NULL)) AND ((reference_field_ids IS NULL) = (reference_tolerances IS NULL)))),
+  CONSTRAINT app_svc_panel_settings_reference_field_ids_check CHECK (((reference_field_ids IS NULL) OR (cardinality(reference_field_ids) = 2))),
   CONSTRAINT app_svc_panel_settings_tolerance_check CHECK ((tolerance >= (0)::double precision))
 );
 
@@ -249,6 +301,22 @@ CREATE TABLE app_svc_settings (
   value jsonb NOT NULL,
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT app_svc_settings_pkey PRIMARY KEY (key)
+);
+
+CREATE TABLE app_svc_spectator_hidden (
+  participant_id integer NOT NULL,
+  hidden_at timestamp with time zone NOT NULL DEFAULT now(),
+  hidden_by text,
+  CONSTRAINT app_svc_spectator_hidden_pkey PRIMARY KEY (participant_id)
+);
+
+CREATE TABLE app_svc_spectator_settings (
+  event_id integer NOT NULL,
+  publish text NOT NULL DEFAULT 'released'::text,
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_by text,
+  CONSTRAINT app_svc_spectator_settings_pkey PRIMARY KEY (event_id),
+  CONSTRAINT app_svc_spectator_settings_publish_check CHECK ((publish = ANY (ARRAY['released'::text, 'all'::text])))
 );
 
 CREATE TABLE app_svc_squad_audit (
@@ -355,6 +423,8 @@ CREATE SEQUENCE app_mannschaften_int_mannschaftenid_seq;
 
 CREATE SEQUENCE app_sport_int_sportid_seq;
 
+CREATE SEQUENCE app_svc_inquiries_id_seq;
+
 CREATE SEQUENCE app_svc_judge_credentials_id_seq;
 
 CREATE SEQUENCE app_svc_outbox_id_seq;
@@ -384,6 +454,8 @@ CREATE INDEX app_felder_discipline_idx ON app_disziplinen_felder USING btree (in
 CREATE UNIQUE INDEX app_jury_results_score_field_attempt_key ON app_jury_results USING btree (int_wertungenid, int_disziplinen_felderid, int_versuch);
 
 CREATE INDEX app_svc_group_members_participant ON app_svc_group_members USING btree (participant_id);
+
+CREATE INDEX app_svc_inquiries_event_idx ON app_svc_inquiries USING btree (event_id, id);
 
 CREATE INDEX app_svc_judge_credentials_event_idx ON app_svc_judge_credentials USING btree (event_id);
 

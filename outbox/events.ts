@@ -8,6 +8,7 @@
 import { genderFromCode } from '../src/domain/final-score.js';
 import type { Gender } from '../src/domain/squad-planner.js';
 import type { PanelDeviation, PanelReading } from '../src/domain/panel.js';
+import type { Inquiry } from '../src/model/inquiry.js';
 import type { DisciplineState } from '../src/model/scoring-context.js';
 
 /** Every `score-updated` variant carries these (spec "Events"). */
@@ -130,13 +131,20 @@ export interface RotationChangedPayload {
   timestamp: string;
 }
 
+/**
+ * An inquiry on a D value (FIG Art. 8.5) was filed, confirmed in writing or decided: the inquiry as
+ * `GET /api/events/:eventId/inquiries` lists it after the step, `timestamp` the step's server time.
+ */
+export type InquiryUpdatedPayload = Inquiry & { timestamp: string };
+
 /** An outbox row as a command appends it, keyed by topic. */
 export type OutboxEvent =
   | { topic: 'score-updated'; eventId: number; payload: ScoreUpdatedPayload }
   | { topic: 'squads-applied'; eventId: number; payload: SquadsAppliedPayload }
   | { topic: 'release-changed'; eventId: number; payload: ReleaseChangedPayload }
   | { topic: 'panel-deviation'; eventId: number; payload: PanelDeviationPayload }
-  | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload };
+  | { topic: 'rotation-changed'; eventId: number; payload: RotationChangedPayload }
+  | { topic: 'inquiry-updated'; eventId: number; payload: InquiryUpdatedPayload };
 
 export type OutboxTopic = OutboxEvent['topic'];
 
@@ -277,4 +285,9 @@ export function releaseChanged(
 
 export function rotationChanged(payload: Omit<RotationChangedPayload, 'timestamp'>): OutboxEvent {
   return { topic: 'rotation-changed', eventId: payload.eventId, payload: { ...payload, timestamp: now() } };
+}
+
+/** `at`: the step's time from the database (the inquiry's own stamp), never the service's clock. */
+export function inquiryUpdated(inquiry: Inquiry, at: string): OutboxEvent {
+  return { topic: 'inquiry-updated', eventId: inquiry.eventId, payload: { ...inquiry, timestamp: at } };
 }

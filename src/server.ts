@@ -7,6 +7,7 @@ import { migrateDatabase } from './db/database.js';
 import { createPool, endPool, type Pool } from './db/pool.js';
 import { createTables } from './db/tables.js';
 import { createRealtimeGateway, REPLAY_CONNECTIONS, type RealtimeGateway } from './realtime/gateway.js';
+import { SpectatorHub } from './realtime/spectators.js';
 import { corsOriginPolicy, hostPolicy, requestOriginPolicy } from './http/security.js';
 import { OutboxRelay } from '../outbox/relay.js';
 import { OutboxRetention } from '../outbox/retention.js';
@@ -43,7 +44,9 @@ export async function startServer(
   const pool = createPool({ connectionString: databaseUrl, tables, clientClass }, logger);
   const relay = new OutboxRelay({ connectionString: databaseUrl, pool, logger, clientClass });
   const commands = createCommandRunner(pool, () => relay.commandCommitted());
-  const app = await buildApp({ config, pool, commands, logger, relay, ...adapters });
+  // The spectators' privacy settings in memory, shared by the public reads and the live channel.
+  const spectators = new SpectatorHub(pool, () => relay.status().cursor);
+  const app = await buildApp({ config, pool, commands, logger, relay, spectators, ...adapters });
   // Replays read through their own small pool: a flood of joins must not take the connections saves need.
   const replayPool = createPool(
     { connectionString: databaseUrl, tables, max: REPLAY_CONNECTIONS, applicationName: 'gym-competition-service replay', clientClass },
@@ -55,6 +58,7 @@ export async function startServer(
     allowRequestOrigin: requestOriginPolicy(config),
     replayDb: replayPool,
     replayMaxEvents: config.replayMaxEvents,
+    spectators,
   });
   const retention = new OutboxRetention({ pool, logger, retentionHours: config.outboxRetentionHours });
   await relay.start();

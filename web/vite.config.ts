@@ -12,7 +12,7 @@ export const WEB_ROOT = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(WEB_ROOT, '..');
 export const DIST_DIR = path.join(WEB_ROOT, 'dist');
 /** Every page of the client; the backend serves each under /<page>/ (src/http/routes/web.ts). */
-export const PAGES = ['jury', 'board', 'office'] as const;
+export const PAGES = ['jury', 'board', 'office', 'live'] as const;
 
 /**
  * Spec "Versioning" 2-3: the bundle carries the build info from the same collector as the

@@ -41,6 +41,10 @@ export const TABLE_NAMES = [
   'svc_rotations',
   'svc_rotation_slots',
   'svc_judge_credentials',
+  'svc_spectator_settings',
+  'svc_spectator_hidden',
+  'svc_inquiry_settings',
+  'svc_inquiries',
   // functions the service calls from its own SQL
   'svc_scope_released',
   'svc_audit_detail_field',

@@ -6,9 +6,18 @@
  */
 import { decimalPlaces, roundToDecimals, usableDecimals, usableMask } from './input-mask.js';
 import { sameStoredValue } from './stored-value.js';
+import { applyReference, toleranceTableProblems, type ReferenceOutcome, type ReferenceSettings } from './reference-judges.js';
 
 export const PANEL_AGGREGATIONS = ['trimmed-mean', 'mean', 'median'] as const;
 export type PanelAggregation = (typeof PANEL_AGGREGATIONS)[number];
+
+/**
+ * What a missing judge's value becomes (issue 47): `fewer-values` counts the panel with the values
+ * given; `mean-of-given` puts the mean of the given values in its place (FIG Aerobic Code of Points,
+ * General principle of scoring: "the average of the given scores will replace the missing score").
+ */
+export const MISSING_JUDGE_RULES = ['fewer-values', 'mean-of-given'] as const;
+export type MissingJudgeRule = (typeof MISSING_JUDGE_RULES)[number];
 
 /**
  * Maximum spread (highest minus lowest counted value) before a deviation is flagged, when the
@@ -30,6 +39,15 @@ export interface PanelSettings {
   readonly tolerance: number;
   /** Number of judges = judgeFieldIds.length. */
   readonly size: number;
+  /** Reference judges (issue 47); absent or null: none. */
+  readonly reference?: ReferenceSettings | null;
+  /** Absent: `fewer-values`. */
+  readonly missingJudge?: MissingJudgeRule;
+  /**
+   * Judge fields whose value may be missing (a judge who is not there): the panel is complete
+   * without them, and the missing-judge rule stands in for them. A value such a judge did give counts.
+   */
+  readonly absentFieldIds?: readonly number[];
 }
 
 /** One judge's value; null while the judge has not entered one. */
@@ -51,6 +69,17 @@ export interface PanelReading {
   /** The spread is above the tolerance (evaluated on a complete panel only) and the head judge has not confirmed it. */
   readonly deviation: boolean;
   readonly confirmed: boolean;
+  /** Judges whose values count ("4 of 5 judges"): those given. */
+  readonly given: number;
+  /** Judge fields missing under the missing-judge rule (absent judges without a value). */
+  readonly missing: number[];
+  readonly missingJudge: MissingJudgeRule;
+  /** The value put in each missing judge's place (`mean-of-given`); null otherwise. */
+  readonly substitute: number | null;
+  /** The panel's own aggregate before the reference judges (equal to `aggregate` without them); rounded. */
+  readonly panelAggregate: number | null;
+  /** The reference judges' values and what they did; null without reference judges. */
+  readonly reference: (ReferenceOutcome & { readonly values: PanelValue[] }) | null;
 }
 
 /**
@@ -129,18 +158,41 @@ export function readPanel(
 ): PanelReading {
   const values = settings.judgeFieldIds.map((fieldId) => ({ fieldId, value: valueOf(fieldId) }));
   const present = values.flatMap((item) => (item.value === null ? [] : [item.value]));
-  const complete = present.length === settings.size;
-  const raw = aggregateValues(present, settings.aggregation);
-  const spread = spreadOf(present, settings.aggregation);
+  const absent = settings.absentFieldIds ?? [];
+  const missing = values.filter((item) => item.value === null && absent.includes(item.fieldId)).map((item) => item.fieldId);
+  const missingJudge = settings.missingJudge ?? 'fewer-values';
+  const substitute = missingJudge === 'mean-of-given' && missing.length > 0 ? aggregateValues(present, 'mean') : null;
+  const counted = substitute === null ? present : [...present, ...missing.map(() => substitute)];
+  const referenceValues = settings.reference?.fieldIds.map((fieldId) => ({ fieldId, value: valueOf(fieldId) })) ?? [];
+  const complete =
+    present.length + missing.length === settings.size && present.length > 0 && referenceValues.every((item) => item.value !== null);
+  const raw = aggregateValues(counted, settings.aggregation);
+  const panelAggregate = raw === null ? null : roundToDecimals(raw, decimals);
+  const spread = spreadOf(counted, settings.aggregation);
   const over = complete && exceedsTolerance(spread, settings.tolerance);
+  const referred =
+    settings.reference === undefined || settings.reference === null
+      ? null
+      : applyReference(
+          panelAggregate,
+          referenceValues.map((item) => item.value),
+          settings.reference,
+          decimals,
+        );
   return {
     values,
-    aggregate: raw === null ? null : roundToDecimals(raw, decimals),
+    aggregate: referred === null ? panelAggregate : referred.score,
     complete,
     spread,
     tolerance: settings.tolerance,
     deviation: over && !confirmed,
     confirmed: over && confirmed,
+    given: present.length,
+    missing,
+    missingJudge,
+    substitute: substitute === null ? null : roundToDecimals(substitute, decimals),
+    panelAggregate,
+    reference: referred === null ? null : { ...referred.outcome, values: referenceValues },
   };
 }
 
@@ -167,7 +219,13 @@ export function deviationTransition(stored: 'open' | 'confirmed' | null, overTol
 
 /** Problems of panel settings against the discipline's fields; empty when they are valid. */
 export function panelSettingsProblems(
-  settings: { judgeFieldIds: readonly number[]; aggregateFieldId: number; tolerance: number },
+  settings: {
+    judgeFieldIds: readonly number[];
+    aggregateFieldId: number;
+    tolerance: number;
+    reference?: ReferenceSettings | null;
+    absentFieldIds?: readonly number[];
+  },
   fields: ReadonlyArray<{ fieldId: number; isFinal: boolean }>,
 ): string[] {
   const problems: string[] = [];
@@ -184,10 +242,23 @@ export function panelSettingsProblems(
   else if (aggregate.isFinal) problems.push('body.aggregateFieldId: the final field cannot receive the aggregate');
   if (judges.includes(settings.aggregateFieldId)) problems.push('body.aggregateFieldId: must not be one of the judge fields');
   if (!Number.isFinite(settings.tolerance) || settings.tolerance < 0) problems.push('body.tolerance must be a number >= 0');
+  const absent = settings.absentFieldIds ?? [];
+  if (absent.some((fieldId) => !judges.includes(fieldId))) problems.push('body.absentFieldIds: only judge fields can be absent');
+  if (absent.length >= judges.length) problems.push('body.absentFieldIds: at least one judge must be present');
+  const reference = settings.reference;
+  if (reference !== undefined && reference !== null) {
+    const ids = reference.fieldIds;
+    if (ids.length !== 2 || ids[0] === ids[1]) problems.push('body.reference.fieldIds: two distinct fields');
+    if (ids.some((fieldId) => !byId.has(fieldId) || byId.get(fieldId)?.isFinal === true))
+      problems.push('body.reference.fieldIds: fields of this discipline, not the final');
+    if (ids.some((fieldId) => judges.includes(fieldId) || fieldId === settings.aggregateFieldId))
+      problems.push('body.reference.fieldIds: neither a judge field nor the aggregate field');
+    problems.push(...toleranceTableProblems(reference.tolerances, 'body.reference.tolerances'));
+  }
   return problems;
 }
 
-/** One score's stored aggregate-field value and its judges' values (in `judgeFieldIds` order, null: none). */
+/** One score's stored aggregate-field value and its judges' values (in `panelInputFieldIds` order, null: none). */
 export interface StoredAggregate {
   readonly stored: number;
   readonly judgeValues: ReadonlyArray<number | null>;
@@ -200,7 +271,13 @@ export interface StoredAggregate {
  */
 export function valuesThePanelReplaces(settings: PanelSettings, scores: readonly StoredAggregate[], decimals: number): number {
   return scores.filter(({ stored, judgeValues }) => {
-    const reading = readPanel(settings, (fieldId) => judgeValues[settings.judgeFieldIds.indexOf(fieldId)] ?? null, decimals, false);
+    const inputs = panelInputFieldIds(settings);
+    const reading = readPanel(settings, (fieldId) => judgeValues[inputs.indexOf(fieldId)] ?? null, decimals, false);
     return !reading.complete || reading.aggregate === null || !sameStoredValue(reading.aggregate, stored);
   }).length;
+}
+
+/** The fields whose values the panel's E is computed from: its judges' and its reference judges'. */
+export function panelInputFieldIds(settings: PanelSettings): number[] {
+  return [...settings.judgeFieldIds, ...(settings.reference?.fieldIds ?? [])];
 }

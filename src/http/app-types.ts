@@ -11,6 +11,7 @@ import type { Pool } from '../db/pool.js';
 import type { Firewall } from '../firewall/index.js';
 import type { RelayStatus } from '../../outbox/relay.js';
 import type { CommandRunner } from '../../commands/run-command.js';
+import type { SpectatorHub } from '../realtime/spectators.js';
 
 /** Everything the HTTP layer needs from the composition root; tests build it the same way. */
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   commands: CommandRunner;
   logger: Logger;
   relay: { status(): RelayStatus };
+  /** The spectators' privacy settings and live channel (src/realtime/spectators.ts); absent: the public reads keep their own. */
+  spectators?: SpectatorHub;
   /** Host firewall; absent means the one `createFirewall` picks for this OS from the config. */
   firewall?: Firewall;
 }
@@ -31,3 +34,10 @@ export type TypedApp = FastifyInstance<
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route is one a public read-only instance serves (the spectator page and its reads). */
+    publicRead?: boolean;
+  }
+}

@@ -125,12 +125,20 @@ export async function registerAuth(app: FastifyInstance, options: AuthOptions): 
     return guard;
   });
 
-  const scoreWriter = app.requireRole('jury', 'head', 'admin');
-  const requireScoreWriter = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
-    if (options.mode === 'strict' || request.headers.authorization !== undefined) await scoreWriter.call(app, request, reply);
+  app.decorate('requireScoreWriter', requireTokenWhenStrict(app, options.mode, ['jury', 'head', 'admin']));
+}
+
+/**
+ * onRequest guard: a token with one of `roles` in AUTH_MODE=strict; in lan mode open, but a token
+ * that is sent is checked (401 when invalid, 403 for another role), since its subject and role count.
+ */
+export function requireTokenWhenStrict(app: FastifyInstance, mode: AuthMode, roles: Role[]): preHandlerAsyncHookHandler {
+  const check = app.requireRole(...roles);
+  const guard = async function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
+    if (mode === 'strict' || request.headers.authorization !== undefined) await check.call(app, request, reply);
   };
-  guards.set(requireScoreWriter, { roles: ['jury', 'head', 'admin'], when: 'strict' });
-  app.decorate('requireScoreWriter', requireScoreWriter);
+  guards.set(guard, { roles, when: 'strict' });
+  return guard;
 }
 
 export function signToken(app: FastifyInstance, claims: TokenClaims, hours: number): string {

@@ -20,6 +20,7 @@ import {
   deviationTransition,
   isOverTolerance,
   panelDecimals,
+  panelInputFieldIds,
   readPanel,
   type PanelReading,
   type PanelSettings,
@@ -389,8 +390,9 @@ export function finalFieldOfState(state: ScoringState): ScoringField | null {
  * them (decision in docs/decisions.md, "E-panel").
  */
 export function formulaFieldsOf(state: ScoringState): ScoringField[] {
-  const judges = state.panel?.judgeFieldIds;
-  return judges === undefined ? state.fields : state.fields.filter((field) => !judges.includes(field.fieldId));
+  if (state.panel === null) return state.fields;
+  const inputs = panelInputFieldIds(state.panel);
+  return state.fields.filter((field) => !inputs.includes(field.fieldId));
 }
 
 /** The formula's result from the state's current jury results (null: no formula or not finite). */

@@ -5,6 +5,8 @@ import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
 import type { Queryable } from '../db/pool.js';
 import { BoundedQueue, MAX_REFUSED_IN_A_ROW, MessageAdmission, QueueFullError } from './limits.js';
 import { createRoomBroadcaster, pendingPackets, queuedBytes, unsentBytes } from './room-broadcast.js';
+import type { SpectatorHub } from './spectators.js';
+import type { Channel } from './channel.js';
 
 export const roomOf = (eventId: number) => `competition-${eventId}`;
 
@@ -23,6 +25,16 @@ function integerIn(value: unknown, minimum: number, maximum: number): number | n
 
 const positiveInteger = (value: unknown) => integerIn(value, 1, 2_147_483_647);
 const seqOrNull = (value: unknown) => integerIn(value, 0, Number.MAX_SAFE_INTEGER);
+
+/** A join message's `eventId` and `since` (null: only what comes next), or what is wrong with it. */
+function parseJoin(message: unknown): { eventId: number; since: number | null } | { error: string } {
+  const body = (message ?? {}) as { eventId?: unknown; since?: unknown };
+  const eventId = positiveInteger(body.eventId);
+  if (eventId === null) return { error: 'eventId must be a positive integer' };
+  const since = body.since == null ? null : seqOrNull(body.since);
+  if (since === null && body.since != null) return { error: 'since must be a non-negative integer' };
+  return { eventId, since };
+}
 
 /**
  * Output a client has not taken yet may not exceed this. Socket.IO has no limit of its own
@@ -57,7 +69,14 @@ export interface GatewayOptions {
   replayDb: Queryable;
   /** More events to replay than this: the client is told to reload its snapshot instead. */
   replayMaxEvents: number;
+  /** The spectator page's channel (`join-live`); absent: the gateway has none. */
+  spectators?: SpectatorHub;
 }
+
+const scoreboardChannel = (eventId: number): Channel => ({
+  room: roomOf(eventId),
+  message: (delivery) => [delivery.topic, delivery.message],
+});
 
 /** Why a join was not carried out, as the ack tells it. */
 class JoinRefused extends Error {
@@ -104,6 +123,8 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     onError: (error, room) => logger.error({ err: error, room }, 'realtime broadcast failed'),
   });
   const unsubscribe = feed.subscribe((delivery) => rooms.send(roomOf(delivery.eventId), delivery.topic, delivery.message));
+  const spectators = options.spectators;
+  const detachSpectators = spectators?.attach(feed, (room, topic, message) => rooms.send(room, topic, message));
 
   /**
    * Resolves once the client has taken what was sent to it: nothing left in engine.io's buffer and
@@ -152,8 +173,8 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   const replaying = new WeakMap<Socket, Promise<unknown>>();
 
   /** Without `since` the socket only gets what comes next; with it, the missed events first. */
-  const join = async (socket: Socket, eventId: number, since: number | null): Promise<number> => {
-    const room = roomOf(eventId);
+  const join = async (socket: Socket, eventId: number, since: number | null, channel = scoreboardChannel(eventId)): Promise<number> => {
+    const { room } = channel;
     const follow = () => {
       // What the relay has delivered so far is in the replay, or was not asked for (no `since`): the
       // room hands the socket only what is sent after this. A socket that went away during the
@@ -165,7 +186,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
       return 0;
     }
     const send = (delivery: OutboxDelivery) => {
-      socket.emit(delivery.topic, delivery.message);
+      const out = channel.message(delivery);
+      if (!out) return;
+      socket.emit(...out);
       dropIfStalled(socket);
     };
     if (replaying.has(socket))
@@ -239,11 +262,9 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
 
     socket.on('join-competition', (message: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (body: unknown) => void) : () => undefined;
-      const body = (message ?? {}) as { eventId?: unknown; since?: unknown };
-      const eventId = positiveInteger(body.eventId);
-      if (eventId === null) return reply({ ok: false, error: 'eventId must be a positive integer' });
-      const since = body.since == null ? null : seqOrNull(body.since);
-      if (since === null && body.since != null) return reply({ ok: false, error: 'since must be a non-negative integer' });
+      const request = parseJoin(message);
+      if ('error' in request) return reply({ ok: false, error: request.error });
+      const { eventId, since } = request;
       join(socket, eventId, since).then(
         (replayed) => reply({ ok: true, room: roomOf(eventId), replayed }),
         (error: unknown) => {
@@ -252,6 +273,29 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
         },
       );
     });
+    if (spectators) {
+      // The spectator page (src/realtime/spectators.ts): the same join and replay, its own room and messages.
+      socket.on('join-live', (message: unknown, ack?: unknown) => {
+        const reply = typeof ack === 'function' ? (ack as (body: unknown) => void) : () => undefined;
+        const request = parseJoin(message);
+        if ('error' in request) return reply({ ok: false, error: request.error });
+        const { eventId, since } = request;
+        const channel = spectators.channel(eventId);
+        spectators
+          .privacy(eventId)
+          .then((privacy) => {
+            if (!privacy) throw new JoinRefused(`No event ${eventId}`, {});
+            return join(socket, eventId, since, channel);
+          })
+          .then(
+            (replayed) => reply({ ok: true, room: channel.room, replayed, seq: spectators.cursor() }),
+            (error: unknown) => {
+              if (!(error instanceof JoinRefused)) logger.warn({ err: error, eventId, since }, 'spectator join failed');
+              reply(refusal(error));
+            },
+          );
+      });
+    }
     socket.on('leave-competition', (message: unknown, ack?: unknown) => {
       const eventId = positiveInteger((message as { eventId?: unknown } | null)?.eventId);
       if (eventId !== null) void socket.leave(roomOf(eventId));
@@ -265,6 +309,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
     close: () =>
       new Promise<void>((resolve) => {
         unsubscribe();
+        detachSpectators?.();
         rooms.close();
         void io.close(() => resolve());
       }),

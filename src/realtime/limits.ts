@@ -34,7 +34,7 @@ export interface MessageLimits {
   /** Any message, per connection and per client address (rate per second, burst). */
   anyPerConnection: [number, number];
   anyPerAddress: [number, number];
-  /** join-competition and leave-competition, on top of the above. */
+  /** join-competition, leave-competition and join-live, on top of the above. */
   roomPerConnection: [number, number];
   roomPerAddress: [number, number];
 }
@@ -54,7 +54,7 @@ export const MESSAGE_LIMITS: MessageLimits = {
 /** A connection refused this many messages in a row is flooding; it is disconnected. */
 export const MAX_REFUSED_IN_A_ROW = 100;
 
-const ROOM_MESSAGES = new Set(['join-competition', 'leave-competition']);
+const ROOM_MESSAGES = new Set(['join-competition', 'leave-competition', 'join-live']);
 
 interface AddressBuckets {
   any: TokenBucket;

@@ -119,6 +119,9 @@ describe('E-panel: five judge portals, the head judge and the console', () => {
       aggregateFieldId: fields.E,
       tolerance: 0.5,
       size: 5,
+      reference: null,
+      missingJudge: 'fewer-values',
+      absentFieldIds: [],
     });
     await saveScreenshot(page, 'e-panel-settings-1366');
     expect(office.errors).toEqual([]);

@@ -69,6 +69,9 @@ describe('panel settings', () => {
       aggregateFieldId: discipline.aggregate,
       tolerance: 0.3,
       size: 5,
+      reference: null,
+      missingJudge: 'fewer-values',
+      absentFieldIds: [],
     };
     expect(put).toEqual({ status: 200, body: panel });
     expect((await disciplineEntry(discipline.id)).panel).toEqual(panel);
@@ -177,6 +180,12 @@ describe('the panel in the reads', () => {
       tolerance: 0.3,
       deviation: false,
       confirmed: false,
+      given: 2,
+      missing: [],
+      missingJudge: 'fewer-values',
+      substitute: null,
+      panelAggregate: 8.6,
+      reference: null,
     });
     // Judges' fields are not the formula's letters, and no aggregate is stored: no final yet (rule 5 finds nothing to calculate).
     expect(partial.score).toBeNull();

@@ -57,7 +57,7 @@ describe('web client pages', () => {
     expect([...new Uint8Array(await response.arrayBuffer()).subarray(0, leading.length)]).toEqual(leading);
   });
 
-  it.each(['jury', 'board'])('serves /%s/ from web/dist with assets that may be cached for good', async (page) => {
+  it.each(['jury', 'board', 'live'])('serves /%s/ from web/dist with assets that may be cached for good', async (page) => {
     // `npm test` builds the client first (pretest); a missing build is a setup error, not a skip.
     expect(existsSync(path.join(WEB_DIST_DIR, page, 'index.html'))).toBe(true);
     const response = await fetch(`${server.url}/${page}/`);

@@ -260,11 +260,20 @@ export interface PanelDiscipline {
   judges: number[];
   aggregate: number;
   final: number;
+  /** Reference judges' fields (R1, R2…), after the final; empty unless asked for. */
+  references: number[];
 }
 
 export async function insertPanelDiscipline(
   pool: Queryable,
-  options: { name?: string; judges?: number; inputMask?: string | null; decimals?: number | null; formula?: string } = {},
+  options: {
+    name?: string;
+    judges?: number;
+    references?: number;
+    inputMask?: string | null;
+    decimals?: number | null;
+    formula?: string;
+  } = {},
 ): Promise<PanelDiscipline> {
   const id = await insertRow(pool, 'disziplinen', 'int_disziplinenid', {
     var_name: options.name ?? 'Sprung',
@@ -280,7 +289,9 @@ export async function insertPanelDiscipline(
   for (let index = 1; index <= count; index += 1) judges.push(await field(`E${index}`, 1 + index));
   const aggregate = await field('E-Note', count + 2);
   const final = await field('Endwert', count + 3, { bol_endwert: true });
-  return { id, difficulty, judges, aggregate, final };
+  const references: number[] = [];
+  for (let index = 1; index <= (options.references ?? 0); index += 1) references.push(await field(`R${index}`, count + 3 + index));
+  return { id, difficulty, judges, aggregate, final, references };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,6 +41,12 @@ describe('E-panel on the web (issue 21)', () => {
       tolerance: 0.5,
       deviation: true,
       confirmed: false,
+      given: 2,
+      missing: [],
+      missingJudge: 'fewer-values',
+      substitute: null,
+      panelAggregate: 7.75,
+      reference: null,
     };
     expect(deviationFromState(5, 7, state)).toEqual(deviation());
     expect(deviationFromState(5, 7, { ...state, deviation: false, confirmed: true })).toBeNull();

@@ -16,6 +16,8 @@ import { decimalSeparator, t, timeOfDay } from '../shared/i18n.js';
 import { LiveFeed, type LiveStatus } from '../shared/live.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { renderBoardPage } from './board-page.js';
+import { InquiryMarks } from './inquiry-marks.js';
+import { tInq } from '../shared/inquiries.js';
 import { liveIndicator } from './live-indicator.js';
 import { fetchLiveResults } from './live-results.js';
 import { paceFromUrl, RowPager } from './pager.js';
@@ -55,6 +57,7 @@ export class DeviceBoard {
   private readonly legend = h('p', { class: 'legend', id: 'board-legend' });
   private readonly pageInfo = h('p', { class: 'page-info', 'aria-live': 'off' });
   private readonly pager: RowPager;
+  private readonly inquiries: InquiryMarks;
 
   constructor(
     private readonly root: HTMLElement,
@@ -68,6 +71,7 @@ export class DeviceBoard {
         this.pageInfo.textContent = pages > 1 ? t('board.page', { page, pages }) : '';
       },
     });
+    this.inquiries = new InquiryMarks(target.eventId, target.disciplineId, () => this.render());
   }
 
   async start(): Promise<void> {
@@ -79,6 +83,7 @@ export class DeviceBoard {
       onResync: () => void this.load(),
       // A release or reopen changes which scores are final (or shown at all): take the server's view.
       onReleaseChanged: () => this.scheduleReload(100),
+      onInquiryUpdated: (inquiry) => this.inquiries.apply(inquiry),
     });
     await this.describe();
     await this.load();
@@ -88,6 +93,7 @@ export class DeviceBoard {
   dispose(): void {
     this.pager.stop();
     this.feed?.close();
+    this.inquiries.dispose();
     if (this.reloadTimer !== null) clearTimeout(this.reloadTimer);
   }
 
@@ -119,12 +125,10 @@ export class DeviceBoard {
     const generation = ++this.loadGeneration;
     this.eventsDuringLoad = [];
     try {
-      const snapshot = await fetchLiveResults(
-        this.target.eventId,
-        this.target.disciplineId,
-        this.target.competitionId,
-        this.target.releasedOnly === true,
-      );
+      const [snapshot] = await Promise.all([
+        fetchLiveResults(this.target.eventId, this.target.disciplineId, this.target.competitionId, this.target.releasedOnly === true),
+        this.inquiries.load(),
+      ]);
       if (generation !== this.loadGeneration) return;
       this.entries = snapshot.entries;
       this.order = snapshot.order;
@@ -215,7 +219,15 @@ export class DeviceBoard {
           'tr',
           { 'data-key': entry.key, 'data-participant-id': entry.participantId, 'data-kind': entry.kind, 'data-changed': highlight },
           h('td', { class: 'rank' }, entry.rank !== null ? `${entry.rank}.` : entry.outOfCompetition ? t('board.oc') : '–'),
-          h('td', { class: 'name' }, entry.name),
+          h(
+            'td',
+            { class: 'name' },
+            entry.name,
+            // In the name's cell: the score's column is sized for the score alone.
+            entry.wertungenId !== null && this.inquiries.has(entry.wertungenId)
+              ? h('span', { class: 'inquiry-mark', 'data-inquiry': 'open' }, tInq('inq.boardMark'))
+              : null,
+          ),
           h('td', { class: 'club' }, entry.club),
           h('td', { class: 'squad' }, entry.squad),
           h(
@@ -252,10 +264,14 @@ export class DeviceBoard {
     });
     this.tables.replaceChildren(...tables);
     // The mark is explained while any score on the board carries it.
-    this.legend.textContent =
+    this.legend.textContent = [
       !this.target.releasedOnly && this.entries.some((entry) => entry.score !== null && entry.released === false)
         ? t('board.provisionalLegend')
-        : '';
+        : '',
+      this.entries.some((entry) => entry.wertungenId !== null && this.inquiries.has(entry.wertungenId)) ? tInq('inq.boardLegend') : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
     this.pager.refresh(changedRow);
     this.updated.textContent = this.lastUpdate ? t('board.lastUpdate', { time: timeOfDay(this.lastUpdate) }) : '';
   }

@@ -66,7 +66,8 @@ export class JuryLoader {
       return;
     }
     if (disciplineId !== state.selection.disciplineId) return;
-    state.layout = fieldLayout(fields, disciplineId, state.panelSettings?.judgeFieldIds ?? []);
+    const panel = state.panelSettings;
+    state.layout = fieldLayout(fields, disciplineId, panel?.judgeFieldIds ?? [], panel?.reference?.fieldIds ?? []);
   }
 
   /** The score rows of the selected competition; false when they could not be loaded. */

@@ -35,17 +35,25 @@ function bySortOrder(a: DisciplineField, b: DisciplineField): number {
 
 /**
  * Enabled fields of the device by sort order; the first flagged final is the final field. The
- * formula's letters skip an E-panel's judge fields, as the service's do (docs/decisions.md, "E-panel").
+ * formula's letters skip an E-panel's judge and reference judge fields, as the service's do
+ * (docs/decisions.md, "E-panel", "Reference judges").
  */
-export function fieldLayout(fields: readonly DisciplineField[], disciplineId: number, judgeFieldIds: readonly number[] = []): FieldLayout {
+export function fieldLayout(
+  fields: readonly DisciplineField[],
+  disciplineId: number,
+  judgeFieldIds: readonly number[] = [],
+  referenceFieldIds: readonly number[] = [],
+): FieldLayout {
   const enabled = fields.filter((field) => field.disciplineId === disciplineId && field.enabled).sort(bySortOrder);
   const finalField = enabled.find((field) => field.isFinalScore) ?? null;
   let letters = 0;
   let judges = 0;
+  let references = 0;
   const inputs = enabled
     .filter((field) => field !== finalField && !field.isFinalScore)
     .flatMap((field): FieldInput[] => {
       if (judgeFieldIds.includes(field.id)) return [{ letter: `E${++judges}`, field, judge: true }];
+      if (referenceFieldIds.includes(field.id)) return [{ letter: `R${++references}`, field, judge: true }];
       return letters < LETTERS.length ? [{ letter: LETTERS[letters++]!, field, judge: false }] : [];
     });
   return { inputs, finalField };

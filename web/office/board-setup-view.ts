@@ -9,6 +9,7 @@ import { lang, t } from '../shared/i18n.js';
 import { PAGE_MS } from '../board/pager.js';
 import { m } from './messages.js';
 import { qrCode } from './qr.js';
+import { spectatorSection } from './spectator-setup.js';
 import type { DisciplineSummary } from '../shared/api.js';
 import type { CompetitionSummary } from './office-api.js';
 import type { OfficeView, ViewContext } from './view.js';
@@ -185,5 +186,6 @@ export function boardSetupView(context: ViewContext): OfficeView {
       h('div', {}, message, result),
     ),
   );
-  return { element };
+  const spectators = spectatorSection(context);
+  return { element: h('div', { class: 'board-setup-views' }, element, spectators.element), dispose: spectators.dispose };
 }

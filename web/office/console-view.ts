@@ -12,6 +12,7 @@ import { LiveFeed } from '../shared/live.js';
 import { deviationKey, type PanelDeviation } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
+import { inquiryDecisions } from './inquiry-decisions.js';
 import { m } from './messages.js';
 import type { AuditPage, CompetitionSummary, Completeness, ReleaseScope } from './office-api.js';
 
@@ -104,6 +105,7 @@ export function consoleView(context: ViewContext): OfficeView {
     newerCursors.length = 0;
     logCursor = undefined;
   };
+  const inquiries = inquiryDecisions({ session, eventId: event.id });
   let disciplines: DisciplineSummary[] | null = null;
   const disciplineOf = (id: number) => disciplines?.find((candidate) => candidate.id === id);
   const fieldsOf = new Map<number, DisciplineField[]>();
@@ -628,6 +630,7 @@ export function consoleView(context: ViewContext): OfficeView {
     deviationMessage,
     deviationArea,
     deviationPager.element,
+    inquiries.element,
     h('h3', {}, m('con.completeness')),
     devicesArea,
     h('h3', {}, m('con.log')),
@@ -652,6 +655,7 @@ export function consoleView(context: ViewContext): OfficeView {
       generation += 1;
       unsubscribe();
       live.close();
+      inquiries.dispose();
       if (historyDialog.open) historyDialog.close();
       if (releaseDialog.open) releaseDialog.close();
     },

@@ -48,7 +48,7 @@ export function credentialsView(context: ViewContext): OfficeView {
 
   async function showFields(): Promise<void> {
     const discipline = apparatus.find((candidate) => candidate.id === Number(apparatusSelect.value));
-    const judgeFieldIds = discipline?.panel?.judgeFieldIds ?? [];
+    const judgeFieldIds = [...(discipline?.panel?.judgeFieldIds ?? []), ...(discipline?.panel?.reference?.fieldIds ?? [])];
     let fields: DisciplineField[] = [];
     if (discipline && judgeFieldIds.length > 0) fields = await api.disciplineFields(discipline.id).catch(() => []);
     for (const field of fields) fieldNames.set(field.id, field.shortName ?? field.name ?? `#${field.id}`);

@@ -7,9 +7,13 @@ import { boardSetupView } from './board-setup-view.js';
 import { consoleView } from './console-view.js';
 import { credentialsView } from './credentials-view.js';
 import { judgeSheetsView } from './judge-sheets-view.js';
+import { judgesEvaluationView } from './judges-evaluation-view.js';
 import { rotationsView } from './rotations-view.js';
 import { languageSwitch, t } from '../shared/i18n.js';
 import { groupsView } from './groups-view.js';
+import { inquiryCoachView } from './inquiry-coach-view.js';
+import { inquiryLogView } from './inquiry-log-view.js';
+import { tInq } from '../shared/inquiries.js';
 import { networkView } from './network-view.js';
 import { panelsView } from './panels-view.js';
 import { officeApi } from './office-api.js';
@@ -35,8 +39,11 @@ const VIEWS: readonly ViewEntry[] = [
   { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
   { key: 'rotations', label: t('office.rotations'), needsEvent: true, create: rotationsView },
   { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
+  { key: 'inquiry', label: tInq('inq.navCoach'), needsEvent: true, create: inquiryCoachView },
+  { key: 'inquiries', label: tInq('inq.navLog'), needsEvent: true, create: inquiryLogView },
   { key: 'credentials', label: t('office.credentials'), needsEvent: true, create: credentialsView },
   { key: 'sheets', label: t('office.sheets'), needsEvent: true, create: judgeSheetsView },
+  { key: 'judges-evaluation', label: m('jeval.nav'), needsEvent: true, create: judgesEvaluationView },
   { key: 'board', label: t('office.board'), needsEvent: true, create: boardSetupView },
   { key: 'panels', label: t('office.panels'), needsEvent: false, create: panelsView },
   { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },

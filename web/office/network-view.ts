@@ -6,6 +6,7 @@ import { m } from './messages.js';
 import type { OfficeView, ViewContext } from './view.js';
 import type { FirewallStatus } from './office-api.js';
 import { qrCode } from './qr.js';
+import { spectatorAccessEntries } from './spectator-setup.js';
 
 /**
  * The page each service's address should open: the backend serves every page and judges scan for
@@ -244,7 +245,7 @@ export function networkView(context: ViewContext): OfficeView {
           'article',
           { class: 'interface', 'data-interface': urls[0]!.interface },
           h('h4', {}, `${urls[0]!.interface} · ${urls[0]!.address}`),
-          h('ul', { class: 'access-urls' }, ...urls.map(serviceEntry)),
+          h('ul', { class: 'access-urls' }, ...urls.map(serviceEntry), ...spectatorAccessEntries(urls, context.event)),
           ...(backend?.answers ? eJudgeEntries(backend, seats) : []),
         );
       }),

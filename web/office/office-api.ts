@@ -11,6 +11,7 @@ import type { TeamScoresPage } from '../../queries/team-scores.js';
 import type { GroupHeader, GroupScoreEntry } from '../../queries/group-scores.js';
 import type { Completeness } from '../../queries/completeness.js';
 import type { FieldValueCounts } from '../../queries/field-values.js';
+import type { JudgesEvaluation } from '../../queries/judges-evaluation.js';
 import type { AuditPage, ScoreHistory } from '../../queries/score-audit.js';
 import type { ReleaseScope, ReleaseState } from '../../commands/release-scope.js';
 import type { SquadEditResult as SquadEditReply } from '../../commands/edit-squads.js';
@@ -21,7 +22,10 @@ import type { FirewallServiceKey, NetworkInfo, ServiceStatus } from '../../src/f
 import type { SquadCriteria, SquadProposal } from '../../src/domain/squad-planner.js';
 import { api, deleteJson, getJson, postJson, putJson, type RequestOptions } from '../shared/api.js';
 import type { PanelAggregation, PanelDeviation, PanelSettings } from '../shared/panel.js';
+import type { PanelRules } from './panel-rules-form.js';
 import type { Session } from './session.js';
+import type { SpectatorSettings } from '../../queries/spectator-settings.js';
+import type { PublishMode } from '../../src/model/spectator-privacy.js';
 
 export type {
   AuditPage,
@@ -31,6 +35,7 @@ export type {
   EventSquads,
   CurrentRotation,
   JudgeCredential,
+  JudgesEvaluation,
   ReleaseScope,
   Rotation,
   RotationPlan,
@@ -200,7 +205,7 @@ export function officeApi(session: Session) {
         aggregateFieldId: number;
         tolerance: number;
         replaceStoredValues?: number | undefined;
-      },
+      } & Partial<PanelRules>,
     ) => authed((options) => putJson<PanelSettings>(`/api/disciplines/${disciplineId}/panel`, body, options)),
     fieldValues: (disciplineId: number) => getJson<FieldValueCounts>(`/api/disciplines/${disciplineId}/field-values`),
     removePanel: (disciplineId: number) =>
@@ -229,6 +234,14 @@ export function officeApi(session: Session) {
       authed((options) => postJson<IssuedCredential>(`/api/events/${eventId}/judge-credentials`, body, options)),
     revokeCredential: (eventId: number, id: number) =>
       authed((options) => deleteJson<JudgeCredential>(`/api/events/${eventId}/judge-credentials/${id}`, undefined, options)),
+    spectatorSettings: (eventId: number) =>
+      authed((options) => getJson<SpectatorSettings>(`/api/events/${eventId}/spectator-settings`, {}, options)),
+    saveSpectatorSettings: (eventId: number, body: { publish: PublishMode; hiddenParticipantIds: number[] }) =>
+      authed((options) => putJson<SpectatorSettings>(`/api/events/${eventId}/spectator-settings`, body, options)),
+    judgesEvaluation: (eventId: number, competitionId: number | null) =>
+      authed((options) =>
+        getJson<JudgesEvaluation>('/api/judges-evaluation', competitionId === null ? { eventId } : { eventId, competitionId }, options),
+      ),
     confirmDeviation: (body: { scoreId: number; disciplineId: number; attempt: number }) =>
       authed((options) => postJson<{ confirmed: true }>('/api/panel-deviations/confirm', body, options)),
   };

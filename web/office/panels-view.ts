@@ -12,6 +12,7 @@ import { DEFAULT_PANEL_TOLERANCE, PANEL_AGGREGATIONS, type PanelAggregation, typ
 import { scoreFormat } from '../shared/score-format.js';
 import { parseTyped } from '../../src/domain/input-mask.js';
 import { m } from './messages.js';
+import { panelRulesForm } from './panel-rules-form.js';
 import type { OfficeView, ViewContext } from './view.js';
 
 const deviceName = (discipline: DisciplineSummary) => discipline.displayName || discipline.name;
@@ -84,7 +85,7 @@ export function panelsView(context: ViewContext): OfficeView {
       h(
         'ul',
         {},
-        ...panel.judgeFieldIds.map((fieldId) => {
+        ...[...panel.judgeFieldIds, ...(panel.reference?.fieldIds ?? [])].map((fieldId) => {
           const url = new URL(base);
           if (context.event) url.searchParams.set('eventId', String(context.event.id));
           url.searchParams.set('disciplineId', String(discipline.id));
@@ -180,8 +181,13 @@ export function panelsView(context: ViewContext): OfficeView {
       );
       noEmptyField.hidden = suitable !== null || judges.size < 2;
     };
-    judgeBoxes.forEach((box) => box.addEventListener('change', fillAggregateChoices));
-    fillAggregateChoices();
+    const rules = panelRulesForm(candidates, panel, format, fieldName);
+    const judgesChanged = () => {
+      fillAggregateChoices();
+      rules.showJudges(judgeIds());
+    };
+    judgeBoxes.forEach((box) => box.addEventListener('change', judgesChanged));
+    judgesChanged();
 
     const showError = (text: string | null) => {
       formError.hidden = text === null;
@@ -217,6 +223,7 @@ export function panelsView(context: ViewContext): OfficeView {
         noEmptyField,
       ),
       h('div', { class: 'picker' }, h('label', { for: 'panel-tolerance' }, m('panels.tolerance')), toleranceInput),
+      rules.element,
       formError,
       replaceBox,
       h('div', { class: 'actions' }, remove, save),
@@ -231,8 +238,10 @@ export function panelsView(context: ViewContext): OfficeView {
       if (aggregateFieldId === null) return showError(m('panels.noAggregateField'));
       if (tolerance === null || tolerance < 0)
         return showError(m('panels.badTolerance', { example: format.display(DEFAULT_PANEL_TOLERANCE, decimalSeparator) }));
+      const chosenRules = rules.read(judgeFieldIds);
+      if ('error' in chosenRules) return showError(chosenRules.error);
       showError(null);
-      const body = { judgeFieldIds, aggregation: aggregationSelect.value as PanelAggregation, aggregateFieldId, tolerance };
+      const body = { judgeFieldIds, aggregation: aggregationSelect.value as PanelAggregation, aggregateFieldId, tolerance, ...chosenRules };
       const aggregateName = fieldName(candidates.find((field) => field.id === aggregateFieldId)!);
       const send = async (replaceStoredValues?: number) => {
         replaceBox.hidden = true;

@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ScoreUpdatedEvent } from './api.js';
+import type { InquiryMessage } from './inquiries.js';
 import type { PanelDeviation } from './panel.js';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
@@ -18,6 +19,8 @@ export interface LiveFeedOptions {
   onPanelDeviation?(event: PanelDeviation): void;
   /** The office started a rotation: which squad is on which apparatus now. */
   onRotationChanged?(event: RotationChanged): void;
+  /** An inquiry on a D value was filed, confirmed in writing or decided. */
+  onInquiryUpdated?(event: InquiryMessage): void;
 }
 
 export interface RotationChanged {
@@ -62,6 +65,7 @@ export class LiveFeed {
       this.receive({ ...event, eventId: event.eventId ?? this.eventId ?? -1 }, () => this.options.onPanelDeviation?.(event)),
     );
     this.socket.on('rotation-changed', (event: RotationChanged) => this.receive(event, () => this.options.onRotationChanged?.(event)));
+    this.socket.on('inquiry-updated', (event: InquiryMessage) => this.receive(event, () => this.options.onInquiryUpdated?.(event)));
     this.options.onStatus('connecting');
   }
 

@@ -15,6 +15,9 @@ import { headJudgeRoutes } from './head-judge.js';
 import { panelRoutes } from './panel.js';
 import { rotationsRoutes } from './rotations.js';
 import { judgeCredentialsRoutes } from './judge-credentials.js';
+import { spectatorRoutes } from './spectators.js';
+import { judgesEvaluationRoutes } from './judges-evaluation.js';
+import { inquiriesRoutes } from './inquiries.js';
 
 export type RouteModule = (app: TypedApp, deps: AppDeps) => Promise<void>;
 
@@ -35,5 +38,8 @@ export const routeModules: RouteModule[] = [
   panelRoutes,
   rotationsRoutes,
   judgeCredentialsRoutes,
+  spectatorRoutes,
+  judgesEvaluationRoutes,
+  inquiriesRoutes,
   webRoutes,
 ];

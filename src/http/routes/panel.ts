@@ -42,7 +42,17 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
         (tx) => setPanelSettings(tx, request.params.disciplineId, request.body, context.actor ?? 'unknown'),
         context,
       );
-      return { ...panel, judgeFieldIds: [...panel.judgeFieldIds] };
+      const reference = panel.reference ?? null;
+      return {
+        ...panel,
+        judgeFieldIds: [...panel.judgeFieldIds],
+        reference:
+          reference === null
+            ? null
+            : { fieldIds: [...reference.fieldIds], agreement: reference.agreement, tolerances: [...reference.tolerances] },
+        missingJudge: panel.missingJudge ?? 'fewer-values',
+        absentFieldIds: [...(panel.absentFieldIds ?? [])],
+      };
     },
   );
 

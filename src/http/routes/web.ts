@@ -11,7 +11,9 @@ import fastifyStatic from '@fastify/static';
 import type { AppDeps, TypedApp } from '../app-types.js';
 
 export const WEB_DIST_DIR = path.join(PROJECT_ROOT, 'web/dist');
-export const WEB_PAGES = ['jury', 'board', 'office'] as const;
+export const WEB_PAGES = ['jury', 'board', 'office', 'live'] as const;
+/** Pages a public read-only instance serves (their routes carry `config: { publicRead: true }`). */
+export const PUBLIC_PAGES: ReadonlySet<string> = new Set(['live']);
 
 const NOT_BUILT = (page: string, dir: string) =>
   `The web client page /${page}/ is not built (${dir} is missing).\n` +
@@ -118,13 +120,19 @@ export function webRoutesFrom(distDir: string) {
     );
     for (const icon of FAVICONS) {
       const body = readFileSync(path.join(PUBLIC_DIR, icon.file));
-      app.get(icon.url, { schema: { hide: true } }, async (_request, reply) =>
+      // A public page's browser asks for the icon too.
+      app.get(icon.url, { schema: { hide: true }, config: { publicRead: true } }, async (_request, reply) =>
         reply.type(icon.type).header('cache-control', 'public, max-age=86400').send(body),
       );
     }
     for (const page of WEB_PAGES) {
       const root = path.join(distDir, page);
       await app.register(async (scope) => {
+        if (PUBLIC_PAGES.has(page)) {
+          scope.addHook('onRoute', (route) => {
+            route.config = { ...route.config, publicRead: true };
+          });
+        }
         // Checked per request, so a build made while the server runs is served without a restart.
         scope.addHook('onRequest', async (_request, reply) => {
           if (!existsSync(path.join(root, 'index.html'))) {

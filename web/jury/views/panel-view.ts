@@ -11,6 +11,46 @@ export interface PanelSummary {
   judge(fieldId: number): string;
 }
 
+type Show = (value: number | null | undefined) => string;
+
+/** Which judges are not there and what stands in for them (issue 47). */
+function missingLine(summary: PanelSummary, state: PanelState, show: Show): HTMLElement {
+  const judges = state.missing.map((fieldId) => summary.judge(fieldId)).join(', ');
+  return h(
+    'p',
+    { class: 'missing-judges', id: 'panel-missing' },
+    state.substitute === null ? t('panel.missingFewer', { judges }) : t('panel.missingMean', { judges, value: show(state.substitute) }),
+  );
+}
+
+/** The reference judges' values, their mean and what the rule did to the E score (issue 47). */
+function referenceLine(summary: PanelSummary, reference: NonNullable<PanelState['reference']>, state: PanelState, show: Show): HTMLElement {
+  const values = reference.values.map((entry) => `${summary.judge(entry.fieldId)} ${show(entry.value)}`).join(' · ');
+  const outcome =
+    reference.mean === null
+      ? ''
+      : !reference.agree
+        ? t('panel.referenceDisagree')
+        : reference.applied
+          ? t('panel.referenceApplied', {
+              panel: show(state.panelAggregate),
+              difference: show(reference.difference),
+              tolerance: show(reference.tolerance),
+              aggregate: show(state.aggregate),
+            })
+          : t('panel.referenceWithin', { panel: show(state.panelAggregate), tolerance: show(reference.tolerance) });
+  return h(
+    'p',
+    {
+      class: reference.applied ? 'reference reference--applied' : 'reference',
+      id: 'panel-reference',
+      'data-applied': String(reference.applied),
+    },
+    t('panel.reference', { values, mean: show(reference.mean) }),
+    outcome === '' ? '' : ` · ${outcome}`,
+  );
+}
+
 /**
  * The head judge's (and D-panel's) view of the E-panel for the selected participant: each judge's
  * value, the aggregate, and "provisional" while judges are missing (issue 21). Read-only: it is
@@ -62,9 +102,15 @@ export function panelSummaryView(): { element: HTMLElement; render(summary: Pane
           h(
             'span',
             { class: complete ? 'panel-state complete' : 'panel-state provisional', id: 'panel-state' },
-            complete ? t('panel.complete') : t('panel.provisional', { count: counted, size: settings.size }),
+            !complete
+              ? t('panel.provisional', { count: counted, size: settings.size })
+              : state && state.given < settings.size
+                ? t('panel.given', { count: state.given, size: settings.size })
+                : t('panel.complete'),
           ),
         ),
+        ...(state && state.missing.length > 0 ? [missingLine(summary, state, show)] : []),
+        ...(state?.reference ? [referenceLine(summary, state.reference, state, show)] : []),
         ...(state && state.spread !== null
           ? [
               h(
