@@ -655,6 +655,24 @@ BEGIN
   END IF;
   IF v_unchanged THEN
     DELETE FROM app_svc_score_audit WHERE id = v_id;
+  ELSIF v_api AND p_field IS NULL AND NOT p_via_copy THEN
+    WITH latest AS (
+      SELECT r.id, r.new_value, r.source, r.actor, r.xact, r.via_copy
+        FROM app_svc_score_audit r
+       WHERE r.score_id = p_score AND r.discipline_id = p_discipline AND r.field_id IS NULL
+         AND r.attempt IS NOT DISTINCT FROM p_attempt AND r.kind IS NULL AND r.id < v_id
+       ORDER BY r.id DESC
+       LIMIT 1
+    ), merged AS (
+      UPDATE app_svc_score_audit a
+         SET via_copy = false, old_value = mine.old_value, after_release = a.after_release OR mine.after_release
+        FROM latest, app_svc_score_audit mine
+       WHERE a.id = latest.id AND mine.id = v_id AND latest.via_copy AND latest.xact <> mine.xact
+         AND latest.source = 'api' AND latest.actor = mine.actor AND latest.new_value IS NOT DISTINCT FROM mine.new_value
+         AND mine.old_value IS DISTINCT FROM mine.new_value
+      RETURNING a.id
+    )
+    DELETE FROM app_svc_score_audit WHERE id = v_id AND EXISTS (SELECT 1 FROM merged);
   END IF;
 END;
 $function$

@@ -2,9 +2,11 @@
  * What is still missing, per device (discipline) and squad of one competition. The legacy layout
  * links no discipline to a competition, so the devices are the one asked for, else every
  * discipline that holds a value (detail or jury result) of the competition's scores or has a
- * release in it. Every score row of the competition is expected on every device (did-not-start
- * rows are counted apart); a score is scored on a device once its final (detail row of int_kp 0,
- * or of the final field for group and team rows) holds a value.
+ * release in it, in the competition's order (its planned detail rows, as the results and the
+ * boards have it; devices only a jury result or a release names come last). Every score row of
+ * the competition is expected on every device (did-not-start rows are counted apart); a score is
+ * scored on a device once its final (detail row of int_kp 0, or of the final field for group and
+ * team rows) holds a value.
  */
 import type { Queryable } from '../src/db/pool.js';
 import { notFound } from '../src/domain/errors.js';
@@ -95,11 +97,15 @@ export async function selectCompletenessRows(db: Queryable, query: CompletenessQ
          LEFT JOIN ${db.tables.gruppen} g ON g.int_gruppenid = w.int_gruppenid
          LEFT JOIN ${db.tables.mannschaften} m ON m.int_mannschaftenid = w.int_mannschaftenid
         WHERE w.int_wettkaempfeid = $1 AND ($3::text IS NULL OR COALESCE(btrim(w.var_riege), '') = $3::text)
+     ), planned AS (
+       SELECT det.int_disziplinenid AS id, min(det.int_wertungen_detailsid) AS planned
+         FROM ${db.tables.wertungen_details} det JOIN ${db.tables.wertungen} w ON w.int_wertungenid = det.int_wertungenid
+        WHERE w.int_wettkaempfeid = $1
+        GROUP BY det.int_disziplinenid
      ), devices AS (
        SELECT $2::int AS id WHERE $2::int IS NOT NULL
        UNION
-       SELECT det.int_disziplinenid FROM ${db.tables.wertungen_details} det JOIN ${db.tables.wertungen} w ON w.int_wertungenid = det.int_wertungenid
-        WHERE $2::int IS NULL AND w.int_wettkaempfeid = $1
+       SELECT planned.id FROM planned WHERE $2::int IS NULL
        UNION
        SELECT f.int_disziplinenid FROM ${db.tables.jury_results} j
          JOIN ${db.tables.wertungen} w ON w.int_wertungenid = j.int_wertungenid
@@ -114,8 +120,9 @@ export async function selectCompletenessRows(db: Queryable, query: CompletenessQ
                        AND ${db.tables.svc_audit_detail_field}(dev.id, det.int_kp) IS NULL) AS scored
        FROM devices dev
        LEFT JOIN ${db.tables.disziplinen} d ON d.int_disziplinenid = dev.id
+       LEFT JOIN planned ON planned.id = dev.id
        LEFT JOIN entries e ON true
-      ORDER BY d.var_name, dev.id, e.squad, e.name, e.score_id`,
+      ORDER BY planned.planned NULLS LAST, d.var_name, dev.id, e.squad, e.name, e.score_id`,
     [query.competitionId, query.disciplineId ?? null, query.squadName ?? null],
   );
   return rows;

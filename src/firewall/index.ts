@@ -30,7 +30,14 @@ export {
   type FirewallErrorCode,
   type ServiceStatus,
 } from './firewall.js';
-export { networkInfo, type NetworkInfo, type NetworkInfoOptions, type NetworkInterfaceEntry, type ServiceUrl } from './network-info.js';
+export {
+  answeringServices,
+  networkInfo,
+  type NetworkInfo,
+  type NetworkInfoOptions,
+  type NetworkInterfaceEntry,
+  type ServiceUrl,
+} from './network-info.js';
 export {
   DEFAULT_FIREWALL_PORTS,
   DEFAULT_RULE_PREFIX,

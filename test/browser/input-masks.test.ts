@@ -5,9 +5,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t } from '../support/tables.js';
-import { detailRows } from '../support/fixtures.js';
+import { detailRows, juryResultRows } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
-import { launchBrowser, openPage, type OpenedPage } from './support/browser.js';
+import { LAPTOP, PHONE_390, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { createCompetition } from '../support/fixtures.js';
 import { seedCompetitors, seedDevice, type Competitor, type Device } from './support/portal-seed.js';
 import { participantButton, waitForAck, waitForParticipantStatus } from './support/portal.js';
@@ -96,6 +96,46 @@ describe('blur normalisation by the input mask', () => {
     expect(await typeThenBlur(portal.page, '#field-A', '5')).toBe('5.00');
     expect(await typeThenBlur(portal.page, '#field-B', '8,125')).toBe('8.13');
     expect(portal.errors).toEqual([]);
+  });
+});
+
+describe('German portal: inputs read like the finals', () => {
+  it('shows 3,800 in the field (not 03.800), accepts either separator, saves 3.8, and shows the stored value so again', async () => {
+    const competition = await createCompetition(server.pool, 'Gaumeisterschaft');
+    const device = await seedDevice(server.pool, { name: 'Sprung', mask: '00.000' });
+    const [gymnast] = (await seedCompetitors(server.pool, competition, [['Lena', 'Kurz']])) as [Competitor];
+    const german = await openPage(browser, `${server.url}/jury/?eventId=${competition.eventId}&disciplineId=${device.id}`, PHONE_390, {
+      locale: 'de-DE',
+    });
+    const { page } = german;
+    await waitForParticipantStatus(page, gymnast.participantId, 'pending');
+    await participantButton(page, gymnast.participantId).click();
+    await page.locator('#field-A').waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.getAttribute('#field-A', 'placeholder')).toBe('9,500');
+    expect(await typeThenBlur(page, '#field-A', '3.8')).toBe('3,800');
+    expect(await typeThenBlur(page, '#field-A', '3,8')).toBe('3,800');
+    expect(await typeThenBlur(page, '#field-B', '9,15')).toBe('9,150');
+    expect(await typeThenBlur(page, '#field-C', '0.3')).toBe('0,300');
+    expect(await page.locator('#final-score').textContent()).toBe('12,650');
+    await saveScreenshot(page, 'portal-german-inputs-390');
+    await page.keyboard.press('Enter');
+    await waitForAck(page, 'saved', '12,650');
+    await waitFor(async () => (await juryResultRows(server.pool, gymnast.scoreId)).length === 4, { message: 'four jury results' });
+    const stored = new Map((await juryResultRows(server.pool, gymnast.scoreId)).map((row) => [row.fieldId, row.value]));
+    expect(stored.get(device.fields.A)).toBeCloseTo(3.8, 5);
+    expect(stored.get(device.fields.final)).toBeCloseTo(12.65, 5);
+    // Opened again, the stored values come back in the same notation.
+    await page.reload();
+    await waitForParticipantStatus(page, gymnast.participantId, 'completed');
+    await participantButton(page, gymnast.participantId).click();
+    await page.locator('#field-A').waitFor();
+    await expect.poll(() => page.inputValue('#field-A')).toBe('3,800');
+    expect(await page.inputValue('#field-C')).toBe('0,300');
+    await page.setViewportSize(LAPTOP);
+    await saveScreenshot(page, 'portal-german-inputs-1366');
+    expect(german.errors).toEqual([]);
+    await german.context.close();
   });
 });
 

@@ -11,7 +11,7 @@ import type { DemoSummary } from '../../scripts/demo-seed.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
 import { openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
-import { signIn } from './support/office.js';
+import { generateProposals, signIn } from './support/office.js';
 import { useDemoEvent } from './support/demo.js';
 
 let server: TestServer;
@@ -70,6 +70,9 @@ const ENGLISH = [
   'Close',
   'Judge',
   'Event',
+  'male',
+  'female',
+  'mixed',
 ];
 const englishIn = (text: string) => ENGLISH.filter((word) => new RegExp(`\\b${word}\\b`).test(text));
 
@@ -146,7 +149,56 @@ describe('office in German and English', () => {
       expect(colour).not.toBe(background);
       expect(englishIn(text)).toEqual([]);
     }
+    // The whole dialog, its criteria and then its proposals, reads German.
+    expect(englishIn(await office.page.innerText('#auto-assign'))).toEqual([]);
     await saveScreenshot(office.page, 'office-de-auto-assign-1366x768');
+    await generateProposals(office.page);
+    expect(englishIn(await office.page.innerText('#auto-assign'))).toEqual([]);
+    await saveScreenshot(office.page, 'office-de-auto-assign-proposals-1366x768');
+  });
+
+  it("lists a competition's devices in its order, not alphabetically, on the portal and the console", async () => {
+    const competitions = (await (await fetch(`${server.url}/api/events/${demo.event.id}/competitions`)).json()) as Array<{
+      id: number;
+      disciplineIds: number[];
+    }>;
+    const catalog = (await (await fetch(`${server.url}/api/disciplines`)).json()) as Array<{
+      id: number;
+      name: string;
+      displayName: string | null;
+    }>;
+    const nameOf = (id: number) => {
+      const discipline = catalog.find((candidate) => candidate.id === id)!;
+      return discipline.displayName || discipline.name;
+    };
+    // A competition whose planned order is not the alphabetical one, so the check can tell them apart.
+    const competition = competitions.find((candidate) => {
+      const names = candidate.disciplineIds.map(nameOf);
+      return names.length > 1 && names.join() !== [...names].sort((a, b) => a.localeCompare(b, 'de')).join();
+    });
+    expect(competition, 'a demo competition planned out of alphabetical order').toBeDefined();
+    const planned = competition!.disciplineIds.map(nameOf);
+
+    const portal = await open(`/jury/?eventId=${demo.event.id}&competitionId=${competition!.id}&lang=de`);
+    await expect
+      .poll(() => portal.page.$$eval('#device-select option', (options) => options.map((option) => option.textContent ?? '')), {
+        timeout: 15_000,
+      })
+      .toEqual(planned.map((name) => expect.stringContaining(name)));
+
+    const office = await open(`/office/?view=console&eventId=${demo.event.id}&competitionId=${competition!.id}&lang=de`);
+    await signIn(office.page, adminToken);
+    await office.page.locator('.console-device').first().waitFor({ timeout: 15_000 });
+    const shown = await office.page.$$eval('.console-device', (devices) =>
+      devices.map((device) => Number(device.getAttribute('data-discipline-id'))),
+    );
+    expect(shown.slice(0, planned.length)).toEqual(competition!.disciplineIds);
+    await office.page.locator('#deviation-alerts > *').first().waitFor();
+    await office.page.locator('#corrections-log tbody tr').first().waitFor();
+    expect(englishIn(await settledText(office.page))).toEqual([]);
+    await saveScreenshot(office.page, 'office-de-console-demo-1366x768');
+    await office.page.setViewportSize({ width: 390, height: 844 });
+    await saveScreenshot(office.page, 'office-de-console-demo-390');
   });
 });
 

@@ -5,14 +5,16 @@
  * non-administrator warning with disabled buttons, and the administrator state with working
  * enable/disable and the "cannot find rule" advice. The access URLs carry QR codes of themselves.
  */
+import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { encode } from 'uqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIREWALL_PORTS, WindowsFirewall, type CommandRunner, type NetworkInfo } from '../../src/firewall/index.js';
 import { FakeWindowsHost, NETSH } from '../support/netsh-outputs.js';
+import { insertPanelDiscipline, type PanelDiscipline } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { adminToken } from '../support/tokens.js';
-import { PHONE, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
+import { adminToken, bearer } from '../support/tokens.js';
+import { PHONE, PHONE_390, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { officeUrl, signIn } from './support/office.js';
 import { noHorizontalOverflow } from './support/portal.js';
 
@@ -38,15 +40,39 @@ const ruleStates = (page: OpenedPage['page']) =>
     rows.map((row) => [row.getAttribute('data-service'), row.querySelector('.rule-state')?.getAttribute('data-state')]),
   );
 
+/** A port something listens on (a stand-alone client started by hand), and one nothing does. */
+async function listeningAndClosedPorts(): Promise<{ listener: NetServer; listening: number; closed: number }> {
+  const listen = async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port };
+  };
+  const open = await listen();
+  const spare = await listen();
+  await new Promise<void>((resolve) => spare.server.close(() => resolve()));
+  return { listener: open.server, listening: open.port, closed: spare.port };
+}
+
 describe('office: network access on this (Linux) host', () => {
   let server: TestServer;
   let office: OpenedPage;
+  let ports: Awaited<ReturnType<typeof listeningAndClosedPorts>>;
+  let panel: PanelDiscipline;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    ports = await listeningAndClosedPorts();
+    server = await startTestServer({ env: { FRONTEND_PORT: String(ports.listening), JURY_PORT: String(ports.closed) } });
+    panel = await insertPanelDiscipline(server.pool, { name: 'Sprung', judges: 3 });
+    const settings = await fetch(`${server.url}/api/disciplines/${panel.id}/panel`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...bearer(adminToken) },
+      body: JSON.stringify({ judgeFieldIds: panel.judges, aggregation: 'median', aggregateFieldId: panel.aggregate, tolerance: 0.5 }),
+    });
+    expect(settings.status).toBe(200);
   });
   afterAll(async () => {
     await server?.stop();
+    await new Promise<void>((resolve) => ports?.listener.close(() => resolve()));
   });
 
   it('says firewall management is for Windows only and disables every change, also for an admin', async () => {
@@ -67,15 +93,24 @@ describe('office: network access on this (Linux) host', () => {
     expect(await office.page.isVisible('#event-select')).toBe(false);
   });
 
-  it('lists an access URL per service and address with a QR code of exactly that URL', async () => {
+  it('lists an access URL per service and address, a QR code of exactly that URL only where the service answers', async () => {
     const info = (await (await fetch(`${server.url}/api/firewall/network-info`)).json()) as NetworkInfo;
-    const expected = info.urls.map((entry) => `${entry.url}${entry.service === 'frontend' ? 'office/' : 'jury/'}`);
+    expect(new Set(info.urls.map((entry) => `${entry.service}:${entry.answers}`))).toEqual(
+      info.urls.length === 0 ? new Set() : new Set(['backend:true', 'frontend:true', 'jury:false']),
+    );
+    const expected = info.urls
+      .filter((entry) => entry.answers)
+      .map((entry) => `${entry.url}${entry.service === 'frontend' ? 'office/' : 'jury/'}`);
     if (expected.length === 0) {
       await office.page.locator('#access-addresses', { hasText: 'no address other devices can reach' }).waitFor();
       return;
     }
     await office.page.locator('.access-url').first().waitFor();
-    const shown = await office.page.$$eval('.access-url', (items) =>
+    // The closed port is named with how to start it, and has no code: scanning it would open nothing.
+    const silent = office.page.locator('.access-url[data-service="jury"]').first();
+    expect(await silent.locator('svg.qr').count()).toBe(0);
+    expect(await silent.textContent()).toContain(`Nothing answers on port ${ports.closed}`);
+    const shown = await office.page.$$eval('.access-url[data-answers="true"]', (items) =>
       items.map((item) => ({
         url: item.getAttribute('data-url'),
         link: item.querySelector('a')?.getAttribute('href'),
@@ -91,6 +126,34 @@ describe('office: network access on this (Linux) host', () => {
     expect(path).toBe(dark);
     await saveScreenshot(office.page, 'office-network-unsupported');
     expect(office.errors).toEqual([]);
+  });
+
+  it('gives every E-judge seat of an E-panel device a portal link with its QR code', async () => {
+    const info = (await (await fetch(`${server.url}/api/firewall/network-info`)).json()) as NetworkInfo;
+    const backends = info.urls.filter((entry) => entry.service === 'backend');
+    if (backends.length === 0) return;
+    await office.page.locator('.e-judge-url').first().waitFor();
+    const links = await office.page.$$eval('.e-judge-url', (items) =>
+      items.map((item) => ({
+        url: item.getAttribute('data-url'),
+        qr: item.querySelector('svg.qr')?.getAttribute('data-qr-text'),
+        label: item.querySelector('strong')?.textContent,
+      })),
+    );
+    const expected = backends.flatMap((backend) =>
+      panel.judges.map((fieldId, index) => {
+        const url = `${backend.url}jury/?disciplineId=${panel.id}&field=${fieldId}`;
+        return { url, qr: url, label: `Sprung · E${index + 1}` };
+      }),
+    );
+    expect(links).toEqual(expected);
+    await office.page.setViewportSize({ width: 1366, height: 768 });
+    await saveScreenshot(office.page, 'office-network-e-judges-1366');
+    const phone = await openPage(browser, officeUrl(server.url, 'network'), PHONE_390);
+    await phone.page.locator('.e-judge-url').first().waitFor();
+    expect(await noHorizontalOverflow(phone.page)).toBe(true);
+    await saveScreenshot(phone.page, 'office-network-e-judges-390');
+    await phone.page.close();
   });
 });
 

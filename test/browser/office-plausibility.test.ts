@@ -5,7 +5,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroupTeamEvent, detailRows, type GroupTeamEvent } from '../support/fixtures.js';
+import { createGroupTeamEvent, detailRows, insertGroupOrTeam, type GroupTeamEvent } from '../support/fixtures.js';
 import { t } from '../support/tables.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { LAPTOP, launchBrowser, openPage, PHONE_390, saveScreenshot, type OpenedPage, type Viewport } from './support/browser.js';
@@ -143,6 +143,36 @@ describe('office: one plausibility rule for group and team entry', () => {
     // The question stays in view although the table is wider than the phone.
     expect(await insideWindowWidth(office.page, '#prompt-2 .row-prompt')).toBe(true);
     await saveScreenshot(office.page, 'office-plausibility-team-390');
+    await office.context.close();
+  });
+});
+
+describe('office entry in German', () => {
+  it('shows the decimal comma in the cells and the final as the portal does, and stores the same numbers', async () => {
+    const groupId = await insertGroupOrTeam(server.pool, event, 'group', 'Gruppe Komma', 'R2');
+    const url = officeUrl(server.url, 'group-scores', {
+      eventId: event.eventId,
+      groupId,
+      competitionId: event.groupCompetitionId,
+      disciplineId: event.disciplineId,
+    });
+    const office = await openPage(browser, `${url}&lang=de`, LAPTOP);
+    const { D, E, Abz } = event.fields;
+    await office.page.locator(cell(1, D)).waitFor();
+    expect(await office.page.getAttribute(cell(1, D), 'placeholder')).toBe('9,500');
+    await fillRow(office, 1, ['3.8', '9,15', '0.3']);
+    expect([
+      await office.page.inputValue(cell(1, D)),
+      await office.page.inputValue(cell(1, E)),
+      await office.page.inputValue(cell(1, Abz)),
+    ]).toEqual(['3,800', '9,150', '0,300']);
+    await office.page.locator('#status-1[data-state="saved"]').waitFor();
+    await office.page.locator('#final-1', { hasText: '12,650' }).waitFor();
+    expect(await storedValues('int_gruppenid', groupId)).toEqual(['0.300', '3.800', '9.150', '12.650']);
+    await saveScreenshot(office.page, 'office-de-group-entry-1366x768');
+    await office.page.setViewportSize(PHONE_390);
+    await saveScreenshot(office.page, 'office-de-group-entry-390');
+    expect(office.errors).toEqual([]);
     await office.context.close();
   });
 });

@@ -419,6 +419,8 @@ describe('firewall over HTTP on this (unsupported) host', () => {
       expect(reachable).toContainEqual(expect.objectContaining({ name: entry.interface, address: entry.address }));
       expect(entry.port).toBe(ports[entry.service as FirewallServiceKey]);
       expect(new URL(entry.url).port).toBe(String(entry.port));
+      // Nothing listens on the client ports here; the backend is the process that answers.
+      expect(entry.answers).toBe(entry.service === 'backend');
     }
     expect(body.urls.some((u: { address: string }) => u.address === '127.0.0.1' || u.address === '::1')).toBe(false);
   });

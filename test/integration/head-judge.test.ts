@@ -160,6 +160,51 @@ describe('audit record: exactly one row per changed value, by every path', () =>
     ]);
   });
 
+  it("the portal's save (fields, the final field, the detail; one request each): one row per changed value, none unchanged", async () => {
+    const { scoreId } = await newScore();
+    const { fields } = discipline;
+    const headers = { 'x-judge-name': 'Eva Kampf' };
+    // The save order of the interface (rule 7): field values, the final into the final field, the final into the detail.
+    const save = async (d: number, final: number) => {
+      for (const [fieldId, value] of [
+        [fields.A, d],
+        [fields.B, 8],
+        [fields.C, 0.3],
+        [fields.final!, final],
+      ] as const) {
+        const saved = await post(
+          '/api/jury-results',
+          { participantId: scoreId, disciplineFieldId: fieldId, performance: value, attempt: 1 },
+          headers,
+        );
+        expect(saved.status).toBe(200);
+      }
+      const detail = await post(
+        '/api/scores/save-value',
+        { competitionId: competition.competitionId, participantId: scoreId, disciplineId: discipline.id, score: final },
+        headers,
+      );
+      expect(detail.status).toBe(200);
+    };
+    await save(4, 11.7);
+    const first = await auditRows([scoreId]);
+    expect(first.map(({ fieldId, from, to }) => ({ fieldId, from, to }))).toEqual([
+      { fieldId: fields.A, from: null, to: 4 },
+      { fieldId: fields.B, from: null, to: 8 },
+      { fieldId: fields.C, from: null, to: expect.closeTo(0.3, 5) },
+      { fieldId: null, from: null, to: expect.closeTo(11.7, 5) },
+    ]);
+    let mark = await lastAuditId();
+    await save(4.5, 12.2);
+    expect((await auditRows([scoreId], mark)).map(({ fieldId, from, to, actor }) => ({ fieldId, from, to, actor }))).toEqual([
+      { fieldId: fields.A, from: 4, to: 4.5, actor: 'Eva Kampf' },
+      { fieldId: null, from: expect.closeTo(11.7, 5), to: expect.closeTo(12.2, 5), actor: 'Eva Kampf' },
+    ]);
+    mark = await lastAuditId();
+    await save(4.5, 12.2);
+    expect(await auditRows([scoreId], mark)).toEqual([]);
+  });
+
   it('capture: one row per field and one for the calculated final; without token or name the actor is anonymous', async () => {
     const { scoreId } = await newScore();
     const { fields } = discipline;

@@ -25,8 +25,36 @@ describe('web client pages', () => {
     const response = await fetch(`${server.url}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
-    const links = [...(await response.text()).matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+    const links = [...(await response.text()).matchAll(/<li><a href="([^"]+)"/g)].map((match) => match[1]);
     expect(links).toEqual(['/jury/', '/board/', '/office/', '/docs']);
+  });
+
+  it("answers the root in the browser's language, German whenever the browser lists it, ?lang= first", async () => {
+    const root = async (headers: Record<string, string>, query = '') => {
+      const response = await fetch(`${server.url}/${query}`, { headers });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('vary')).toContain('accept-language');
+      return response.text();
+    };
+    const german = await root({ 'accept-language': 'en-US,en;q=0.9,de;q=0.8' });
+    expect(german).toContain('<html lang="de">');
+    expect(german).toContain('Kampfrichter-Portal');
+    const english = await root({ 'accept-language': 'fr-FR,en;q=0.5' });
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain('Jury portal');
+    expect(await root({ 'accept-language': 'de-DE' }, '?lang=en')).toContain('<html lang="en">');
+    expect(await root({}, '?lang=xx')).toContain('<html lang="en">');
+  });
+
+  it.each([
+    ['/favicon.ico', 'image/x-icon', [0, 0, 1, 0]],
+    ['/favicon.svg', 'image/svg+xml', [...Buffer.from('<svg')]],
+  ])('serves %s as %s', async (url, type, leading) => {
+    const response = await fetch(`${server.url}${url}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(type);
+    // An icon file: the ICO header (reserved 0, type 1), or the SVG element.
+    expect([...new Uint8Array(await response.arrayBuffer()).subarray(0, leading.length)]).toEqual(leading);
   });
 
   it.each(['jury', 'board', 'live'])('serves /%s/ from web/dist with assets that may be cached for good', async (page) => {

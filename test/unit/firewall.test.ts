@@ -1,6 +1,8 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { hostname, networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
+  answeringServices,
   createFirewall,
   decodeConsoleOutput,
   execFileRunner,
@@ -458,7 +460,12 @@ describe('network info', () => {
       ],
       empty: undefined,
     };
-    const info = networkInfo({ hostname: 'GYM-PC', interfaces, ports: { backend: 3001, frontend: 5173, jury: 5174 } });
+    const info = networkInfo({
+      hostname: 'GYM-PC',
+      interfaces,
+      ports: { backend: 3001, frontend: 5173, jury: 5174 },
+      answering: new Set(['backend', 'jury'] as const),
+    });
     expect(info.hostname).toBe('GYM-PC');
     expect(info.interfaces).toEqual([
       { name: 'lo', address: '127.0.0.1', family: 'IPv4', internal: true },
@@ -468,12 +475,12 @@ describe('network info', () => {
       { name: 'Ethernet', address: 'fe80::1', family: 'IPv6', internal: false },
     ]);
     expect(info.urls).toEqual([
-      { service: 'backend', port: 3001, interface: 'Ethernet', address: '192.168.1.20', url: 'http://192.168.1.20:3001/' },
-      { service: 'frontend', port: 5173, interface: 'Ethernet', address: '192.168.1.20', url: 'http://192.168.1.20:5173/' },
-      { service: 'jury', port: 5174, interface: 'Ethernet', address: '192.168.1.20', url: 'http://192.168.1.20:5174/' },
-      { service: 'backend', port: 3001, interface: 'Ethernet', address: 'fd00::20', url: 'http://[fd00::20]:3001/' },
-      { service: 'frontend', port: 5173, interface: 'Ethernet', address: 'fd00::20', url: 'http://[fd00::20]:5173/' },
-      { service: 'jury', port: 5174, interface: 'Ethernet', address: 'fd00::20', url: 'http://[fd00::20]:5174/' },
+      { service: 'backend', port: 3001, interface: 'Ethernet', address: '192.168.1.20', url: 'http://192.168.1.20:3001/', answers: true },
+      { service: 'frontend', port: 5173, interface: 'Ethernet', address: '192.168.1.20', url: 'http://192.168.1.20:5173/', answers: false },
+      { service: 'jury', port: 5174, interface: 'Ethernet', address: '192.168.1.20', url: 'http://192.168.1.20:5174/', answers: true },
+      { service: 'backend', port: 3001, interface: 'Ethernet', address: 'fd00::20', url: 'http://[fd00::20]:3001/', answers: true },
+      { service: 'frontend', port: 5173, interface: 'Ethernet', address: 'fd00::20', url: 'http://[fd00::20]:5173/', answers: false },
+      { service: 'jury', port: 5174, interface: 'Ethernet', address: 'fd00::20', url: 'http://[fd00::20]:5174/', answers: true },
     ]);
     for (const { url } of info.urls) expect(new URL(url).href).toBe(url);
   });
@@ -488,5 +495,26 @@ describe('network info', () => {
       ports: { backend: 8080, frontend: 8081, jury: 8082 },
     });
     expect(info.urls.map((u) => u.url)).toEqual(['http://10.0.0.5:8080/', 'http://10.0.0.5:8081/', 'http://10.0.0.5:8082/']);
+    // Without a probe only the backend, the process that answers this, is said to answer.
+    expect(info.urls.map((u) => u.answers)).toEqual([true, false, false]);
+  });
+
+  it('probes the client ports: a listening port answers, a closed one does not, the backend always', async () => {
+    const listening = createServer();
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    try {
+      const answering = await answeringServices({
+        backend: closedPort,
+        frontend: (listening.address() as AddressInfo).port,
+        jury: closedPort,
+      });
+      expect([...answering].sort()).toEqual(['backend', 'frontend']);
+    } finally {
+      await new Promise<void>((resolve) => listening.close(() => resolve()));
+    }
   });
 });

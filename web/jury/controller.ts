@@ -17,7 +17,7 @@ import { JuryView } from './rendering.js';
 import { SaveQueue } from './save-queue.js';
 import { JurySaving } from './saving.js';
 import { loadReleases } from './scope.js';
-import { devicesOf, keepSelection, squadsOf, wantedSelection } from './selection.js';
+import { keepSelection, squadsOf, wantedSelection } from './selection.js';
 import { JuryState } from './state.js';
 
 export class JuryController {
@@ -135,7 +135,7 @@ export class JuryController {
     }
     const replay = state.eventsDuringLoad ?? [];
     state.eventsDuringLoad = null;
-    const devices = devicesOf(state.disciplines, state.entries);
+    const devices = state.devices();
     if (!devices.some((device) => device.id === state.selection.disciplineId)) state.selection.disciplineId = devices[0]?.id ?? null;
     if (state.selection.squad !== null && !squadsOf(state.eventSquads, state.entries).includes(state.selection.squad))
       state.selection.squad = null;

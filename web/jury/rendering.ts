@@ -11,7 +11,7 @@ import type { PanelState } from '../shared/panel.js';
 import { judgeNameControl } from './judge-name-control.js';
 import { fullName, type ParticipantRow, type Selection } from './model.js';
 import type { SaveJob } from './save-job.js';
-import { devicesOf, selectionSummary, squadsOf } from './selection.js';
+import { selectionSummary, squadsOf } from './selection.js';
 import type { JuryState } from './state.js';
 import { panelSummaryView } from './views/panel-view.js';
 import { participantListView, type ListedRow, type ParticipantListView } from './views/participant-list-view.js';
@@ -94,7 +94,7 @@ export class JuryView {
           : competition,
       ),
       // The office scores a group or team competition: no device to offer here.
-      devices: office ? [] : devicesOf(state.disciplines, state.entries),
+      devices: office ? [] : state.devices(),
       squads: squadsOf(state.eventSquads, state.entries),
     });
     this.pickers.show(state.selection);

@@ -50,10 +50,20 @@ export function keepSelection(selection: Selection): void {
   }
 }
 
-/** The devices of the selected competition, as its planned detail rows name them (all when they plan none). */
-export function devicesOf(disciplines: DisciplineSummary[], entries: readonly ScoreEntry[]): DisciplineSummary[] {
+/**
+ * The devices of the selected competition, as its planned detail rows name them (all when they plan
+ * none), in the competition's order (`plannedOrder`, its devices as planned); the rest keep the
+ * catalog's order after them.
+ */
+export function devicesOf(
+  disciplines: DisciplineSummary[],
+  entries: readonly ScoreEntry[],
+  plannedOrder: readonly number[] = [],
+): DisciplineSummary[] {
   const ids = devicesOfCompetition(entries);
-  return ids === null ? disciplines : disciplines.filter((discipline) => ids.has(discipline.id));
+  const offered = ids === null ? disciplines : disciplines.filter((discipline) => ids.has(discipline.id));
+  const place = (id: number) => (plannedOrder.includes(id) ? plannedOrder.indexOf(id) : plannedOrder.length);
+  return [...offered].sort((a, b) => place(a.id) - place(b.id));
 }
 
 /** Squads with at least one participant of the selected competition. */

@@ -11,7 +11,7 @@ import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
 import { applyScoreEvent, type DisplayStatus, type FieldLayout, type ParticipantRow, type Selection } from './model.js';
 import type { ExpectedValues, SaveJob } from './save-job.js';
 import { officeScored, rowReleased, type ScopeRelease } from './scope.js';
-import { NO_SELECTION, type EventSquad } from './selection.js';
+import { devicesOf, NO_SELECTION, type EventSquad } from './selection.js';
 
 export class JuryState {
   events: EventSummary[] = [];
@@ -76,6 +76,12 @@ export class JuryState {
   officeCompetition(): CompetitionSummary | null {
     const competition = this.competitions.find((candidate) => candidate.id === this.selection.competitionId);
     return competition && officeScored(competition, this.entries) ? competition : null;
+  }
+
+  /** The selected competition's devices, in its order (planned detail rows), all of them when it plans none. */
+  devices(): DisciplineSummary[] {
+    const competition = this.competitions.find((candidate) => candidate.id === this.selection.competitionId);
+    return devicesOf(this.disciplines, this.entries, competition?.disciplineIds ?? []);
   }
 
   discipline(): DisciplineSummary | null {

@@ -8,6 +8,7 @@ import {
   SQUAD_COLORS,
   SQUAD_CRITERIA_DEFAULTS,
   SQUAD_CRITERIA_LIMITS,
+  type GenderGroup,
   type NamingPrefix,
 } from '../../src/domain/squad-planner.js';
 import type { EventSummary } from '../shared/api.js';
@@ -27,6 +28,13 @@ const NUMBER_FIELDS: ReadonlyArray<{ key: NumberKey; label: string }> = [
   { key: 'numberOfProposals', label: m('aa.proposals') },
   { key: 'breakCount', label: m('aa.breaks') },
 ];
+
+/** A squad's gender pool as the planner names it, in the page's language. */
+const GENDER_GROUP: Readonly<Record<GenderGroup, string>> = {
+  male: m('aa.group.male'),
+  female: m('aa.group.female'),
+  mixed: m('aa.group.mixed'),
+};
 
 const FLAG_FIELDS: ReadonlyArray<{ key: FlagKey; label: string }> = [
   { key: 'separateGenders', label: m('aa.separate') },
@@ -350,7 +358,7 @@ export class AutoAssignDialog {
                     : [
                         this.competitionNames(squad.competitionIds),
                         squad.colorName,
-                        squad.genderGroup,
+                        GENDER_GROUP[squad.genderGroup],
                         squad.ageCategory,
                         countOf(squad.participants.length, 'participant'),
                       ]

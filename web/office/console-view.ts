@@ -9,7 +9,7 @@ import { deviationAlert } from '../shared/deviation-view.js';
 import { h, queryInteger, replaceQuery } from '../shared/dom.js';
 import { decimalSeparator, t } from '../shared/i18n.js';
 import { LiveFeed } from '../shared/live.js';
-import { applyDeviation, deviationKey, type PanelDeviation } from '../shared/panel.js';
+import { deviationKey, type PanelDeviation } from '../shared/panel.js';
 import { scoreFormat } from '../shared/score-format.js';
 import type { OfficeView, ViewContext } from './view.js';
 import { inquiryDecisions } from './inquiry-decisions.js';
@@ -20,7 +20,9 @@ type Device = Completeness['devices'][number];
 type MissingEntry = Device['squads'][number]['missing'][number];
 type Change = AuditPage['changes'][number];
 
-const LOG_LIMIT = 200;
+/** Entries per page of the corrections log and of the deviation alerts: the console stays a screen or two long. */
+const LOG_PAGE_SIZE = 25;
+const DEVIATION_PAGE_SIZE = 5;
 const RELOAD_DELAY_MS = 150;
 
 /** A logged value as its device shows it (mask, language's separator); plain until the catalog is loaded. */
@@ -60,6 +62,49 @@ export function consoleView(context: ViewContext): OfficeView {
   const deviations = new Map<string, PanelDeviation>();
   const deviationArea = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
   const deviationMessage = h('p', { class: 'hint', id: 'deviation-message' });
+  /** The deviation page shown: its first entry's place, and whether the service holds more after it. */
+  let deviationOffset = 0;
+  let deviationsMore = false;
+  let deviationLoads = 0;
+  let deviationTimer: ReturnType<typeof setTimeout> | null = null;
+  const deviationPager = pager(
+    'deviation-pager',
+    { previous: m('con.pagePrevious'), next: m('con.pageNext') },
+    {
+      previous: () => {
+        deviationOffset = Math.max(0, deviationOffset - DEVIATION_PAGE_SIZE);
+        void loadDeviations();
+      },
+      next: () => {
+        deviationOffset += DEVIATION_PAGE_SIZE;
+        void loadDeviations();
+      },
+    },
+  );
+  /** The log page shown: the `before` cursors of the newer pages, the one shown, and the next older one. */
+  const newerCursors: Array<number | undefined> = [];
+  let logCursor: number | undefined;
+  let olderCursor: number | null = null;
+  const logPager = pager(
+    'log-pager',
+    { previous: m('con.pageNewer'), next: m('con.pageOlder') },
+    {
+      previous: () => {
+        logCursor = newerCursors.pop();
+        void load();
+      },
+      next: () => {
+        if (olderCursor === null) return;
+        newerCursors.push(logCursor);
+        logCursor = olderCursor;
+        void load();
+      },
+    },
+  );
+  const firstLogPage = () => {
+    newerCursors.length = 0;
+    logCursor = undefined;
+  };
   const inquiries = inquiryDecisions({ session, eventId: event.id });
   let disciplines: DisciplineSummary[] | null = null;
   const disciplineOf = (id: number) => disciplines?.find((candidate) => candidate.id === id);
@@ -80,7 +125,7 @@ export function consoleView(context: ViewContext): OfficeView {
     if (unknown.length > 0) {
       unknown.forEach((deviation) => askedNames.add(deviation.scoreId));
       jobs.push(
-        sharedApi.scores(event.id).then((entries) => {
+        sharedApi.scores(event.id, { competitionId: competitionId ?? undefined }).then((entries) => {
           for (const entry of entries) names.set(entry.id, `${entry.firstName ?? ''} ${entry.lastName ?? ''}`.trim() || `#${entry.id}`);
         }),
       );
@@ -133,6 +178,7 @@ export function consoleView(context: ViewContext): OfficeView {
       deviations.delete(deviationKey(deviation));
       deviationMessage.textContent = '';
       void renderDeviations();
+      scheduleDeviationReload();
     } catch (error) {
       button.disabled = !session.isHead;
       button.textContent = t('panel.confirm');
@@ -140,22 +186,52 @@ export function consoleView(context: ViewContext): OfficeView {
     }
   }
 
-  /** After a (re)load the open ones come from the service; live messages keep them current from there. */
+  /**
+   * The open deviations of the chosen competition, one page: the service filters and pages them, so
+   * a live message only asks for the page again and never shows another competition's gymnasts.
+   */
   async function loadDeviations(): Promise<void> {
     if (!session.isHead) {
       deviationMessage.textContent = t('panel.needsHead');
+      deviations.clear();
+      deviationPager.show(null);
       void renderDeviations();
       return;
     }
+    if (competitionId === null) return;
+    const mine = ++deviationLoads;
     try {
-      const open = await api.panelDeviations(event.id);
+      const page = await api.panelDeviations({
+        eventId: event.id,
+        competitionId,
+        limit: DEVIATION_PAGE_SIZE + 1,
+        offset: deviationOffset,
+      });
+      if (mine !== deviationLoads) return;
+      if (page.length === 0 && deviationOffset > 0) {
+        // The last entry of a later page was confirmed meanwhile: show the page before.
+        deviationOffset = Math.max(0, deviationOffset - DEVIATION_PAGE_SIZE);
+        return loadDeviations();
+      }
+      deviationsMore = page.length > DEVIATION_PAGE_SIZE;
       deviations.clear();
-      for (const deviation of open) deviations.set(deviationKey(deviation), { ...deviation, resolved: false });
+      for (const deviation of page.slice(0, DEVIATION_PAGE_SIZE))
+        deviations.set(deviationKey(deviation), { ...deviation, resolved: false });
       deviationMessage.textContent = '';
+      deviationPager.show({ first: deviationOffset === 0, last: !deviationsMore, page: deviationOffset / DEVIATION_PAGE_SIZE + 1 });
     } catch (error) {
+      if (mine !== deviationLoads) return;
       deviationMessage.textContent = t('panel.loadFailed', { error: (error as Error).message });
     }
     void renderDeviations();
+  }
+
+  function scheduleDeviationReload(): void {
+    if (deviationTimer !== null) clearTimeout(deviationTimer);
+    deviationTimer = setTimeout(() => {
+      deviationTimer = null;
+      void loadDeviations();
+    }, RELOAD_DELAY_MS);
   }
 
   function scheduleReload(): void {
@@ -171,11 +247,9 @@ export function consoleView(context: ViewContext): OfficeView {
     onReleaseChanged: scheduleReload,
     onResync() {
       scheduleReload();
-      void loadDeviations();
+      scheduleDeviationReload();
     },
-    onPanelDeviation(message) {
-      if (applyDeviation(deviations, message)) void renderDeviations();
-    },
+    onPanelDeviation: scheduleDeviationReload,
     onStatus(status) {
       liveBadge.dataset.state = status;
       liveBadge.textContent = status;
@@ -437,6 +511,7 @@ export function consoleView(context: ViewContext): OfficeView {
       completeness = null;
       devicesArea.replaceChildren(h('p', { class: 'hint', id: 'completeness-sign-in' }, m('con.needsSignIn')));
       logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, m('con.logNeedsHead'))));
+      logPager.show(null);
       return;
     }
     try {
@@ -449,7 +524,9 @@ export function consoleView(context: ViewContext): OfficeView {
               () => null,
             )
           : null,
-        session.isHead ? api.audit({ eventId: event.id, competitionId, disciplineId, since: sinceValue(), limit: LOG_LIMIT }) : null,
+        session.isHead
+          ? api.audit({ eventId: event.id, competitionId, disciplineId, since: sinceValue(), before: logCursor, limit: LOG_PAGE_SIZE })
+          : null,
       ]);
       if (mine !== generation) return;
       completeness = found;
@@ -462,8 +539,14 @@ export function consoleView(context: ViewContext): OfficeView {
         ),
       );
       deviceFilter.value = chosen;
-      if (log === null) logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, m('con.logNeedsHead'))));
-      else renderLog(log);
+      if (log === null) {
+        logBody.replaceChildren(h('tr', {}, h('td', { colspan: 10 }, m('con.logNeedsHead'))));
+        logPager.show(null);
+      } else {
+        olderCursor = log.nextBefore;
+        logPager.show({ first: newerCursors.length === 0, last: log.nextBefore === null, page: newerCursors.length + 1 });
+        renderLog(log);
+      }
       if (message.dataset.failed) {
         delete message.dataset.failed;
         message.textContent = '';
@@ -479,7 +562,11 @@ export function consoleView(context: ViewContext): OfficeView {
   function chooseCompetition(id: number | null): void {
     competitionId = id;
     replaceQuery({ competitionId: id });
+    firstLogPage();
+    deviationOffset = 0;
+    deviations.clear();
     void load();
+    void loadDeviations();
   }
 
   async function start(): Promise<void> {
@@ -506,8 +593,12 @@ export function consoleView(context: ViewContext): OfficeView {
   }
 
   competitionSelect.addEventListener('change', () => chooseCompetition(Number(competitionSelect.value) || null));
-  deviceFilter.addEventListener('change', () => void load());
-  sinceFilter.addEventListener('change', () => void load());
+  const filterLog = () => {
+    firstLogPage();
+    void load();
+  };
+  deviceFilter.addEventListener('change', filterLog);
+  sinceFilter.addEventListener('change', filterLog);
 
   const renderAccess = () => {
     accessHint.hidden = session.isHead;
@@ -538,6 +629,7 @@ export function consoleView(context: ViewContext): OfficeView {
     h('h3', { id: 'deviations-title' }, t('panel.deviationTitle')),
     deviationMessage,
     deviationArea,
+    deviationPager.element,
     inquiries.element,
     h('h3', {}, m('con.completeness')),
     devicesArea,
@@ -550,6 +642,7 @@ export function consoleView(context: ViewContext): OfficeView {
     ),
     h('p', { class: 'hint' }, m('con.highlight')),
     h('div', { class: 'table-scroll' }, logTable),
+    logPager.element,
     historyDialog,
     releaseDialog,
   );
@@ -557,12 +650,34 @@ export function consoleView(context: ViewContext): OfficeView {
     element,
     dispose() {
       if (reloadTimer !== null) clearTimeout(reloadTimer);
+      if (deviationTimer !== null) clearTimeout(deviationTimer);
+      deviationLoads += 1;
       generation += 1;
       unsubscribe();
       live.close();
       inquiries.dispose();
       if (historyDialog.open) historyDialog.close();
       if (releaseDialog.open) releaseDialog.close();
+    },
+  };
+}
+
+/** Previous / next buttons with the page number between; hidden while there is only one page. */
+function pager(id: string, labels: { previous: string; next: string }, go: { previous(): void; next(): void }) {
+  const previous = h('button', { type: 'button', class: 'small', 'data-action': 'previous' }, labels.previous);
+  const next = h('button', { type: 'button', class: 'small', 'data-action': 'next' }, labels.next);
+  const label = h('span', { class: 'page-number' });
+  previous.addEventListener('click', () => go.previous());
+  next.addEventListener('click', () => go.next());
+  const element = h('nav', { class: 'pager', id, 'aria-label': m('con.pages'), hidden: true }, previous, label, next);
+  return {
+    element,
+    show(state: { first: boolean; last: boolean; page: number } | null): void {
+      element.hidden = state === null || (state.first && state.last);
+      if (state === null) return;
+      previous.disabled = state.first;
+      next.disabled = state.last;
+      label.textContent = m('con.page', { page: state.page });
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { NetworkInfo, ServiceUrl } from '../../src/firewall/network-info.js';
 import { FIREWALL_SERVICE_KEYS, SERVICE_NAMES, type FirewallServiceKey } from '../../src/firewall/services.js';
-import { HttpError } from '../shared/api.js';
+import { api as sharedApi, HttpError } from '../shared/api.js';
 import { h } from '../shared/dom.js';
 import { m } from './messages.js';
 import type { OfficeView, ViewContext } from './view.js';
@@ -18,12 +18,28 @@ const PAGE_OF_SERVICE: Readonly<Record<FirewallServiceKey, { path: string; label
   jury: { path: 'jury/', label: m('net.jury') },
 };
 
+/** How a stand-alone client service is started, for the note where its port does not answer. */
+const STAND_ALONE_COMMAND: Readonly<Record<FirewallServiceKey, string>> = {
+  backend: 'npm start',
+  frontend: 'npm run serve:office',
+  jury: 'npm run serve:web',
+};
+
+interface EJudgeSeat {
+  disciplineId: number;
+  fieldId: number;
+  device: string;
+  judge: string;
+}
+
 type Indicator = 'checking' | 'admin' | 'not-admin' | 'unsupported' | 'error';
 
 /**
  * Network access page (spec "Firewall access per service" and "Firewall management"): the three
  * services, their rule state with the transient "checking" display state, enable and disable, the
- * administrator indicator, and the addresses (with QR codes) other devices use to reach them.
+ * administrator indicator, and the addresses other devices use to reach them: a QR code only for a
+ * service that answers (the stand-alone client ports are closed unless started), and one per
+ * E-judge seat of an E-panel device.
  */
 export function networkView(context: ViewContext): OfficeView {
   const { api, session } = context;
@@ -167,7 +183,51 @@ export function networkView(context: ViewContext): OfficeView {
     render();
   }
 
-  function renderAddresses(info: NetworkInfo): void {
+  /** The address of one service: a QR code when it answers, else why there is none (scanning it would open nothing). */
+  function serviceEntry(entry: ServiceUrl): HTMLElement {
+    const page = PAGE_OF_SERVICE[entry.service];
+    const target = `${entry.url}${page.path}`;
+    const caption = [h('strong', {}, SERVICE_NAMES[entry.service]), ` · ${page.label}`, h('br')];
+    if (!entry.answers) {
+      return h(
+        'li',
+        { class: 'access-url silent', 'data-service': entry.service, 'data-answers': 'false' },
+        h('p', {}, ...caption, m('net.notListening', { port: entry.port, command: STAND_ALONE_COMMAND[entry.service] })),
+      );
+    }
+    return h(
+      'li',
+      { class: 'access-url', 'data-service': entry.service, 'data-url': target, 'data-answers': 'true' },
+      h('figure', {}, qrCode(target, m('net.qr', { target })), h('figcaption', {}, ...caption, h('a', { href: target }, target))),
+    );
+  }
+
+  /** One portal link per E-judge seat of every E-panel device, opening the portal on that judge's field. */
+  function eJudgeEntries(backend: ServiceUrl, seats: readonly EJudgeSeat[]): HTMLElement[] {
+    if (seats.length === 0) return [];
+    return [
+      h('h5', {}, m('net.eJudges')),
+      h(
+        'ul',
+        { class: 'access-urls e-judges' },
+        ...seats.map((seat) => {
+          const target = `${backend.url}jury/?${new URLSearchParams({ disciplineId: String(seat.disciplineId), field: String(seat.fieldId) })}`;
+          return h(
+            'li',
+            { class: 'access-url e-judge-url', 'data-url': target },
+            h(
+              'figure',
+              {},
+              qrCode(target, m('net.qr', { target })),
+              h('figcaption', {}, h('strong', {}, `${seat.device} · ${seat.judge}`), h('br'), h('a', { href: target }, target)),
+            ),
+          );
+        }),
+      ),
+    ];
+  }
+
+  function renderAddresses(info: NetworkInfo, seats: readonly EJudgeSeat[]): void {
     const byAddress = new Map<string, ServiceUrl[]>();
     for (const url of info.urls) {
       const key = `${url.interface}\u0000${url.address}`;
@@ -179,45 +239,46 @@ export function networkView(context: ViewContext): OfficeView {
     }
     addresses.replaceChildren(
       h('p', { class: 'hint' }, m('net.scan', { host: info.hostname })),
-      ...[...byAddress.values()].map((urls) =>
-        h(
+      ...[...byAddress.values()].map((urls) => {
+        const backend = urls.find((entry) => entry.service === 'backend');
+        return h(
           'article',
           { class: 'interface', 'data-interface': urls[0]!.interface },
           h('h4', {}, `${urls[0]!.interface} · ${urls[0]!.address}`),
-          h(
-            'ul',
-            { class: 'access-urls' },
-            ...urls.map((entry) => {
-              const page = PAGE_OF_SERVICE[entry.service];
-              const target = `${entry.url}${page.path}`;
-              return h(
-                'li',
-                { class: 'access-url', 'data-service': entry.service, 'data-url': target },
-                h(
-                  'figure',
-                  {},
-                  qrCode(target, m('net.qr', { target })),
-                  h(
-                    'figcaption',
-                    {},
-                    h('strong', {}, SERVICE_NAMES[entry.service]),
-                    ` · ${page.label}`,
-                    h('br'),
-                    h('a', { href: target }, target),
-                  ),
-                ),
-              );
-            }),
-            ...spectatorAccessEntries(urls, context.event),
-          ),
-        ),
-      ),
+          h('ul', { class: 'access-urls' }, ...urls.map(serviceEntry), ...spectatorAccessEntries(urls, context.event)),
+          ...(backend?.answers ? eJudgeEntries(backend, seats) : []),
+        );
+      }),
     );
   }
 
-  api.networkInfo().then(renderAddresses, (error: unknown) => {
-    addresses.replaceChildren(h('p', { class: 'view-message' }, m('net.addressesFailed', { error: (error as Error).message })));
-  });
+  /** The E-judge seats, named by device and field; none when the catalog cannot be read (the addresses still show). */
+  async function eJudgeSeats(): Promise<EJudgeSeat[]> {
+    try {
+      const panelDevices = (await sharedApi.disciplines()).filter((discipline) => (discipline.panel?.judgeFieldIds.length ?? 0) > 0);
+      const fields = await Promise.all(panelDevices.map((discipline) => sharedApi.disciplineFields(discipline.id)));
+      return panelDevices.flatMap((discipline, index) =>
+        discipline.panel!.judgeFieldIds.map((fieldId) => {
+          const field = fields[index]!.find((candidate) => candidate.id === fieldId);
+          return {
+            disciplineId: discipline.id,
+            fieldId,
+            device: discipline.displayName || discipline.name,
+            judge: field?.shortName ?? field?.name ?? `#${fieldId}`,
+          };
+        }),
+      );
+    } catch {
+      return [];
+    }
+  }
+
+  Promise.all([api.networkInfo(), eJudgeSeats()]).then(
+    ([info, seats]) => renderAddresses(info, seats),
+    (error: unknown) => {
+      addresses.replaceChildren(h('p', { class: 'view-message' }, m('net.addressesFailed', { error: (error as Error).message })));
+    },
+  );
   const unsubscribe = session.onChange(render);
   void loadStatus();
 

@@ -244,6 +244,8 @@ export function officeApi(session: Session) {
       competitionId?: number | undefined;
       disciplineId?: number | undefined;
       since?: string | undefined;
+      /** The previous page's `nextBefore`: the page of older entries. */
+      before?: number | undefined;
       limit: number;
     }) => authed((options) => getJson<AuditPage>('/api/audit', query, options)),
     history: (scoreId: number) => authed((options) => getJson<ScoreHistory>(`/api/scores/${scoreId}/history`, {}, options)),
@@ -262,8 +264,8 @@ export function officeApi(session: Session) {
     fieldValues: (disciplineId: number) => getJson<FieldValueCounts>(`/api/disciplines/${disciplineId}/field-values`),
     removePanel: (disciplineId: number) =>
       authed((options) => deleteJson<null>(`/api/disciplines/${disciplineId}/panel`, undefined, options)),
-    panelDeviations: (eventId: number) =>
-      authed((options) => getJson<Array<Omit<PanelDeviation, 'seq'>>>('/api/panel-deviations', { eventId }, options)),
+    panelDeviations: (query: { eventId: number; competitionId: number; limit: number; offset: number }) =>
+      authed((options) => getJson<Array<Omit<PanelDeviation, 'seq'>>>('/api/panel-deviations', query, options)),
     rotationPlan: (eventId: number) => getJson<RotationPlan>(`/api/events/${eventId}/rotation-plan`),
     generateRotationPlan: (eventId: number, body: GenerateRotationsBody) =>
       authed((options) =>

@@ -6,6 +6,7 @@ import {
   FIREWALL_ERROR_HTTP,
   FIREWALL_SERVICE_KEYS,
   FirewallError,
+  answeringServices,
   networkInfo,
   type ChangeResult,
   type Firewall,
@@ -63,6 +64,9 @@ const NetworkInfoSchema = Type.Object({
       interface: Type.String(),
       address: Type.String(),
       url: Type.String(),
+      answers: Type.Boolean({
+        description: 'Something listens on the port (the backend always): only then is the address worth a QR code',
+      }),
     }),
   ),
 });
@@ -147,10 +151,11 @@ export async function firewallRoutes(app: TypedApp, deps: AppDeps): Promise<void
     {
       schema: {
         tags: ['firewall'],
-        summary: 'Every local address and one access URL per service for each address reachable from the network',
+        summary:
+          'Every local address and one access URL per service for each address reachable from the network, with whether the service answers',
         response: withErrors({ 200: NetworkInfoSchema }),
       },
     },
-    async () => networkInfo({ ports: config.servicePorts }),
+    async () => networkInfo({ ports: config.servicePorts, answering: await answeringServices(config.servicePorts) }),
   );
 }

@@ -93,12 +93,12 @@ export async function panelRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
       onRequest: app.requireRole(...HEAD_ROLES),
       schema: {
         tags: ['e-panel'],
-        summary: 'Open (unconfirmed) E-panel deviations of an event, oldest first',
+        summary: 'Open (unconfirmed) E-panel deviations of an event, oldest first; by competition and paged with limit and offset',
         querystring: DeviationsQuery,
         response: withErrors({ 200: DeviationsReply }, 400, 401, 403, 503),
       },
     },
-    async (request) => selectOpenDeviations(deps.pool, request.query.eventId),
+    async (request) => selectOpenDeviations(deps.pool, request.query),
   );
 
   app.post(

@@ -153,7 +153,18 @@ export const DeviationKey = Type.Object(
 
 export const ConfirmReply = Type.Object({ confirmed: Type.Literal(true) });
 
-export const DeviationsQuery = Type.Object({ eventId: Id() });
+export const DeviationsQuery = Type.Object({
+  eventId: Id(),
+  competitionId: Type.Optional(Id({ description: "Only the deviations of this competition's scores" })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 500,
+      description: 'At most this many (default: all); ask one more to learn whether a next page exists',
+    }),
+  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Skip this many, in the same order' })),
+});
 
 export const DeviationsReply = Type.Array(
   Type.Object({
