@@ -29,8 +29,8 @@ export function verbalDeadline(situation: FilingSituation, deadlines: InquiryDea
   const { now, shownAt, nextShownAt, lastOfRotation } = situation;
   if (nextShownAt !== null && nextShownAt.getTime() <= now.getTime()) {
     throw conflict(
-      `Too late: the inquiry arrived at ${iso(now)}, after the next gymnast's score on this apparatus was shown at ${iso(nextShownAt)} ` +
-        `(this score was shown at ${iso(shownAt)})`,
+      `Too late: the inquiry arrived at ${iso(now)}, after the next gymnast's score on this apparatus was shown at ${iso(nextShownAt)}; ` +
+        `this score was shown at ${iso(shownAt)}`,
     );
   }
   if (!lastOfRotation) return null;

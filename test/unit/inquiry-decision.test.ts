@@ -36,7 +36,7 @@ describe('the verbal deadline', () => {
     expect(error.kind).toBe('conflict');
     expect(error.message).toBe(
       "Too late: the inquiry arrived at 2026-11-28T10:02:00.000Z, after the next gymnast's score on this apparatus was shown at " +
-        '2026-11-28T10:02:00.000Z (this score was shown at 2026-11-28T10:00:00.000Z)',
+        '2026-11-28T10:02:00.000Z; this score was shown at 2026-11-28T10:00:00.000Z',
     );
   });
 
