@@ -15,21 +15,25 @@ import {
   type Competition,
 } from '../support/fixtures.js';
 import { startTestServer, waitFor, type TestServer } from '../support/server.js';
+import { postJson } from '../support/http.js';
 import { t } from '../support/tables.js';
-import { adminToken } from '../support/tokens.js';
+import { adminToken, bearer } from '../support/tokens.js';
 import { officeUrl, signIn } from './support/office.js';
+import { participantButton } from './support/portal.js';
 import { LAPTOP, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 
 let server: TestServer;
 let browser: Browser;
 let competition: Competition;
 let office: OpenedPage;
+let floorId: number;
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
   competition = await createCompetition(server.pool, 'Gaucup');
   const floor = await insertDiscipline(server.pool, { name: 'Boden' });
+  floorId = floor.id;
   const participantId = await insertParticipant(server.pool, competition, {
     firstName: 'Lena',
     lastName: 'Adler',
@@ -131,5 +135,23 @@ describe('participants in the office', () => {
     expect(rows[0]).toEqual({ bol_startet_nicht: true, bol_ak: false });
     await saveScreenshot(page, 'office-participants-1366x768');
     expect(office.errors).toEqual([]);
+  });
+
+  it('shows a late entry in an open jury portal without a reload', async () => {
+    const portal = await openPage(browser, `${server.url}/jury/?eventId=${competition.eventId}&disciplineId=${floorId}`);
+    try {
+      await portal.page.locator('.participant').first().waitFor();
+      const entered = await postJson(
+        `${server.url}/api/events/${competition.eventId}/participants`,
+        { competitionId: competition.competitionId, firstName: 'Sina', lastName: 'Spät', clubName: 'SV Nord' },
+        bearer(adminToken),
+      );
+      expect(entered.status).toBe(200);
+      await participantButton(portal.page, entered.body.participantId).waitFor();
+      expect(await participantButton(portal.page, entered.body.participantId).textContent()).toContain('Spät');
+      expect(portal.errors).toEqual([]);
+    } finally {
+      await portal.context.close();
+    }
   });
 });

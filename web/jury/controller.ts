@@ -66,6 +66,8 @@ export class JuryController {
       onPanelDeviation: (message) => live.panelDeviation(message),
       onRotationChanged: (event) => live.rotationChanged(event),
       onReleaseChanged: () => void this.refreshReleases(),
+      // A late entry or a did-not-start set in the office: the list is the office's again.
+      onParticipantsChanged: () => void this.loader.loadParticipants(),
     });
     window.addEventListener('online', () => this.queue.kick());
     setInterval(() => {
