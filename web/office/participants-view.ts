@@ -331,8 +331,9 @@ export function participantsView(context: ViewContext): OfficeView {
       confirm.disabled = true;
       try {
         const imported = await api.importRegistrations(event.id, body(true));
-        importMessage.textContent = m('participants.imported', { ...imported });
+        // The preview read again shows what is left to import; the message says what was imported.
         await runPreview(true);
+        importMessage.textContent = m('participants.imported', { ...imported });
         await loadEntries();
       } catch (error) {
         importMessage.textContent = m('participants.importFailed', { error: (error as Error).message });
