@@ -22,8 +22,8 @@ afterAll(async () => {
 
 describe('root page', () => {
   it.each([
-    ['de-DE', 'de', ['Kampfrichter-Portal', 'Anzeigetafel', 'Wettkampfbüro', 'API-Dokumentation'], 'English'],
-    ['en-GB', 'en', ['Jury portal', 'Scoreboard', 'Competition office', 'API documentation'], 'Deutsch'],
+    ['de-DE', 'de', ['Kampfrichter-Portal', 'Anzeigetafel', 'Wettkampfbüro', 'Live-Ergebnisse', 'API-Dokumentation'], 'English'],
+    ['en-GB', 'en', ['Jury portal', 'Scoreboard', 'Competition office', 'Live results', 'API documentation'], 'Deutsch'],
   ])('in %s: the pages as styled cards, the icon loaded, the other language one click away', async (locale, lang, names, other) => {
     for (const [viewport, size] of [
       [PHONE_390, '390'],

@@ -195,4 +195,17 @@ describe('spectator page on a phone', () => {
     await saveScreenshot(phone.page, 'spectator-page-390-en');
     expect(phone.errors).toEqual([]);
   });
+
+  it('without an event in the address, lists the events to choose from', async () => {
+    const bare = await openPage(browser, `${server.url}/live/?lang=de`, PHONE_390, { locale: 'de-DE' });
+    try {
+      const link = bare.page.locator('.live-events a', { hasText: 'Kreisturnfest' });
+      await link.click();
+      await bare.page.waitForURL(new RegExp(`eventId=${competition.eventId}`));
+      await bare.page.locator('.live-status[data-state="live"]').waitFor({ timeout: 15_000 });
+      expect(bare.errors).toEqual([]);
+    } finally {
+      await bare.context.close();
+    }
+  });
 });

@@ -163,6 +163,9 @@ describe('a public instance on the replica', () => {
     expect(write).toMatchObject({ status: 403, body: { statusCode: 403, code: 'FORBIDDEN' } });
     for (const page of ['/office/', '/jury/', '/api/session']) expect((await fetch(`${publicA.url}${page}`)).status, page).toBe(403);
     expect((await fetch(`${publicA.url}/live/`)).status).toBe(200);
+    // The bare address a poster shows leads spectators to their page.
+    const bare = await fetch(`${publicA.url}/`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([302, '/live/']);
     // Long polling would need sticky sessions behind a load balancer: websocket only.
     expect((await fetch(`${publicA.url}/socket.io/?EIO=4&transport=polling`)).status).toBe(400);
     expect((await fetch(`${rig.hall.url}/socket.io/?EIO=4&transport=polling`)).status).toBe(200);

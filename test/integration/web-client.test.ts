@@ -26,7 +26,7 @@ describe('web client pages', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
     const links = [...(await response.text()).matchAll(/<li><a href="([^"]+)"/g)].map((match) => match[1]);
-    expect(links).toEqual(['/jury/', '/board/', '/office/', '/docs']);
+    expect(links).toEqual(['/jury/', '/board/', '/office/', '/live/', '/docs']);
   });
 
   it("answers the root in the browser's language, German whenever the browser lists it, ?lang= first", async () => {
@@ -78,7 +78,7 @@ describe('web client pages', () => {
   it('answers 503 with the build command when the client is not built', async () => {
     const emptyDist = mkdtempSync(path.join(os.tmpdir(), 'gym-web-dist-'));
     const app = Fastify() as unknown as TypedApp;
-    await webRoutesFrom(emptyDist)(app, {} as AppDeps);
+    await webRoutesFrom(emptyDist)(app, { config: { serviceMode: 'hall' } } as AppDeps);
     try {
       const response = await app.inject({ method: 'GET', url: '/jury/' });
       expect(response.statusCode).toBe(503);

@@ -304,11 +304,24 @@ class SpectatorPage {
   }
 }
 
+/** Without an event in the address (the bare address typed from a poster): the events to choose from, latest first. */
+async function listEvents(host: HTMLElement): Promise<void> {
+  const response = await fetch('/api/events').catch(() => null);
+  if (!response?.ok) return;
+  const events = (await response.json()) as Array<{ id: number; name: string }>;
+  if (events.length === 0) return;
+  host.append(
+    h('p', {}, tl('chooseEvent')),
+    h('ul', { class: 'live-events' }, ...events.map((event) => h('li', {}, h('a', { href: `?eventId=${event.id}` }, event.name)))),
+  );
+}
+
 const root = document.getElementById('app')!;
 const eventId = queryInteger('eventId');
 if (eventId === null) {
   document.title = tl('title');
   root.replaceChildren(h('h1', {}, tl('title')), h('p', {}, tl('noEvent')), languageSwitch());
+  void listEvents(root);
 } else {
   void new SpectatorPage(root, eventId).start();
 }

@@ -5,6 +5,7 @@ export const tl = translator(
   {
     title: 'Live results',
     noEvent: 'Open this page with the event in the address (…/live/?eventId=1); the QR code in the hall has it.',
+    chooseEvent: 'Choose the event:',
     loadFailed: 'The results could not be loaded ({error}). The page tries again.',
     search: 'Search name or club',
     allAround: 'All-around',
@@ -30,6 +31,7 @@ export const tl = translator(
   {
     title: 'Live-Ergebnisse',
     noEvent: 'Diese Seite mit der Veranstaltung in der Adresse öffnen (…/live/?eventId=1); der QR-Code in der Halle enthält sie.',
+    chooseEvent: 'Veranstaltung wählen:',
     loadFailed: 'Die Ergebnisse konnten nicht geladen werden ({error}). Die Seite versucht es erneut.',
     search: 'Name oder Verein suchen',
     allAround: 'Mehrkampf',

@@ -32,7 +32,19 @@ const LANDING_TEXTS: Readonly<
     PageLanguage,
     Readonly<
       Record<
-        'title' | 'lead' | 'jury' | 'juryHint' | 'board' | 'boardHint' | 'office' | 'officeHint' | 'docs' | 'docsHint' | 'other',
+        | 'title'
+        | 'lead'
+        | 'jury'
+        | 'juryHint'
+        | 'board'
+        | 'boardHint'
+        | 'office'
+        | 'officeHint'
+        | 'live'
+        | 'liveHint'
+        | 'docs'
+        | 'docsHint'
+        | 'other',
         string
       >
     >
@@ -47,6 +59,8 @@ const LANDING_TEXTS: Readonly<
     boardHint: 'Ergebnisse live, für Beamer und Bildschirme',
     office: 'Wettkampfbüro',
     officeHint: 'Riegen, Ergebnisse, Oberkampfrichter, Netzwerk',
+    live: 'Live-Ergebnisse',
+    liveHint: 'für Zuschauer, auf dem Handy',
     docs: 'API-Dokumentation',
     docsHint: 'für Entwickler',
     other: 'English',
@@ -60,6 +74,8 @@ const LANDING_TEXTS: Readonly<
     boardHint: 'live results for projectors and screens',
     office: 'Competition office',
     officeHint: 'squads, results, head judge, network',
+    live: 'Live results',
+    liveHint: 'for spectators, on the phone',
     docs: 'API documentation',
     docsHint: 'for developers',
     other: 'Deutsch',
@@ -93,6 +109,7 @@ function landingPage(language: PageLanguage): string {
 ${entry('/jury/', text.jury, text.juryHint)}
 ${entry('/board/', text.board, text.boardHint)}
 ${entry('/office/', text.office, text.officeHint)}
+${entry('/live/', text.live, text.liveHint)}
 ${entry('/docs', text.docs, text.docsHint)}
 </ul></main></body></html>
 `;
@@ -110,13 +127,17 @@ const PUBLIC_DIR = path.join(PROJECT_ROOT, 'web/public');
 
 /** Serves `distDir`'s pages; a page that is not built answers 503 with the command that builds it. */
 export function webRoutesFrom(distDir: string) {
-  return async function webRoutes(app: TypedApp, _deps: AppDeps): Promise<void> {
-    app.get('/', { schema: { hide: true, querystring: LandingQuery } }, async (request, reply) =>
-      reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .header('vary', 'accept-language')
-        .send(landingPage(landingLanguage(request.query.lang, request.headers['accept-language']))),
+  return async function webRoutes(app: TypedApp, deps: AppDeps): Promise<void> {
+    // A public instance serves spectators only: its bare address leads to their page.
+    const publicInstance = deps.config.serviceMode === 'public';
+    app.get('/', { schema: { hide: true, querystring: LandingQuery }, config: { publicRead: publicInstance } }, async (request, reply) =>
+      publicInstance
+        ? reply.redirect('/live/')
+        : reply
+            .type('text/html; charset=utf-8')
+            .header('cache-control', 'no-cache')
+            .header('vary', 'accept-language')
+            .send(landingPage(landingLanguage(request.query.lang, request.headers['accept-language']))),
     );
     for (const icon of FAVICONS) {
       const body = readFileSync(path.join(PUBLIC_DIR, icon.file));
