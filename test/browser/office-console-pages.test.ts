@@ -6,18 +6,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createCompetition,
   insertDetailRow,
   insertDiscipline,
-  insertPanelDiscipline,
   insertParticipantWithScoreRow,
-  insertRow,
   type Competition,
   type PanelDiscipline,
 } from '../support/fixtures.js';
-import { postJson, sendJson } from '../support/http.js';
+import { openDeviation, seedTwoCompetitionsWithPanel } from '../support/panel-deviations.js';
 import { startTestServer, waitForNumbered, type TestServer } from '../support/server.js';
-import { adminToken, bearer, headToken } from '../support/tokens.js';
+import { headToken } from '../support/tokens.js';
 import { LAPTOP, PHONE_390, launchBrowser, openPage, saveScreenshot } from './support/browser.js';
 import { officeUrl, signIn } from './support/office.js';
 import { noHorizontalOverflow } from './support/portal.js';
@@ -30,38 +27,10 @@ let vault: PanelDiscipline;
 /** Scores with an open deviation on the vault, per competition. */
 const deviating = { cup: [] as number[], league: [] as number[] };
 
-/** Three E-judges two points apart: the panel's spread is over its tolerance, a deviation opens. */
-async function deviate(scoreId: number): Promise<void> {
-  for (const [index, value] of [8, 8, 6].entries()) {
-    const saved = await postJson(`${server.url}/api/jury-results`, {
-      participantId: scoreId,
-      disciplineFieldId: vault.judges[index],
-      performance: value,
-      attempt: 1,
-    });
-    expect(saved.status).toBe(200);
-  }
-}
-
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  cup = await createCompetition(server.pool, 'Gaupokal');
-  league = {
-    ...cup,
-    competitionId: await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
-      int_veranstaltungenid: cup.eventId,
-      var_name: 'Kreisliga',
-    }),
-  };
-  vault = await insertPanelDiscipline(server.pool, { name: 'Sprung', judges: 3 });
-  const settings = await sendJson(
-    'PUT',
-    `${server.url}/api/disciplines/${vault.id}/panel`,
-    { judgeFieldIds: vault.judges, aggregation: 'median', aggregateFieldId: vault.aggregate, tolerance: 0.5 },
-    bearer(adminToken),
-  );
-  expect(settings.status).toBe(200);
+  ({ cup, league, vault } = await seedTwoCompetitionsWithPanel(server));
   // "Boden" sorts before "Sprung", but the competitions plan the vault first.
   const floor = await insertDiscipline(server.pool, { name: 'Boden' });
   for (const [key, competition, count] of [
@@ -73,7 +42,7 @@ beforeAll(async () => {
       const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { squadName: 'R1', lastName });
       await insertDetailRow(server.pool, scoreId, vault.id, null);
       await insertDetailRow(server.pool, scoreId, floor.id, null);
-      await deviate(scoreId);
+      await openDeviation(server, vault, scoreId);
       deviating[key].push(scoreId);
     }
   }

@@ -3,18 +3,12 @@
  * for one competition's open deviations a page at a time; one statement whatever the count.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createCompetition,
-  insertPanelDiscipline,
-  insertParticipantWithScoreRow,
-  insertRow,
-  type Competition,
-  type PanelDiscipline,
-} from '../support/fixtures.js';
-import { postJson, sendJson } from '../support/http.js';
+import { insertParticipantWithScoreRow, type Competition, type PanelDiscipline } from '../support/fixtures.js';
+import { sendJson } from '../support/http.js';
+import { openDeviation, seedTwoCompetitionsWithPanel } from '../support/panel-deviations.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { captureStatements } from '../support/statements.js';
-import { adminToken, bearer, headToken } from '../support/tokens.js';
+import { bearer, headToken } from '../support/tokens.js';
 
 let server: TestServer;
 let cup: Competition;
@@ -24,38 +18,14 @@ const deviating = { cup: [] as number[], league: [] as number[] };
 
 beforeAll(async () => {
   server = await startTestServer();
-  cup = await createCompetition(server.pool, 'Gaupokal');
-  league = {
-    ...cup,
-    competitionId: await insertRow(server.pool, 'wettkaempfe', 'int_wettkaempfeid', {
-      int_veranstaltungenid: cup.eventId,
-      var_name: 'Kreisliga',
-    }),
-  };
-  vault = await insertPanelDiscipline(server.pool, { name: 'Sprung', judges: 3 });
-  const settings = await sendJson(
-    'PUT',
-    `${server.url}/api/disciplines/${vault.id}/panel`,
-    { judgeFieldIds: vault.judges, aggregation: 'median', aggregateFieldId: vault.aggregate, tolerance: 0.5 },
-    bearer(adminToken),
-  );
-  expect(settings.status).toBe(200);
+  ({ cup, league, vault } = await seedTwoCompetitionsWithPanel(server));
   for (const [key, competition, count] of [
     ['cup', cup, 6],
     ['league', league, 2],
   ] as const) {
     for (let index = 0; index < count; index += 1) {
       const { scoreId } = await insertParticipantWithScoreRow(server.pool, competition, { lastName: `${key}${index}` });
-      // Three E-judges two points apart: over the tolerance, a deviation opens.
-      for (const [judge, value] of [8, 8, 6].entries()) {
-        const saved = await postJson(`${server.url}/api/jury-results`, {
-          participantId: scoreId,
-          disciplineFieldId: vault.judges[judge],
-          performance: value,
-          attempt: 1,
-        });
-        expect(saved.status).toBe(200);
-      }
+      await openDeviation(server, vault, scoreId);
       deviating[key].push(scoreId);
     }
   }

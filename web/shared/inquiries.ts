@@ -3,6 +3,7 @@
  * clock as the pages count deadlines with it, and the texts in English and German.
  */
 import type { Delivered, InquiryUpdatedPayload } from '../../outbox/events.js';
+import type { InquiryCandidate } from '../../queries/inquiries.js';
 import type { Inquiry } from '../../src/model/inquiry.js';
 import { getJson, postJson, type RequestOptions } from './api.js';
 import { lang, translator } from './i18n.js';
@@ -10,19 +11,7 @@ import { lang, translator } from './i18n.js';
 export type { Inquiry };
 export type InquiryMessage = Delivered<InquiryUpdatedPayload>;
 
-export interface InquiryCandidate {
-  scoreId: number;
-  competitionId: number;
-  firstName: string | null;
-  lastName: string | null;
-  startNumber: string | null;
-  clubName: string | null;
-  finalScore: number | null;
-  shownAt: string;
-  nextShownAt: string | null;
-  verbalDeadline: string | null;
-  inquiryId: number | null;
-}
+export type { InquiryCandidate };
 
 export const inquiryApi = {
   list: (eventId: number) => getJson<{ eventId: number; now: string; inquiries: Inquiry[] }>(`/api/events/${eventId}/inquiries`),
