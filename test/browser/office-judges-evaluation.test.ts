@@ -231,7 +231,8 @@ describe("office: judges' evaluation", () => {
         ],
       },
     });
-    // The reference judges get their own portal links like the judges.
+    // The reference judges get their own portal links like the judges (the editor renders again after the save).
+    await page.locator('#judge-links a').nth(6).waitFor({ timeout: 10_000 });
     expect(await page.locator('#judge-links a').count()).toBe(7);
     expect(office.errors).toEqual([]);
     await office.context.close();
