@@ -4,7 +4,14 @@ import type { Logger } from 'pino';
 import type { OutboxDelivery, OutboxRelay } from '../../outbox/relay.js';
 import type { Queryable } from '../db/pool.js';
 import { BoundedQueue, MAX_REFUSED_IN_A_ROW, MessageAdmission, QueueFullError } from './limits.js';
-import { createRoomBroadcaster, pendingPackets, queuedBytes, unsentBytes } from './room-broadcast.js';
+import {
+  createRoomBroadcaster,
+  HALL_FLUSH_SPACING,
+  pendingPackets,
+  PUBLIC_FLUSH_SPACING,
+  queuedBytes,
+  unsentBytes,
+} from './room-broadcast.js';
 import type { SpectatorHub } from './spectators.js';
 import type { Channel } from './channel.js';
 
@@ -125,6 +132,7 @@ export function createRealtimeGateway(server: HttpServer, logger: Logger, feed: 
   };
 
   const rooms = createRoomBroadcaster(io, {
+    flushSpacing: options.publicInstance ? PUBLIC_FLUSH_SPACING : HALL_FLUSH_SPACING,
     maxQueuedBytes: MAX_QUEUED_BYTES,
     onStalled: disconnectStalled,
     onFallback: (reason) => logger.warn({ reason }, 'realtime: broadcasting through io.to(room).emit, the pre-framed path is off'),

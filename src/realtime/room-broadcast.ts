@@ -13,7 +13,7 @@ import WebSocket from 'ws';
  * of k trips through engine.io.
  *
  * The pass is cut into slices of SLICE_MS, and a slice that took d ms is followed by the next no
- * sooner than FLUSH_SPACING × d after it began: writing to a big room takes at most half of the
+ * sooner than `flushSpacing` × d after it began: writing to a big room takes a bounded share of the
  * event loop, commands and the relay run between slices, and a board waits at most one pass for an
  * event (~160 ms at 5,000 boards here) instead of a whole spacing plus its place in a flush.
  *
@@ -35,6 +35,8 @@ export interface RoomBroadcaster {
 }
 
 export interface RoomBroadcastOptions {
+  /** A slice of a pass that took d ms is followed by the next no sooner than this × d after it began. */
+  flushSpacing: number;
   /** A socket holding more unsent bytes than this after a write is handed to `onStalled`. */
   maxQueuedBytes: number;
   onStalled(socket: Socket, queuedBytes: number): void;
@@ -45,12 +47,17 @@ export interface RoomBroadcastOptions {
 }
 
 /**
- * A slice of a pass that took d ms is followed by the next no sooner than FLUSH_SPACING × d after
- * it began. At 5,000 boards (~80 ms of writes, one write syscall per board) a board gets the
- * events of ~160 ms in one write instead of one write per event, which is what keeps the server
- * and the boards out of saturation (docs/performance.md, "Room broadcast for fan-out").
+ * The hall's spacing: writing to a room takes at most half of the event loop, the other half is the
+ * saves'. At 5,000 boards (~80 ms of writes, one write syscall per board) a board gets the events
+ * of ~160 ms in one write instead of one write per event, which is what keeps the server and the
+ * boards out of saturation (docs/performance.md, "Room broadcast for fan-out").
  */
-const FLUSH_SPACING = 2;
+export const HALL_FLUSH_SPACING = 2;
+/**
+ * A public instance's spacing: it takes no saves, so writing may take four fifths of its event
+ * loop; the rest serves page loads and joins (docs/performance.md, "A public instance's share").
+ */
+export const PUBLIC_FLUSH_SPACING = 1.25;
 /**
  * A slice shorter than this is followed by no spacing: a room of a few hundred boards takes a
  * fraction of a millisecond, and a timer waits a whole millisecond at least, so spacing it delayed
@@ -219,7 +226,7 @@ export function createRoomBroadcaster(io: Server, options: RoomBroadcastOptions)
       if (performance.now() >= deadline) break;
     }
     const took = performance.now() - started;
-    nextSliceAt = took < UNSPACED_SLICE_MS ? 0 : started + FLUSH_SPACING * took;
+    nextSliceAt = took < UNSPACED_SLICE_MS ? 0 : started + options.flushSpacing * took;
     schedule(true);
   };
 

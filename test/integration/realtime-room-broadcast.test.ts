@@ -11,7 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createRoomBroadcaster, MAX_EVENTS_PER_WRITE, type RoomBroadcaster } from '../../src/realtime/room-broadcast.js';
+import {
+  createRoomBroadcaster,
+  HALL_FLUSH_SPACING,
+  MAX_EVENTS_PER_WRITE,
+  type RoomBroadcaster,
+} from '../../src/realtime/room-broadcast.js';
 import { waitFor } from '../support/server.js';
 
 const ROOM = 'competition-7';
@@ -52,6 +57,7 @@ beforeAll(async () => {
   http = createServer();
   io = new Server(http);
   rooms = createRoomBroadcaster(io, {
+    flushSpacing: HALL_FLUSH_SPACING,
     maxQueuedBytes: 1024 * 1024,
     onStalled: (socket) => problems.push(`stalled ${socket.id}`),
     onFallback: (reason) => problems.push(`fallback: ${reason}`),
