@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyLiveScore, entryKey, rankEntries, type BoardEntry } from '../../web/board/ranking.js';
+import { applyLiveScore, entryKey, rankEntries, tiesAnother, type BoardEntry } from '../../web/board/ranking.js';
 
 const entry = (name: string, score: number | null, extra: Partial<BoardEntry> = {}): BoardEntry => ({
   competitionId: 1,
@@ -84,5 +84,20 @@ describe('scoreboard ranking with the apparatus rule (FIG Technical Regulations:
       [1, 'Bob'],
       [1, 'Cy'],
     ]);
+  });
+
+  it('asks the server for E and D only when a live score ties another ranked score of its competition', () => {
+    const entries = [
+      entry('Ann', 13.2, { wertungenId: 1 }),
+      entry('Bob', 14.45, { wertungenId: 2 }),
+      entry('Guest', 13.9, { wertungenId: 3, outOfCompetition: true }),
+      entry('Other', 13.7, { wertungenId: 4, competitionId: 2 }),
+    ];
+    const ann = applyLiveScore(entries, { scoreId: 1, score: 13.7 })!;
+    expect(tiesAnother(entries, ann)).toBe(false);
+    applyLiveScore(entries, { scoreId: 1, score: 13.9 });
+    expect(tiesAnother(entries, ann)).toBe(false);
+    applyLiveScore(entries, { scoreId: 1, score: 14.449999809 });
+    expect(tiesAnother(entries, ann)).toBe(true);
   });
 });

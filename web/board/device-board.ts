@@ -21,7 +21,7 @@ import { tInq } from '../shared/inquiries.js';
 import { liveIndicator } from './live-indicator.js';
 import { fetchLiveResults } from './live-results.js';
 import { paceFromUrl, RowPager } from './pager.js';
-import { applyLiveScore, rankEntries, type BoardEntry, type BoardRule, type RankOrder } from './ranking.js';
+import { applyLiveScore, rankEntries, tiesAnother, type BoardEntry, type BoardRule, type RankOrder } from './ranking.js';
 
 export interface DeviceBoardTarget {
   eventId: number;
@@ -217,8 +217,9 @@ export class DeviceBoard {
       return;
     }
     if (typeof event.released === 'boolean') entry.released = event.released;
-    // The event carries no E and D: the server's ranking brings them.
-    if (mode === 'live' && this.rules.get(entry.competitionId ?? -1)?.rule === 'e-then-d') this.scheduleReload(100);
+    // The event carries no E and D: for a tie, where they decide, the server's ranking brings them.
+    if (mode === 'live' && this.rules.get(entry.competitionId ?? -1)?.rule === 'e-then-d' && tiesAnother(this.entries, entry))
+      this.scheduleReload(100);
     if (mode !== 'replay') {
       this.highlighted.set(entry.key, Date.now() + this.pace.holdMs);
       this.lastUpdate = new Date();

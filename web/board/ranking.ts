@@ -4,6 +4,7 @@
  * event shows what `GET /api/live-results` would answer.
  */
 import { compareScores, rankApparatus, type ApparatusRanking } from '../../src/domain/apparatus-ranking.js';
+import { scoreUnits } from '../../src/domain/ranks.js';
 
 export interface BoardEntry {
   /** Stable row identity: the score row (wertungenId) when known, else the participant. */
@@ -79,4 +80,23 @@ export function applyLiveScore(
   entry.score = update.score;
   entry.wertungenId ??= update.scoreId;
   return entry;
+}
+
+/**
+ * Whether the entry's score equals another ranked entry's of its competition: only then do E and
+ * D decide between them, and only then must a board under `e-then-d` fetch them from the server.
+ * A score that ties nobody ranks by itself, and the ties it leaves were ranked with the E and D
+ * the board already has.
+ */
+export function tiesAnother(entries: readonly BoardEntry[], entry: BoardEntry): boolean {
+  if (entry.score === null || entry.outOfCompetition) return false;
+  const units = scoreUnits(entry.score);
+  return entries.some(
+    (other) =>
+      other !== entry &&
+      other.competitionId === entry.competitionId &&
+      !other.outOfCompetition &&
+      other.score !== null &&
+      scoreUnits(other.score) === units,
+  );
 }
