@@ -70,10 +70,27 @@ export interface FileInquiryInput {
   recordedBy: string | null;
 }
 
+/**
+ * The inquiry as the event carries it: with the gymnast's id and whether the score's device is
+ * released for the squad, so the spectators' filter (src/realtime/spectators.ts) treats the mark
+ * as it treats the score, without a name.
+ */
 async function announce(tx: TxClient, inquiryId: number, at: 'filedAt' | 'confirmedAt' | 'decidedAt'): Promise<Inquiry> {
   const { inquiries } = await selectInquiries(tx, { inquiryId });
   const inquiry = inquiries[0]!;
-  await appendOutboxEvent(tx, inquiryUpdated(inquiry, inquiry[at]!));
+  const { rows } = await tx.query<{ participantId: number | null; released: boolean }>(
+    `SELECT w.int_teilnehmerid AS "participantId",
+            COALESCE(${tx.tables.prefix}svc_scope_released(w.int_wettkaempfeid, q.discipline_id, w.var_riege), false) AS released
+       FROM ${tx.tables.svc_inquiries} q JOIN ${tx.tables.wertungen} w ON w.int_wertungenid = q.score_id
+      WHERE q.id = $1`,
+    [inquiryId],
+  );
+  const announced: Inquiry & { participantId: number | null; released: boolean } = {
+    ...inquiry,
+    participantId: rows[0]?.participantId ?? null,
+    released: rows[0]?.released ?? false,
+  };
+  await appendOutboxEvent(tx, inquiryUpdated(announced, inquiry[at]!));
   return inquiry;
 }
 

@@ -6,8 +6,12 @@
  *
  * Publishing released scores only, the unreleased values are left out before ranking (with the
  * same ranking function and the competition's tie-break setting), so a shown rank never counts a
- * hidden score. Per competition the build runs the result lists' statements (about five), plus two
+ * hidden score. Per competition the build runs the result lists' statements (about five), plus three
  * for the whole event; the route caches one build per event and `seq` for every phone.
+ *
+ * A value under an open inquiry (FIG Art. 8.5: filed or confirmed, not decided, not lapsed) carries
+ * `q`, the fact only: who filed it and why stays in the hall. It marks a value the page shows
+ * anyway, so the privacy settings apply to it as to the value.
  */
 import type { Queryable } from '../src/db/pool.js';
 import { listingOrder, rankAllAround, type RankingOptions } from '../src/domain/all-around.js';
@@ -16,11 +20,15 @@ import { competitionRanking, readAppSetting } from './app-settings.js';
 import { loadAllAroundResults, loadTeamResults, type AllAroundResult, type ResultDiscipline, type TeamResult } from './results.js';
 import type { PublishMode, SpectatorPrivacy } from '../src/model/spectator-privacy.js';
 
-/** One apparatus value of an entry: `v` value, `r` rank on the apparatus, `p` true while provisional (not released). */
+/**
+ * One apparatus value of an entry: `v` value, `r` rank on the apparatus, `p` true while provisional
+ * (not released), `q` true while the value is under an open inquiry.
+ */
 export interface LiveScore {
   v: number;
   r: number | null;
   p?: true;
+  q?: true;
 }
 
 /** A gymnast or team in a competition's ranking. */
@@ -107,6 +115,30 @@ async function selectReleasedScopes(db: Queryable, eventId: number): Promise<Rel
   return new Map(rows.map((row) => [entryKey(row.competition_id, row.kind, row.entry_id), new Set(row.disciplines)]));
 }
 
+/** `competition:participant` → the apparatus on which the gymnast's value is under an open inquiry. */
+interface OpenInquiries {
+  marks: Map<string, Set<number>>;
+  /** The soonest time an open inquiry lapses unconfirmed (no event says so); null: none will. */
+  lapsesAt: Date | null;
+}
+
+async function selectOpenInquiries(db: Queryable, eventId: number): Promise<OpenInquiries> {
+  const { rows } = await db.query<{ key: string; disciplines: number[]; lapses_at: Date | null }>(
+    `SELECT q.competition_id || ':p:' || w.int_teilnehmerid AS key, array_agg(q.discipline_id) AS disciplines,
+            min(q.written_deadline) FILTER (WHERE q.confirmed_at IS NULL) AS lapses_at
+       FROM ${db.tables.svc_inquiries} q
+       JOIN ${db.tables.wertungen} w ON w.int_wertungenid = q.score_id AND w.int_teilnehmerid IS NOT NULL
+      WHERE q.event_id = $1 AND q.decided_at IS NULL AND (q.confirmed_at IS NOT NULL OR q.written_deadline >= now())
+      GROUP BY 1`,
+    [eventId],
+  );
+  const lapses = rows.flatMap((row) => (row.lapses_at ? [row.lapses_at.getTime()] : []));
+  return {
+    marks: new Map(rows.map((row) => [row.key, new Set(row.disciplines)])),
+    lapsesAt: lapses.length > 0 ? new Date(Math.min(...lapses)) : null,
+  };
+}
+
 /** What the two result lists share, as the snapshot needs it. */
 interface ListedEntry {
   id: number;
@@ -132,6 +164,7 @@ interface Ranking {
 function publishedList(
   entries: ListedEntry[],
   released: (entry: ListedEntry) => Set<number>,
+  inquired: (entry: ListedEntry) => Set<number>,
   disciplineIds: number[],
   mode: PublishMode,
   ranking: Ranking,
@@ -154,10 +187,16 @@ function publishedList(
       : null;
   const list = shown.map(({ entry, values }, index): LiveEntry => {
     const totals = reranked?.[index];
+    const inquiredHere = inquired(entry);
     const scores = values.map((value, position): LiveScore | null =>
       value.score === null
         ? null
-        : { v: value.score, r: totals ? totals.disciplineRanks[position]! : value.rank, ...(value.released ? {} : { p: true as const }) },
+        : {
+            v: value.score,
+            r: totals ? totals.disciplineRanks[position]! : value.rank,
+            ...(value.released ? {} : { p: true as const }),
+            ...(inquiredHere.has(disciplineIds[position]!) ? { q: true as const } : {}),
+          },
     );
     return {
       id: entry.id,
@@ -207,11 +246,18 @@ const teamEntry = (result: TeamResult): ListedEntry => ({
   disciplines: result.disciplines,
 });
 
-export async function buildLiveSnapshot(db: Queryable, eventId: number, seq: number, privacy: SpectatorPrivacy): Promise<LiveSnapshot> {
+/** A snapshot with the time it goes stale without an event: an open inquiry lapsing unconfirmed (null: none). */
+export interface BuiltSnapshot {
+  snapshot: LiveSnapshot;
+  staleAt: Date | null;
+}
+
+export async function buildLiveSnapshot(db: Queryable, eventId: number, seq: number, privacy: SpectatorPrivacy): Promise<BuiltSnapshot> {
   const cursor = () => seq;
-  const [event, released, setting] = await Promise.all([
+  const [event, released, inquiries, setting] = await Promise.all([
     selectEventCompetitions(db, eventId),
     selectReleasedScopes(db, eventId),
+    selectOpenInquiries(db, eventId),
     readAppSetting(db, 'results'),
   ]);
   if (!event) throw notFound(`No event ${eventId}`);
@@ -237,7 +283,8 @@ export async function buildLiveSnapshot(db: Queryable, eventId: number, seq: num
         },
       };
       const releasedOf = (entry: ListedEntry) => released.get(entryKey(competition.id, kind, entry.id)) ?? none;
-      return publishedList(entries, releasedOf, ids, privacy.publish, ranking);
+      const inquiredOf = (entry: ListedEntry) => inquiries.marks.get(entryKey(competition.id, kind, entry.id)) ?? none;
+      return publishedList(entries, releasedOf, inquiredOf, ids, privacy.publish, ranking);
     };
     competitions.push({
       id: competition.id,
@@ -248,5 +295,5 @@ export async function buildLiveSnapshot(db: Queryable, eventId: number, seq: num
       teams: publish(teams, 't', teams?.results.map(teamEntry) ?? []),
     });
   }
-  return { eventId, eventName: event.event_name, seq, publish: privacy.publish, competitions };
+  return { snapshot: { eventId, eventName: event.event_name, seq, publish: privacy.publish, competitions }, staleAt: inquiries.lapsesAt };
 }

@@ -16,10 +16,11 @@ const SUBSCRIPTION_NAME_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
 
 /**
  * What the public instances read: the legacy tables, the outbox (the live events, numbered by the
- * hall) and the service's settings, group members, releases, panel settings, rotations and the
- * spectators' privacy settings. Not
- * published: the audit records (who changed what), panel deviations, judge credentials (secrets)
- * and the migration list.
+ * hall) and the service's settings, group members, releases, panel settings, rotations, the
+ * spectators' privacy settings and the inquiries (the spectator page marks a value under an open
+ * one; the public routes serve no more of a row than that fact). Not published: the audit records
+ * (who changed what), panel deviations, judge credentials (secrets), the inquiry deadlines and the
+ * migration list.
  */
 export const PUBLISHED_TABLES: readonly TableName[] = [
   'veranstaltungen',
@@ -47,6 +48,7 @@ export const PUBLISHED_TABLES: readonly TableName[] = [
   'svc_rotation_slots',
   'svc_spectator_settings',
   'svc_spectator_hidden',
+  'svc_inquiries',
 ];
 
 const publishedList = (tables: Tables) => PUBLISHED_TABLES.map((name) => tables[name]).join(', ');

@@ -24,6 +24,8 @@ export const PRIVACY_REFRESH_MS = 10_000;
 /**
  * `score`: a value changed (`v` null: removed); the page refetches its snapshot for the ranks.
  * `release`: a device (or a squad on it) was released or reopened; values appear or lose their mark.
+ * `inquiry`: a coach's inquiry on a gymnast's value opened (`open`) or was decided; the snapshot's
+ * `q` marks follow. The fact only, filtered as the value it concerns is.
  * `reload`: the event's privacy settings changed; the snapshot is to be fetched again.
  */
 export type LiveUpdate =
@@ -43,6 +45,7 @@ export type LiveUpdate =
       p?: true;
     }
   | { seq: number; type: 'release'; c: number; d: number; released: boolean }
+  | { seq: number; type: 'inquiry'; c: number; d: number; sid: number; pid?: number; open: boolean }
   | { seq: number; type: 'reload' };
 
 const integer = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
@@ -55,11 +58,16 @@ export function toLiveUpdate(delivery: OutboxDelivery, privacy: SpectatorPrivacy
   const d = integer(message.disciplineId);
   if (c === undefined || d === undefined) return null;
   if (delivery.topic === 'release-changed') return { seq: delivery.seq, type: 'release', c, d, released: message.released === true };
-  if (delivery.topic !== 'score-updated') return null;
+  if (delivery.topic !== 'score-updated' && delivery.topic !== 'inquiry-updated') return null;
   const released = message.released === true;
   if (privacy.publish === 'released' && !released) return null;
   const sid = integer(message.scoreId);
   if (sid === undefined) return null;
+  if (delivery.topic === 'inquiry-updated') {
+    const pid = integer(message.participantId);
+    const open = message.state === 'filed' || message.state === 'confirmed';
+    return { seq: delivery.seq, type: 'inquiry', c, d, sid, ...(pid === undefined ? {} : { pid }), open };
+  }
   const ids = { pid: integer(message.participantId), tid: integer(message.teamId), gid: integer(message.groupId) };
   return {
     seq: delivery.seq,

@@ -3,7 +3,8 @@
  * Two PostgreSQL clusters of the suite's own version: the hall's (publisher, with the hall's
  * service) and the public side's (subscriber, with public instances). What the hall saves reaches
  * spectators' sockets on the public instances, also after the subscription was stopped for 500
- * saves and a public instance restarted; the public instances refuse every write.
+ * saves and a public instance restarted; the public instances refuse every write. A coach's inquiry
+ * filed in the hall marks the value on the public side until the head judge decides it.
  */
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
@@ -21,6 +22,7 @@ import { DEFAULT_SUBSCRIPTION_NAME, unsubscribeFromHall } from '../../src/db/rep
 import { startReplicationRig, type ReplicationRig } from '../support/replication.js';
 import { openSocket, waitFor, waitForNumbered, type TestServer } from '../support/server.js';
 import { t } from '../support/tables.js';
+import { bearer, headToken } from '../support/tokens.js';
 
 let rig: ReplicationRig;
 let publicA: TestServer;
@@ -62,7 +64,7 @@ async function snapshot(server: TestServer) {
   return body as {
     seq: number;
     publish: string;
-    competitions: Array<{ id: number; gymnasts: Array<{ name: string; s: Array<{ v: number } | null> }> }>;
+    competitions: Array<{ id: number; gymnasts: Array<{ name: string; s: Array<{ v: number; q?: true } | null> }> }>;
   };
 }
 
@@ -236,6 +238,36 @@ describe('a public instance on the replica', () => {
       timeoutMs: 15_000,
       message: "the desktop program's write on the phone",
     });
+  });
+
+  it('marks a value under a coach’s inquiry filed in the hall, live and in the snapshot, until the decision', async () => {
+    const socket = await openSocket(publicA.url);
+    sockets.push(socket);
+    const inquiries: Array<{ type: string; sid: number; open: boolean }> = [];
+    socket.on('live-update', (update: { type: string; sid: number; open: boolean }) => {
+      if (update.type === 'inquiry') inquiries.push(update);
+    });
+    expect(await socket.timeout(10_000).emitWithAck('join-live', { eventId: competition.eventId })).toMatchObject({ ok: true });
+    // Dietz's value, shown last on the apparatus: the coach is in time.
+    expect((await save(scoreIds[3]!, 12.25)).status).toBe(200);
+    const filed = await postJson(`${rig.hall.url}/api/events/${competition.eventId}/inquiries`, {
+      scoreId: scoreIds[3],
+      disciplineId: discipline.id,
+      coach: 'Trainer Lutz',
+    });
+    expect(filed.status, JSON.stringify(filed.body)).toBe(201);
+    await waitFor(() => inquiries.find((update) => update.sid === scoreIds[3] && update.open), { timeoutMs: 15_000 });
+    const dietz = async () => (await snapshot(publicA)).competitions[0]!.gymnasts.find((gymnast) => gymnast.name.includes('Dietz'))!.s[0];
+    expect(await dietz()).toMatchObject({ v: 12.25, q: true });
+
+    expect((await postJson(`${rig.hall.url}/api/inquiries/${filed.body.id}/confirmation`, {})).status).toBe(200);
+    const decided = await postJson(`${rig.hall.url}/api/inquiries/${filed.body.id}/decision`, { decision: 'rejected' }, bearer(headToken));
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    await waitFor(() => inquiries.find((update) => update.sid === scoreIds[3] && !update.open), {
+      timeoutMs: 15_000,
+      message: 'the decision on the public side',
+    });
+    expect(await dietz()).toEqual({ v: 12.25, r: expect.any(Number), p: true });
   });
 
   // Last: it ends the subscription the tests above read through.

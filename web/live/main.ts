@@ -4,6 +4,10 @@
  * follows `live-update` messages from `join-live` with the snapshot's `seq`. An update carries no
  * names and no ranks: the page marks the row it concerns and fetches the snapshot again, so every
  * rank shown is the server's. One long list that scrolls; no paging.
+ *
+ * A value under an open inquiry (the snapshot's `q`) carries the mark the scoreboard shows; an
+ * `inquiry` update fetches the snapshot like a score does. An inquiry that lapses unconfirmed sends
+ * no update, so while a mark is shown the page revalidates the snapshot every INQUIRY_RECHECK_MS.
  */
 import '../shared/base.css';
 import './live.css';
@@ -17,6 +21,26 @@ import { tl } from './texts.js';
 const FOLLOW_KEY = 'gym.live.follow.v1';
 /** Updates arriving together (a rotation's saves) cost one fetch of the snapshot. */
 const REFETCH_DELAY_MS = 300;
+/** Long beside the written confirmation's four minutes, and a 304 while nothing changed. */
+const INQUIRY_RECHECK_MS = 30_000;
+
+interface ListRow {
+  entry: LiveEntry;
+  rank: number | null;
+  value: number | null;
+  provisional: boolean;
+  /** The value, or one in the total, is under an open inquiry. */
+  inquiry: boolean;
+}
+
+const inquiredTotal = (entry: LiveEntry) => entry.s.some((score) => score?.q === true);
+const totalRow = (entry: LiveEntry): ListRow => ({
+  entry,
+  rank: entry.rank,
+  value: entry.s.some(Boolean) ? entry.total : null,
+  provisional: entry.p === true,
+  inquiry: inquiredTotal(entry),
+});
 
 type View = { kind: 'all-around' } | { kind: 'apparatus'; index: number } | { kind: 'teams' };
 
@@ -50,6 +74,7 @@ class SpectatorPage {
   /** Participants whose value changed with the latest updates, highlighted once. */
   private readonly changed = new Set<number>();
   private refetchTimer: ReturnType<typeof setTimeout> | null = null;
+  private recheckTimer: ReturnType<typeof setTimeout> | null = null;
 
   private readonly status = h('span', { class: 'live-status', role: 'status', 'data-state': 'connecting' }, tl('connecting'));
   private readonly heading = h('h1', {}, tl('title'));
@@ -106,6 +131,7 @@ class SpectatorPage {
       this.updated.textContent = tl('updated', { time: timeOfDay() });
       this.render();
       this.changed.clear();
+      this.watchInquiries();
     } catch (error) {
       this.message.textContent = tl('loadFailed', { error: error instanceof Error ? error.message : String(error) });
       this.scheduleRefetch(3_000);
@@ -118,6 +144,18 @@ class SpectatorPage {
       this.refetchTimer = null;
       void this.load();
     }, delay);
+  }
+
+  private get anyInquiry(): boolean {
+    return this.snapshot?.competitions.some((competition) => competition.gymnasts.some(inquiredTotal)) ?? false;
+  }
+
+  private watchInquiries(): void {
+    if (this.recheckTimer || !this.anyInquiry) return;
+    this.recheckTimer = setTimeout(() => {
+      this.recheckTimer = null;
+      void this.load();
+    }, INQUIRY_RECHECK_MS);
   }
 
   /** Websocket only: any instance behind a load balancer can take the connection, none needs to stick. */
@@ -153,7 +191,7 @@ class SpectatorPage {
     socket.on('live-update', (update: LiveUpdate) => {
       if (update.seq <= this.lastSeq && update.type !== 'reload') return;
       this.lastSeq = Math.max(this.lastSeq, update.seq);
-      if (update.type === 'score' && update.pid !== undefined) this.changed.add(update.pid);
+      if ((update.type === 'score' || update.type === 'inquiry') && update.pid !== undefined) this.changed.add(update.pid);
       this.scheduleRefetch();
     });
   }
@@ -178,7 +216,10 @@ class SpectatorPage {
     this.renderTabs(competition);
     this.renderFollowed(snapshot);
     this.renderList(competition);
-    this.legend.textContent = snapshot.publish === 'all' ? tl('legendProvisional') : tl('legendReleased');
+    this.legend.replaceChildren(
+      h('span', {}, snapshot.publish === 'all' ? tl('legendProvisional') : tl('legendReleased')),
+      ...(this.anyInquiry ? [h('span', { class: 'live-legend-inquiry' }, tl('legendInquiry'))] : []),
+    );
   }
 
   private renderTabs(competition: LiveCompetition | null): void {
@@ -200,23 +241,17 @@ class SpectatorPage {
   }
 
   /** The rows of the current view, in the server's order of that view's ranks. */
-  private rows(competition: LiveCompetition): Array<{ entry: LiveEntry; rank: number | null; value: number | null; provisional: boolean }> {
+  private rows(competition: LiveCompetition): ListRow[] {
     const view = this.view;
     if (view.kind === 'apparatus') {
       return competition.gymnasts
         .flatMap((entry) => {
           const score = entry.s[view.index];
-          return score ? [{ entry, rank: score.r, value: score.v, provisional: score.p === true }] : [];
+          return score ? [{ entry, rank: score.r, value: score.v, provisional: score.p === true, inquiry: score.q === true }] : [];
         })
         .sort((a, b) => (a.rank ?? Number.MAX_SAFE_INTEGER) - (b.rank ?? Number.MAX_SAFE_INTEGER));
     }
-    const entries = view.kind === 'teams' ? competition.teams : competition.gymnasts;
-    return entries.map((entry) => ({
-      entry,
-      rank: entry.rank,
-      value: entry.s.some(Boolean) ? entry.total : null,
-      provisional: entry.p === true,
-    }));
+    return (view.kind === 'teams' ? competition.teams : competition.gymnasts).map(totalRow);
   }
 
   private matches(entry: LiveEntry): boolean {
@@ -233,11 +268,7 @@ class SpectatorPage {
     else if (shown.length === 0) this.message.textContent = tl('noMatch', { query: this.search.value.trim() });
   }
 
-  private row(
-    row: { entry: LiveEntry; rank: number | null; value: number | null; provisional: boolean },
-    followKey: string | null,
-    competitionName?: string,
-  ): HTMLElement {
+  private row(row: ListRow, followKey: string | null, competitionName?: string): HTMLElement {
     const { entry } = row;
     const name = entry.name ?? tl('hiddenName');
     const followed = followKey !== null && this.followed.has(followKey);
@@ -267,6 +298,7 @@ class SpectatorPage {
         'data-id': entry.id,
         'data-changed': followKey !== null && this.changed.has(entry.id) ? 'true' : null,
         'data-hidden-name': entry.name === null ? 'true' : null,
+        'data-inquiry': row.inquiry ? 'open' : null,
       },
       h('span', { class: 'live-rank' }, entry.ooc ? tl('outOfCompetition') : row.rank === null ? '–' : `${row.rank}.`),
       h(
@@ -280,6 +312,7 @@ class SpectatorPage {
         { class: 'live-value', title: row.provisional ? tl('provisional') : null },
         row.value === null ? '' : scoreText(row.value),
         row.provisional ? h('abbr', { class: 'live-provisional', title: tl('provisional') }, '*') : null,
+        row.inquiry ? h('span', { class: 'live-inquiry', title: tl('legendInquiry') }, tl('inquiry')) : null,
       ),
       star,
     );
@@ -291,7 +324,7 @@ class SpectatorPage {
         .filter((entry) => this.followed.has(`${competition.id}:${entry.id}`))
         .map((entry) =>
           this.row(
-            { entry, rank: entry.rank, value: entry.s.some(Boolean) ? entry.total : null, provisional: entry.p === true },
+            totalRow(entry),
             `${competition.id}:${entry.id}`,
             snapshot.competitions.length > 1 ? (competition.name ?? undefined) : undefined,
           ),

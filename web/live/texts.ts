@@ -20,6 +20,8 @@ export const tl = translator(
     provisional: 'provisional',
     legendProvisional: '* provisional: not yet released by the head judge',
     legendReleased: 'Only released scores are shown.',
+    inquiry: 'Inquiry',
+    legendInquiry: 'Inquiry: a coach has asked the judges to review the D score of this value; it may change with their decision.',
     live: '● Live',
     offline: '○ Offline, reconnecting…',
     connecting: '◌ Connecting…',
@@ -46,6 +48,9 @@ export const tl = translator(
     provisional: 'vorläufig',
     legendProvisional: '* vorläufig: vom Oberkampfrichter noch nicht freigegeben',
     legendReleased: 'Es werden nur freigegebene Wertungen gezeigt.',
+    inquiry: 'Anfrage',
+    legendInquiry:
+      'Anfrage: Ein Trainer hat das Kampfgericht gebeten, den D-Wert dieser Wertung zu prüfen; nach der Entscheidung kann sie sich ändern.',
     live: '● Live',
     offline: '○ Offline, verbinde neu…',
     connecting: '◌ Verbinde…',

@@ -5,8 +5,10 @@
  *
  * The snapshot is built once per event, relay cursor and settings version, and kept in memory as
  * its JSON text with an ETag: a thousand phones loading the page after the same save cost one
- * build, and a phone that has it already gets 304. A build is kept at most SNAPSHOT_MAX_AGE_MS,
- * since the desktop program's deletes change the lists without an event. The build is kept gzipped
+ * build, and a phone that has it already gets 304. Filing and deciding an inquiry are outbox events
+ * too, so they move the cursor and the key. A build is kept at most SNAPSHOT_MAX_AGE_MS, since the
+ * desktop program's deletes change the lists without an event, and not past the moment an inquiry
+ * it marks lapses unconfirmed, which no event announces. The build is kept gzipped
  * too and sent so to every client that accepts it: 300 gymnasts on four apparatus are 43 KB of JSON
  * and 2.4 KB gzipped.
  */
@@ -67,6 +69,9 @@ const ScoreSchema = Type.Object({
   v: Type.Number({ description: 'value' }),
   r: Type.Union([Type.Integer(), Type.Null()], { description: 'rank on the apparatus' }),
   p: Type.Optional(Type.Literal(true, { description: 'provisional: the device is not released' })),
+  q: Type.Optional(
+    Type.Literal(true, { description: 'under inquiry: a coach’s inquiry on the value is open (filed or confirmed, not decided)' }),
+  ),
 });
 const EntrySchema = Type.Object({
   id: Type.Integer({ description: 'participant id (gymnasts) or team id (teams)' }),
@@ -100,7 +105,8 @@ const SnapshotSchema = Type.Object({
 
 interface CachedSnapshot {
   key: string;
-  builtAt: number;
+  /** When the build is no longer served: its age limit, or an inquiry it marks lapsing. */
+  staleAt: number;
   ready: Promise<{ body: string; gzipped: Buffer; etag: string }>;
 }
 
@@ -116,12 +122,18 @@ export async function spectatorRoutes(app: TypedApp, deps: AppDeps): Promise<voi
     const seq = cursor();
     const key = `${seq}:${hub.version(eventId)}`;
     const cached = snapshots.get(eventId);
-    if (cached && cached.key === key && Date.now() - cached.builtAt < SNAPSHOT_MAX_AGE_MS) return cached.ready;
-    const ready = buildLiveSnapshot(deps.pool, eventId, seq, privacy).then((snapshot) => {
-      const body = JSON.stringify(snapshot);
-      return { body, gzipped: gzipSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-    });
-    snapshots.set(eventId, { key, builtAt: Date.now(), ready });
+    if (cached && cached.key === key && Date.now() < cached.staleAt) return cached.ready;
+    const entry: CachedSnapshot = {
+      key,
+      staleAt: Date.now() + SNAPSHOT_MAX_AGE_MS,
+      ready: buildLiveSnapshot(deps.pool, eventId, seq, privacy).then(({ snapshot, staleAt }) => {
+        if (staleAt !== null) entry.staleAt = Math.min(entry.staleAt, staleAt.getTime());
+        const body = JSON.stringify(snapshot);
+        return { body, gzipped: gzipSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      }),
+    };
+    const { ready } = entry;
+    snapshots.set(eventId, entry);
     // A failed build is not kept: the next request tries again.
     ready.catch(() => {
       if (snapshots.get(eventId)?.ready === ready) snapshots.delete(eventId);
