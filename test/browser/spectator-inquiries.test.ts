@@ -56,7 +56,7 @@ async function capture(lastName: string, d: number): Promise<void> {
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchBrowser();
-  competition = await createCompetition(server.pool, 'Anfrage-Pokal', '2026-11-28');
+  competition = await createCompetition(server.pool, 'Einspruch-Pokal', '2026-11-28');
   floor = await insertDiscipline(server.pool, { name: 'Boden' });
   for (const lastName of ['Adler', 'Berg']) {
     scoreIds[lastName] = (await insertParticipantWithScoreRow(server.pool, competition, { lastName, squadName: 'R1' })).scoreId;
@@ -97,14 +97,14 @@ describe('an inquiry on the spectator page', () => {
     expect(filed.status, JSON.stringify(filed.body)).toBe(201);
     inquiryId = filed.body.id;
 
-    await waitFor(async () => (await rowOf(phone, 'Adler'))?.mark === 'Anfrage', { timeoutMs: 10_000, message: 'the mark live' });
-    expect(await rowOf(phone, 'Adler')).toEqual({ value: '12,700', mark: 'Anfrage', inquiry: 'open' });
+    await waitFor(async () => (await rowOf(phone, 'Adler'))?.mark === 'Einspruch', { timeoutMs: 10_000, message: 'the mark live' });
+    expect(await rowOf(phone, 'Adler')).toEqual({ value: '12,700', mark: 'Einspruch', inquiry: 'open' });
     expect((await rowOf(phone, 'Berg'))?.mark).toBeNull();
-    expect(await phone.page.locator('.live-legend').textContent()).toContain('Anfrage: Ein Trainer hat das Kampfgericht gebeten');
+    expect(await phone.page.locator('.live-legend').textContent()).toContain('Einspruch: Ein Trainer hat das Kampfgericht gebeten');
     expect(await phone.page.content()).not.toContain('Kim');
     // The apparatus view marks the floor value itself.
     await phone.page.getByRole('button', { name: 'Boden' }).click();
-    await waitFor(async () => (await rowOf(phone, 'Adler'))?.mark === 'Anfrage', { message: 'the mark on the floor ranking' });
+    await waitFor(async () => (await rowOf(phone, 'Adler'))?.mark === 'Einspruch', { message: 'the mark on the floor ranking' });
     const { width } = await phone.page.evaluate(() => ({ width: document.documentElement.scrollWidth }));
     expect(width).toBeLessThanOrEqual(390);
     await saveScreenshot(phone.page, 'spectator-inquiry-390-de');
@@ -126,7 +126,7 @@ describe('an inquiry on the spectator page', () => {
   it('removes the mark with the decision and shows the upheld value, still without a reload', async () => {
     expect((await postJson(`${server.url}/api/inquiries/${inquiryId}/confirmation`, {})).status).toBe(200);
     // Confirmed in writing, the inquiry is still open: the mark stays.
-    expect((await rowOf(phone, 'Adler'))?.mark).toBe('Anfrage');
+    expect((await rowOf(phone, 'Adler'))?.mark).toBe('Einspruch');
     const decided = await postJson(
       `${server.url}/api/inquiries/${inquiryId}/decision`,
       { decision: 'upheld', newD: 5.5 },
@@ -136,7 +136,7 @@ describe('an inquiry on the spectator page', () => {
     await waitFor(async () => (await rowOf(phone, 'Adler'))?.mark === null, { timeoutMs: 10_000, message: 'the mark gone' });
     await waitFor(async () => (await rowOf(phone, 'Adler'))?.value === '13,200', { timeoutMs: 10_000, message: 'the upheld value' });
     expect(await rowOf(phone, 'Adler')).toEqual({ value: '13,200', mark: null, inquiry: null });
-    expect(await phone.page.locator('.live-legend').textContent()).not.toContain('Anfrage');
+    expect(await phone.page.locator('.live-legend').textContent()).not.toContain('Einspruch');
     expect(await phone.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await saveScreenshot(phone.page, 'spectator-inquiry-390-decided');
     expect(phone.errors).toEqual([]);

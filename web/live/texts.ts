@@ -48,9 +48,9 @@ export const tl = translator(
     provisional: 'vorläufig',
     legendProvisional: '* vorläufig: vom Oberkampfrichter noch nicht freigegeben',
     legendReleased: 'Es werden nur freigegebene Wertungen gezeigt.',
-    inquiry: 'Anfrage',
+    inquiry: 'Einspruch',
     legendInquiry:
-      'Anfrage: Ein Trainer hat das Kampfgericht gebeten, den D-Wert dieser Wertung zu prüfen; nach der Entscheidung kann sie sich ändern.',
+      'Einspruch: Ein Trainer hat das Kampfgericht gebeten, die D-Note dieser Wertung zu prüfen; nach der Entscheidung kann sie sich ändern.',
     live: '● Live',
     offline: '○ Offline, verbinde neu…',
     connecting: '◌ Verbinde…',
