@@ -2,8 +2,9 @@
  * A gymnast who did not start, in Chromium: the office ticks "did not start" on its participants
  * page, and jury portals already open on a phone (390 px) and a laptop (1366 px) show the gymnast
  * in place, greyed and marked, with the inputs disabled, without a reload. "Next gymnast" after a
- * save skips them, a value stored before stays in sight, an E-judge's portal moves past them, and
- * once the office takes the mark back the gymnast can be scored again.
+ * save skips them, a value stored before stays in sight, an E-judge's portal moves past them, the
+ * device board drops them as the result lists do, and once the office takes the mark back the
+ * gymnast can be scored again.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,14 @@ import { adminToken } from '../support/tokens.js';
 import { LAPTOP, PHONE_390, launchBrowser, openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
 import { officeUrl, signIn } from './support/office.js';
 import { seedCompetitors, seedDevice, type Competitor, type Device } from './support/portal-seed.js';
-import { noHorizontalOverflow, participantButton, scoreWithKeyboard, waitForAck, waitForParticipantStatus } from './support/portal.js';
+import {
+  boardRow,
+  noHorizontalOverflow,
+  participantButton,
+  scoreWithKeyboard,
+  waitForAck,
+  waitForParticipantStatus,
+} from './support/portal.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -120,8 +128,19 @@ describe('a gymnast who did not start in the jury portal', () => {
     await saveScreenshot(laptop.page, 'did-not-start-portal-1366x768');
   });
 
-  it('keeps a value stored before in sight, read-only, next to the mark', async () => {
-    await officeMarks(dora, true);
+  it('keeps a value stored before in sight, read-only, next to the mark; the device board drops the gymnast', async () => {
+    const board = await openPage(browser, `${server.url}/board/?eventId=${eventId}&disciplineId=${floor.id}&lang=en`, LAPTOP);
+    try {
+      await boardRow(board.page, dora.participantId).waitFor();
+      await board.page.locator('.live-indicator[data-status="live"]').waitFor();
+      await officeMarks(dora, true);
+      // As the result lists do: no rank, no "n.a." row, gone until the mark is taken back.
+      await boardRow(board.page, dora.participantId).waitFor({ state: 'detached' });
+      expect(await board.page.textContent('.board-message')).toBe('No scores yet.');
+      expect(board.errors).toEqual([]);
+    } finally {
+      await board.context.close();
+    }
     const { page } = phone;
     await marked(page, dora, true);
     const row = participantButton(page, dora.participantId);
