@@ -50,6 +50,8 @@ export interface ScoreEntry {
   discipline?: { name: string };
   juryResults: JuryResultEntry[];
   panel: PanelReading | null;
+  /** `bol_startet_nicht`: the office marked the gymnast as not started. */
+  didNotStart: boolean;
 }
 
 export interface ScoresPage {
@@ -61,13 +63,16 @@ interface PageKeysRow {
   total: number;
   score_ids: number[];
   discipline_ids: Array<number | null>;
+  /** The page's score rows marked did-not-start (`bol_startet_nicht`). */
+  did_not_start_ids: number[];
 }
 
 /** Stable order (score id, then discipline, the discipline-less entry first) so offsets page cleanly. */
 export async function selectScorePageKeys(db: Queryable, input: ListScoresInput): Promise<PageKeysRow> {
   const { rows } = await db.query<PageKeysRow>(
     `WITH entries AS (
-       SELECT w.int_wertungenid AS score_id, d.int_disziplinenid AS discipline_id
+       SELECT w.int_wertungenid AS score_id, d.int_disziplinenid AS discipline_id,
+              COALESCE(w.bol_startet_nicht, false) AS did_not_start
          FROM ${db.tables.wertungen} w
          JOIN ${db.tables.wettkaempfe} c ON c.int_wettkaempfeid = w.int_wettkaempfeid
          LEFT JOIN ${db.tables.wertungen_details} d
@@ -77,13 +82,14 @@ export async function selectScorePageKeys(db: Queryable, input: ListScoresInput)
           AND ($2::text IS NULL OR w.var_riege = $2)
           AND ($5::int IS NULL OR w.int_wettkaempfeid = $5)
      ), page AS (
-       SELECT score_id, discipline_id FROM entries
+       SELECT score_id, discipline_id, did_not_start FROM entries
         ORDER BY score_id, discipline_id NULLS FIRST
         LIMIT $3 OFFSET $4
      )
      SELECT (SELECT count(*) FROM entries)::int AS total,
             COALESCE(array_agg(score_id ORDER BY score_id, discipline_id NULLS FIRST), '{}') AS score_ids,
-            COALESCE(array_agg(discipline_id ORDER BY score_id, discipline_id NULLS FIRST), '{}') AS discipline_ids
+            COALESCE(array_agg(discipline_id ORDER BY score_id, discipline_id NULLS FIRST), '{}') AS discipline_ids,
+            COALESCE(array_agg(DISTINCT score_id) FILTER (WHERE did_not_start), '{}') AS did_not_start_ids
        FROM page`,
     [input.eventId ?? null, input.squadName ?? null, input.limit, input.offset, input.competitionId ?? null],
   );
@@ -119,7 +125,7 @@ function applyCorrections(states: ScoringState[], corrections: readonly PendingC
   }
 }
 
-function toEntry(state: ScoringState): ScoreEntry {
+function toEntry(state: ScoringState, didNotStart: ReadonlySet<number>): ScoreEntry {
   return {
     id: state.scoreId,
     // The page only holds individual score rows.
@@ -138,6 +144,7 @@ function toEntry(state: ScoringState): ScoreEntry {
     ...(state.disciplineName !== null ? { discipline: { name: state.disciplineName } } : {}),
     juryResults: juryResultEntries(state),
     panel: panelReadingOf(state),
+    didNotStart: didNotStart.has(state.scoreId),
   };
 }
 
@@ -147,6 +154,8 @@ export interface LoadedScoresPage {
   total: number;
   states: ScoringState[];
   corrections: PendingCorrection[];
+  /** Score rows of the page marked did-not-start, read with the page's keys. */
+  didNotStart: ReadonlySet<number>;
 }
 
 export async function loadScoresPage(db: Queryable, input: ListScoresInput, log: WarnLogger): Promise<LoadedScoresPage> {
@@ -156,15 +165,21 @@ export async function loadScoresPage(db: Queryable, input: ListScoresInput, log:
     keys.score_ids.map((scoreId, index) => ({ scoreId, disciplineId: keys.discipline_ids[index] ?? null })),
     log,
   );
-  return { input, total: keys.total, states, corrections: pendingCorrections(states) };
+  return {
+    input,
+    total: keys.total,
+    states,
+    corrections: pendingCorrections(states),
+    didNotStart: new Set(keys.did_not_start_ids),
+  };
 }
 
 /** The reply, showing the corrections as written, or computed where they were not written. */
 export function toScoresPage(page: LoadedScoresPage, written: readonly WrittenCorrection[]): ScoresPage {
   applyCorrections(page.states, page.corrections, written);
-  const { input, total, states } = page;
+  const { input, total, states, didNotStart } = page;
   return {
-    results: states.map(toEntry),
+    results: states.map((state) => toEntry(state, didNotStart)),
     pagination: { total, limit: input.limit, offset: input.offset, hasMore: input.offset + states.length < total },
   };
 }

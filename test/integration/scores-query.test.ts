@@ -140,6 +140,7 @@ describe('GET /api/scores entries', () => {
       ],
       // Issue 21: the E-panel; none on this discipline.
       panel: null,
+      didNotStart: false,
     });
     const vaultEntry = entries.find((item) => item.disciplineId === vault.id);
     expect(vaultEntry).toMatchObject({ score: 8.25, formula: null, startValue: 10, discipline: { name: 'Sprung' }, juryResults: [] });
@@ -165,6 +166,7 @@ describe('GET /api/scores entries', () => {
       participant: { firstName: 'Anna', lastName: 'Muster' },
       juryResults: [],
       panel: null,
+      didNotStart: false,
     });
   });
 

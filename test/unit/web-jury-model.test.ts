@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { DisciplineField, ScoreEntry, ScoreUpdatedEvent } from '../../web/shared/api.js';
-import { applyScoreEvent, computeFinal, fieldLayout, formulaUsable, formulaValues, participantRows } from '../../web/jury/model.js';
+import {
+  applyScoreEvent,
+  awaitsScore,
+  computeFinal,
+  fieldLayout,
+  formulaUsable,
+  formulaValues,
+  nextPending,
+  participantRows,
+} from '../../web/jury/model.js';
 
 const field = (id: number, sortOrder: number | null, extra: Partial<DisciplineField> = {}): DisciplineField => ({
   id,
@@ -49,6 +58,7 @@ const entry = (values: Partial<ScoreEntry>): ScoreEntry => ({
   participant: { firstName: 'Anna', lastName: 'Adler' },
   juryResults: [],
   panel: null,
+  didNotStart: false,
   ...values,
 });
 
@@ -120,6 +130,27 @@ describe('jury portal model', () => {
       [11, 2, 'pending', null],
       [12, 3, 'pending', null],
     ]);
+  });
+
+  it('carries did-not-start into the rows, and the next gymnast to score skips one who did not start', () => {
+    const rows = participantRows(
+      [
+        entry({ id: 1, participantId: 10, startNumber: '1' }),
+        entry({ id: 2, participantId: 11, startNumber: '2', didNotStart: true }),
+        entry({ id: 3, participantId: 12, startNumber: '3', disciplineId: 7, score: 9, didNotStart: true }),
+        entry({ id: 4, participantId: 13, startNumber: '4' }),
+      ],
+      7,
+    );
+    expect(rows.map((row) => [row.participantId, row.status, row.didNotStart])).toEqual([
+      [10, 'pending', false],
+      [11, 'pending', true],
+      [12, 'completed', true],
+      [13, 'pending', false],
+    ]);
+    const toScore = (row: (typeof rows)[number]) => awaitsScore(row, row.status);
+    expect(nextPending(rows, rows[0]!.key, toScore)?.participantId).toBe(13);
+    expect(nextPending(rows, rows[3]!.key, toScore)?.participantId).toBe(10);
   });
 
   it('applies an event of the selected event and device by participantId or wertungenId, and nothing else', () => {

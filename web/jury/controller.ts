@@ -209,7 +209,7 @@ export class JuryController {
   private followCurrent(): void {
     const { state } = this;
     if (state.judgeFieldId === null || state.selectedKey !== null) return;
-    const next = state.rows.find((row) => state.displayStatus(row) === 'pending');
+    const next = state.rows.find((row) => state.awaitsScore(row));
     if (next) this.chooseParticipant(next.key);
     else if (state.rows.length > 0) this.view.showAck('idle', t('jury.judgeAllDone'));
   }

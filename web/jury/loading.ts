@@ -126,6 +126,13 @@ export class JuryLoader {
     view.list.message(state.rows.length === 0 ? t('jury.noParticipants') : '');
     view.renderList();
     view.renderAlerts();
+    const selected = state.selectedRow();
+    if (selected && selected.didNotStart !== view.formDidNotStart) {
+      // The office marked the gymnast as (not) started: the form is rebuilt, disabled or open, with
+      // the stored values; nothing typed is kept for a gymnast who is not there.
+      state.dirty = false;
+      view.renderPanel();
+    }
     if (!state.dirty) state.juryLoadKey = null;
     view.renderPanelStatus();
     this.followCurrent();

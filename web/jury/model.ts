@@ -104,6 +104,8 @@ export interface ParticipantRow {
   clubName: string;
   currentScore: number | null;
   status: ParticipantStatus;
+  /** The office marked the gymnast as not started: listed in place, nothing to enter. */
+  didNotStart: boolean;
 }
 
 export const participantKey = (competitionId: number, participantId: number) => `${competitionId}:${participantId}`;
@@ -140,10 +142,12 @@ export function participantRows(entries: readonly ScoreEntry[], disciplineId: nu
       clubName: entry.clubName ?? '',
       currentScore: null,
       status: 'pending' as ParticipantStatus,
+      didNotStart: entry.didNotStart,
     };
     row.wertungenId ??= entry.id;
     if (entry.disciplineId === disciplineId && typeof entry.score === 'number') {
       row.wertungenId = entry.id ?? row.wertungenId;
+      row.didNotStart = entry.didNotStart;
       row.currentScore = entry.score;
       row.status = 'completed';
     }
@@ -221,6 +225,9 @@ export function entriesForDevice(entries: readonly ScoreEntry[], disciplineId: n
   const withAnyDetail = new Set(entries.filter((entry) => entry.disciplineId !== null).map((entry) => entry.id));
   return entries.filter((entry) => withDevice.has(entry.id) || !withAnyDetail.has(entry.id));
 }
+
+/** Whether the judge has still to score the row: nothing stored yet, and the gymnast starts. */
+export const awaitsScore = (row: ParticipantRow, status: DisplayStatus) => status === 'pending' && !row.didNotStart;
 
 /** The next participant to score after `key`, in list order: the first pending one below, else above. */
 export function nextPending(

@@ -38,6 +38,8 @@ export class JuryView {
   private readonly panelSummary = panelSummaryView();
   /** Whether the form on the page was built read-only (a released scope). */
   formReleased = false;
+  /** Whether the form on the page was built for a gymnast who did not start (inputs disabled). */
+  formDidNotStart = false;
   private readonly pickerSummary = h('summary', { id: 'selection-summary' });
   private readonly alerts = h('div', { class: 'deviation-alerts', id: 'deviation-alerts', 'aria-live': 'assertive' });
 
@@ -125,6 +127,12 @@ export class JuryView {
   }
 
   private statusOf(row: ParticipantRow): Omit<ListedRow, 'released'> {
+    const shown = this.storedStatus(row);
+    // Nothing to wait for: the mark stands where "pending" would; a stored value stays in sight.
+    return row.didNotStart && shown.status === 'pending' ? { ...shown, icon: '–', text: jt('didNotStart') } : shown;
+  }
+
+  private storedStatus(row: ParticipantRow): Omit<ListedRow, 'released'> {
     const { state } = this;
     const status = state.displayStatus(row);
     switch (status) {
@@ -174,6 +182,7 @@ export class JuryView {
       judgeFieldId: state.judgeFieldId,
       extra: state.judgeFieldId === null ? this.panelSummary.element : null,
       released: (this.formReleased = row !== undefined && state.released(row)),
+      didNotStart: (this.formDidNotStart = row?.didNotStart === true),
     });
     // A link whose field is not on this device: the folded selection opens so the judge can change it.
     const folded = this.root.querySelector<HTMLDetailsElement>('details.judge-pickers');

@@ -35,7 +35,8 @@ export class JurySaving {
     const row = state.selectedRow();
     const { eventId, disciplineId } = state.selection;
     if (!row || eventId === null || disciplineId === null) return;
-    if (state.released(row)) return; // The form has no save button then; Enter in a field lands here.
+    // The form has no save button then; Enter in a field lands here.
+    if (state.released(row) || row.didNotStart) return;
     view.scoring.clearPrompt();
     const collected = view.scoring.collect();
     if (!collected.ok) {
@@ -118,7 +119,7 @@ export class JurySaving {
     // Next participant (issue 17, point 2): only after this tab's own confirmed save, and only
     // while the judge is still on that participant without new typing.
     if (advance && row && sameView && row.key === state.selectedKey && !state.dirty) {
-      const next = nextPending(state.rows, row.key, (candidate) => state.displayStatus(candidate) === 'pending');
+      const next = nextPending(state.rows, row.key, (candidate) => state.awaitsScore(candidate));
       if (next) this.choose(next.key);
     }
   }

@@ -8,7 +8,7 @@ import { decimalSeparator } from '../shared/i18n.js';
 import type { LiveStatus } from '../shared/live.js';
 import type { PanelDeviation, PanelProgress, PanelSettings, PanelState } from '../shared/panel.js';
 import { scoreFormat, type ScoreFormat } from '../shared/score-format.js';
-import { applyScoreEvent, type DisplayStatus, type FieldLayout, type ParticipantRow, type Selection } from './model.js';
+import { applyScoreEvent, awaitsScore, type DisplayStatus, type FieldLayout, type ParticipantRow, type Selection } from './model.js';
 import type { ExpectedValues, SaveJob } from './save-job.js';
 import { officeScored, rowReleased, type ScopeRelease } from './scope.js';
 import { devicesOf, NO_SELECTION, type EventSquad } from './selection.js';
@@ -116,6 +116,11 @@ export class JuryState {
     if (this.rejected.has(row.key)) return 'error';
     if (this.judgeFieldId !== null) return this.judgeValues.has(row.key) ? 'completed' : 'pending';
     return row.status;
+  }
+
+  /** Still to score here: "next gymnast" stops at such a row, and skips one that did not start. */
+  awaitsScore(row: ParticipantRow): boolean {
+    return awaitsScore(row, this.displayStatus(row));
   }
 
   judgeLabel(fieldId: number): string {

@@ -1,4 +1,7 @@
-/** The jury portal's texts about released scopes, the office's competitions and others' alerts. */
+/**
+ * The jury portal's texts about released scopes, gymnasts who did not start, the office's
+ * competitions and others' alerts.
+ */
 import { translator } from '../shared/i18n.js';
 
 const EN = {
@@ -7,6 +10,9 @@ const EN = {
     'The head judge has released this device. The stored values are final here; to change one, ask the head judge to reopen it.',
   releasedRefused:
     '✗ Not saved: {name} — the head judge released this device meanwhile. The stored value {stored} stands; to change it, ask the head judge to reopen the device.',
+  didNotStart: 'Did not start',
+  didNotStartForm:
+    'The competition office marked this gymnast as not started: there is nothing to enter. Values stored before stay as they are.',
   officeOnly:
     '{competition} is a group or team competition: its scores are entered in the competition office, on the page “{groups}” or “{teams}”, not in the jury portal.',
   officeOnlyOption: '{name} (entered in the office)',
@@ -20,6 +26,9 @@ const DE: { readonly [K in keyof typeof EN]: string } = {
     'Der Oberkampfrichter hat dieses Gerät freigegeben. Die gespeicherten Werte gelten; für eine Änderung muss er es wieder öffnen.',
   releasedRefused:
     '✗ Nicht gespeichert: {name} — der Oberkampfrichter hat dieses Gerät inzwischen freigegeben. Der gespeicherte Wert {stored} gilt; für eine Änderung muss er das Gerät wieder öffnen.',
+  didNotStart: 'Nicht angetreten',
+  didNotStartForm:
+    'Das Wettkampfbüro hat diese Person als nicht angetreten gemeldet: Hier ist nichts einzugeben. Zuvor gespeicherte Werte bleiben, wie sie sind.',
   officeOnly:
     '{competition} ist ein Gruppen- oder Mannschaftswettkampf: Seine Wertungen gibt das Wettkampfbüro ein, auf der Seite „{groups}“ oder „{teams}“, nicht das Kampfrichterportal.',
   officeOnlyOption: '{name} (Eingabe im Büro)',

@@ -42,6 +42,9 @@ export const ScoreEntrySchema = Type.Object({
   discipline: Type.Optional(Type.Object({ name: Type.String() })),
   juryResults: Type.Array(JuryResultEntrySchema),
   panel: PanelReadingSchema,
+  didNotStart: Type.Boolean({
+    description: 'bol_startet_nicht: the office marked the gymnast as not started; the jury portal shows them greyed, without inputs',
+  }),
 });
 
 export const ScoresPageSchema = Type.Object({

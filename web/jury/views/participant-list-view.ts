@@ -51,6 +51,7 @@ export function participantListView(onChoose: (key: string) => void): Participan
             'data-participant-id': row.participantId,
             'data-status': status,
             'data-released': released ? 'true' : 'false',
+            'data-did-not-start': row.didNotStart ? 'true' : 'false',
             'aria-pressed': row.key === selectedKey ? 'true' : 'false',
           },
           h('span', { class: 'start-number' }, row.startNumber),
@@ -65,6 +66,8 @@ export function participantListView(onChoose: (key: string) => void): Participan
             { class: 'status', title: status },
             h('span', { class: 'status-icon', 'aria-hidden': 'true' }, icon),
             h('span', { class: 'status-text' }, text),
+            // A pending row says it in its status text already.
+            row.didNotStart && status !== 'pending' ? h('span', { class: 'dns-mark' }, jt('didNotStart')) : null,
             released && !all ? h('span', { class: 'released-badge' }, jt('releasedBadge')) : null,
           ),
         );

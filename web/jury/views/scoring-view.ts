@@ -25,6 +25,8 @@ export interface ScoringSetup {
   extra: HTMLElement | null;
   /** The head judge released the participant's device: the stored values show, nothing can be typed. */
   released: boolean;
+  /** The office marked the gymnast as not started: the stored values show, the inputs are disabled. */
+  didNotStart: boolean;
 }
 
 export interface ScoringView {
@@ -200,14 +202,29 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
             : t('jury.badFormula', { formula });
         finalBlock = h('div', { class: 'final final--manual' }, element, h('span', { class: 'formula' }, why));
       }
-      if (setup.released) for (const view of [...inputViews, ...(manualFinal ? [manualFinal] : [])]) view.input.readOnly = true;
-      const save = setup.released
-        ? h('p', { class: 'released-note', id: 'released-note' }, jt('releasedForm'))
-        : h('button', { type: 'submit', class: 'save', id: 'save-button' }, t('jury.save'));
+      const allInputs = [...inputViews, ...(manualFinal ? [manualFinal] : [])];
+      if (setup.released) for (const view of allInputs) view.input.readOnly = true;
+      // No example either: in a greyed input it reads like a value.
+      if (setup.didNotStart)
+        for (const view of allInputs) {
+          view.input.disabled = true;
+          view.input.placeholder = '';
+        }
+      const save = setup.didNotStart
+        ? h('p', { class: 'dns-note', id: 'dns-note' }, jt('didNotStartForm'))
+        : setup.released
+          ? h('p', { class: 'released-note', id: 'released-note' }, jt('releasedForm'))
+          : h('button', { type: 'submit', class: 'save', id: 'save-button' }, t('jury.save'));
       const form = h(
         'form',
         {
-          class: [judge ? 'score-form score-form--judge' : 'score-form', setup.released ? 'score-form--released' : ''].join(' ').trim(),
+          class: [
+            judge ? 'score-form score-form--judge' : 'score-form',
+            setup.released ? 'score-form--released' : '',
+            setup.didNotStart ? 'score-form--dns' : '',
+          ]
+            .join(' ')
+            .trim(),
           novalidate: true,
           autocomplete: 'off',
         },
@@ -224,6 +241,7 @@ export function scoringView(callbacks: ScoringCallbacks): ScoringView {
         { id: 'scoring-title' },
         fullName(row, t('jury.unnamed')),
         row.startNumber ? h('span', { class: 'title-number' }, ` #${row.startNumber}`) : null,
+        setup.didNotStart ? h('span', { class: 'dns-mark', id: 'dns-mark' }, jt('didNotStart')) : null,
         setup.released ? h('span', { class: 'released-badge', id: 'released-badge' }, jt('releasedBadge')) : null,
       );
       noticeLine.hidden = true;
