@@ -8,6 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FULL_HD, LAPTOP, openPage, PHONE_390, saveScreenshot, type OpenedPage, type Viewport } from './support/browser.js';
 import { useDemoEvent } from './support/demo.js';
+import { openOfficeView } from './support/office.js';
 
 const demoEvent = useDemoEvent();
 const opened: OpenedPage[] = [];
@@ -45,7 +46,9 @@ async function navPages(page: Page): Promise<Array<{ view: string; group: number
 /** The row's height and the distinct tops of its controls: one row has one top. */
 async function rowShape(page: Page): Promise<{ height: number; tops: number[] }> {
   const box = await page.locator('nav.office-nav').boundingBox();
-  const tops = await topControls(page).evaluateAll((controls) => controls.map((control) => Math.round(control.getBoundingClientRect().top)));
+  const tops = await topControls(page).evaluateAll((controls) =>
+    controls.map((control) => Math.round(control.getBoundingClientRect().top)),
+  );
   return { height: box!.height, tops: [...new Set(tops)] };
 }
 
@@ -66,7 +69,8 @@ async function expectShown(page: Page, view: string): Promise<void> {
   expect(await page.locator('nav .nav-menu:visible').count()).toBe(0);
 }
 
-const focusedView = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-view') ?? document.activeElement?.textContent);
+const focusedView = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-view') ?? document.activeElement?.textContent);
 
 /** Marks the window, so a full page load (which forgets the mark) shows in `stillSamePage`. */
 const markWindow = (page: Page) => page.evaluate(() => ((window as unknown as { officeNavMark: boolean }).officeNavMark = true));
@@ -124,11 +128,11 @@ describe('office navigation by the phases of a competition day', () => {
       ].sort(),
     );
     await markWindow(page);
-    for (const { view, group } of pages) {
-      const link = page.locator(`nav a[data-view="${view}"]`);
-      expect(await link.getAttribute('href')).toBe(`?view=${view}&eventId=${demoEvent.demo.event.id}`);
-      if (!(await link.isVisible())) await clickOpen(page, topControls(page).nth(group));
-      await link.click();
+    for (const { view } of pages) {
+      expect(await page.locator(`nav a[data-view="${view}"]`).getAttribute('href')).toBe(
+        `?view=${view}&eventId=${demoEvent.demo.event.id}`,
+      );
+      await openOfficeView(page, view);
       await expectShown(page, view);
     }
     expect(await stillSamePage(page)).toBe(true);

@@ -108,7 +108,11 @@ class OfficeApp {
       languageSwitch(),
       buildBadges(this.api.version),
     );
-    this.root.replaceChildren(header, this.nav.element, h('main', {}, h('div', { class: 'pickers' }, this.eventPicker), this.message, this.outlet));
+    this.root.replaceChildren(
+      header,
+      this.nav.element,
+      h('main', {}, h('div', { class: 'pickers' }, this.eventPicker), this.message, this.outlet),
+    );
     this.eventSelect.addEventListener('change', () => this.chooseEvent(Number(this.eventSelect.value) || null));
     window.addEventListener('popstate', () => {
       this.eventId = this.knownEvent(queryInteger('eventId')) ?? this.eventId;

@@ -106,7 +106,9 @@ export class OfficeNav<G extends string, P extends NavPage<G>> {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
         this.setOpen(rendered, true);
-        this.menuLinks(rendered).at(event.key === 'ArrowDown' ? 0 : -1)?.focus();
+        this.menuLinks(rendered)
+          .at(event.key === 'ArrowDown' ? 0 : -1)
+          ?.focus();
       } else this.rowKey(event, rendered);
     });
     menu.addEventListener('keydown', (event) => this.menuKey(event, rendered));
