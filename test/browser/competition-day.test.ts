@@ -376,7 +376,7 @@ describe('group and team score entry in the office (point 8)', () => {
     // A group without a captured score yet.
     const group = demo.groups.find((candidate) => candidate.id !== demo.scores.groupExample.groupId)!;
     const office = await open(`/office/?view=group-scores&eventId=${demo.event.id}`, LAPTOP);
-    await office.page.locator('nav a[data-view="group-scores"][aria-current="page"]').waitFor();
+    await office.page.locator('nav a[data-view="group-scores"][aria-current="page"]').waitFor({ state: 'attached' });
     await expect.poll(() => office.page.locator('nav a[data-view="teams"]').count()).toBe(1);
     await signIn(office.page, adminToken);
     await office.page.locator('#group-select option', { hasText: group.name }).waitFor({ state: 'attached' });

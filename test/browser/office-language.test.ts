@@ -11,7 +11,7 @@ import type { DemoSummary } from '../../scripts/demo-seed.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { adminToken } from '../support/tokens.js';
 import { openPage, saveScreenshot, type OpenedPage } from './support/browser.js';
-import { generateProposals, signIn } from './support/office.js';
+import { generateProposals, openOfficeView, signIn } from './support/office.js';
 import { useDemoEvent } from './support/demo.js';
 
 let server: TestServer;
@@ -116,8 +116,7 @@ describe('office in German and English', () => {
     await signIn(office.page, adminToken);
     const found: Record<string, string[]> = {};
     for (const view of views) {
-      await office.page.click(`nav a[data-view="${view}"]`);
-      await office.page.locator(`nav a[data-view="${view}"][aria-current="page"]`).waitFor();
+      await openOfficeView(office.page, view);
       const english = englishIn(await settledText(office.page));
       if (english.length > 0) found[view] = english;
       await saveScreenshot(office.page, `office-de-${view}-1366x768`);

@@ -19,6 +19,7 @@ import { tInq } from '../shared/inquiries.js';
 import { networkView } from './network-view.js';
 import { panelsView } from './panels-view.js';
 import { officeApi } from './office-api.js';
+import { OfficeNav, type NavGroup, type NavPage } from './office-nav.js';
 import { m } from './messages.js';
 import { Session, sessionControl } from './session.js';
 import { resultsView } from './results-view.js';
@@ -26,42 +27,55 @@ import { squadsView } from './squads-view.js';
 import { groupScoresView, teamsView } from './teams-view.js';
 import type { OfficeView, ViewContext } from './view.js';
 
-interface ViewEntry {
-  key: string;
-  label: string;
+type NavGroupKey = 'prepare' | 'competition' | 'print' | 'results' | 'network';
+
+/** The phases of a competition day, in the order the office goes through them. */
+const GROUPS: readonly NavGroup<NavGroupKey>[] = [
+  { key: 'prepare', label: m('nav.prepare') },
+  { key: 'competition', label: m('nav.competition') },
+  { key: 'print', label: m('nav.print') },
+  { key: 'results', label: m('nav.results') },
+  { key: 'network', label: m('nav.network') },
+];
+
+interface ViewEntry extends NavPage<NavGroupKey> {
   needsEvent: boolean;
   create(context: ViewContext): OfficeView;
 }
 
+/** In menu order within each group. */
 const VIEWS: readonly ViewEntry[] = [
-  { key: 'squads', label: t('office.squads'), needsEvent: true, create: squadsView },
-  { key: 'participants', label: t('office.participants'), needsEvent: true, create: participantsView },
-  { key: 'groups', label: t('office.groups'), needsEvent: true, create: groupsView },
-  { key: 'teams', label: t('office.teams'), needsEvent: true, create: teamsView },
-  { key: 'group-scores', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
-  { key: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
-  { key: 'rotations', label: t('office.rotations'), needsEvent: true, create: rotationsView },
-  { key: 'console', label: t('office.console'), needsEvent: true, create: consoleView },
-  { key: 'inquiry', label: tInq('inq.navCoach'), needsEvent: true, create: inquiryCoachView },
-  { key: 'inquiries', label: tInq('inq.navLog'), needsEvent: true, create: inquiryLogView },
-  { key: 'credentials', label: t('office.credentials'), needsEvent: true, create: credentialsView },
-  { key: 'sheets', label: t('office.sheets'), needsEvent: true, create: judgeSheetsView },
-  { key: 'judges-evaluation', label: m('jeval.nav'), needsEvent: true, create: judgesEvaluationView },
-  { key: 'startlists', label: t('office.startlists'), needsEvent: true, create: startListsView },
-  { key: 'board', label: t('office.board'), needsEvent: true, create: boardSetupView },
-  { key: 'panels', label: t('office.panels'), needsEvent: false, create: panelsView },
-  { key: 'network', label: t('office.network'), needsEvent: false, create: networkView },
+  { key: 'participants', group: 'prepare', label: t('office.participants'), needsEvent: true, create: participantsView },
+  { key: 'squads', group: 'prepare', label: t('office.squads'), needsEvent: true, create: squadsView },
+  { key: 'groups', group: 'prepare', label: t('office.groups'), needsEvent: true, create: groupsView },
+  { key: 'rotations', group: 'prepare', label: t('office.rotations'), needsEvent: true, create: rotationsView },
+  { key: 'panels', group: 'prepare', label: t('office.panels'), needsEvent: false, create: panelsView },
+  { key: 'credentials', group: 'prepare', label: t('office.credentials'), needsEvent: true, create: credentialsView },
+  { key: 'console', group: 'competition', label: t('office.console'), needsEvent: true, create: consoleView },
+  { key: 'board', group: 'competition', label: t('office.board'), needsEvent: true, create: boardSetupView },
+  { key: 'teams', group: 'competition', label: t('office.teams'), needsEvent: true, create: teamsView },
+  { key: 'group-scores', group: 'competition', label: t('office.groupScores'), needsEvent: true, create: groupScoresView },
+  { key: 'inquiry', group: 'competition', label: tInq('inq.navCoach'), needsEvent: true, create: inquiryCoachView },
+  { key: 'inquiries', group: 'competition', label: tInq('inq.navLog'), needsEvent: true, create: inquiryLogView },
+  { key: 'startlists', group: 'print', label: t('office.startlists'), needsEvent: true, create: startListsView },
+  { key: 'sheets', group: 'print', label: t('office.sheets'), needsEvent: true, create: judgeSheetsView },
+  { key: 'results', group: 'results', label: t('office.results'), needsEvent: true, create: resultsView },
+  { key: 'judges-evaluation', group: 'results', label: m('jeval.nav'), needsEvent: true, create: judgesEvaluationView },
+  { key: 'network', group: 'network', label: t('office.network'), needsEvent: false, create: networkView },
 ];
+
+/** The page the bare address opens. */
+const HOME = VIEWS.find((view) => view.key === 'squads')!;
 
 const EVENT_STORAGE_KEY = 'gym.office.eventId.v1';
 
 function viewFromUrl(): ViewEntry {
   const key = new URLSearchParams(window.location.search).get('view');
-  return VIEWS.find((view) => view.key === key) ?? VIEWS[0]!;
+  return VIEWS.find((view) => view.key === key) ?? HOME;
 }
 
 /**
- * The competition office (the spec's Frontend Client): one page, four views switched in place.
+ * The competition office (the spec's Frontend Client): one page, its views switched in place.
  * The view and the event live in the query string, so a reload or a bookmark returns to them.
  */
 class OfficeApp {
@@ -69,9 +83,15 @@ class OfficeApp {
   private readonly api = officeApi(this.session);
   private events: EventSummary[] = [];
   private eventId: number | null = null;
-  private entry: ViewEntry = VIEWS[0]!;
+  private entry: ViewEntry = HOME;
   private view: OfficeView | null = null;
-  private readonly nav = h('nav', { class: 'office-nav', 'aria-label': m('nav.label') });
+  private readonly nav = new OfficeNav({
+    label: m('nav.label'),
+    groups: GROUPS,
+    pages: VIEWS,
+    href: (entry) => this.href(entry),
+    open: (entry) => this.mount(entry),
+  });
   private readonly eventSelect = h('select', { id: 'event-select', name: 'eventId' });
   private readonly eventPicker = h('div', { class: 'picker' }, h('label', { for: 'event-select' }, t('common.event')), this.eventSelect);
   private readonly message = h('p', { class: 'page-message', role: 'status' });
@@ -88,7 +108,11 @@ class OfficeApp {
       languageSwitch(),
       buildBadges(this.api.version),
     );
-    this.root.replaceChildren(header, this.nav, h('main', {}, h('div', { class: 'pickers' }, this.eventPicker), this.message, this.outlet));
+    this.root.replaceChildren(
+      header,
+      this.nav.element,
+      h('main', {}, h('div', { class: 'pickers' }, this.eventPicker), this.message, this.outlet),
+    );
     this.eventSelect.addEventListener('change', () => this.chooseEvent(Number(this.eventSelect.value) || null));
     window.addEventListener('popstate', () => {
       this.eventId = this.knownEvent(queryInteger('eventId')) ?? this.eventId;
@@ -119,32 +143,6 @@ class OfficeApp {
     return `?${search}`;
   }
 
-  private renderNav(active: ViewEntry): void {
-    this.nav.replaceChildren(
-      h(
-        'ul',
-        {},
-        ...VIEWS.map((entry) => {
-          const link = h(
-            'a',
-            { href: this.href(entry), 'data-view': entry.key, 'aria-current': entry === active ? 'page' : false },
-            entry.label,
-          );
-          link.addEventListener('click', (event) => {
-            if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-            event.preventDefault();
-            window.history.pushState(null, '', this.href(entry));
-            this.mount(entry);
-          });
-          return h('li', {}, link);
-        }),
-      ),
-    );
-    // On a phone the navigation is one row scrolling sideways; the current page stays in sight.
-    const current = this.nav.querySelector<HTMLElement>('[aria-current="page"]');
-    if (current && this.nav.scrollWidth > this.nav.clientWidth) this.nav.scrollLeft = current.offsetLeft - this.nav.clientWidth / 3;
-  }
-
   private chooseEvent(eventId: number | null): void {
     this.eventId = eventId;
     try {
@@ -160,7 +158,7 @@ class OfficeApp {
     this.view?.dispose?.();
     this.view = null;
     this.entry = entry;
-    this.renderNav(entry);
+    this.nav.show(entry);
     document.title = `${entry.label} · ${t('office.title')}`;
     this.eventPicker.hidden = !entry.needsEvent;
     this.eventSelect.value = this.eventId === null ? '' : String(this.eventId);

@@ -3,6 +3,11 @@ import { translator } from '../shared/i18n.js';
 
 const EN = {
   'nav.label': 'Office pages',
+  'nav.prepare': 'Preparation',
+  'nav.competition': 'Competition',
+  'nav.print': 'Print',
+  'nav.results': 'Results',
+  'nav.network': 'Network',
   'board.setupTitle': 'Scoreboard · {event}',
   'board.intro':
     "Choose what the projector shows; open the address on the projector's PC (full screen with F11) or scan the code with a tablet.",
@@ -577,6 +582,11 @@ const EN = {
 
 const DE: { readonly [K in keyof typeof EN]: string } = {
   'nav.label': 'Seiten des Wettkampfbüros',
+  'nav.prepare': 'Vorbereitung',
+  'nav.competition': 'Wettkampf',
+  'nav.print': 'Drucken',
+  'nav.results': 'Ergebnisse',
+  'nav.network': 'Netzwerk',
   'board.setupTitle': 'Anzeigetafel · {event}',
   'board.intro':
     'Wählen Sie, was der Beamer zeigt; öffnen Sie die Adresse am Beamer-PC (Vollbild mit F11) oder scannen Sie den Code mit einem Tablet.',

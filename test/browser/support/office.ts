@@ -20,6 +20,14 @@ export async function generateProposals(page: Page): Promise<GenerateResponse> {
   return generated;
 }
 
+/** Opens an office page by its navigation link, opening the link's group menu first where it is closed. */
+export async function openOfficeView(page: Page, view: string): Promise<void> {
+  const link = page.locator(`nav a[data-view="${view}"]`);
+  if (!(await link.isVisible())) await page.click(`nav .nav-group:has(a[data-view="${view}"]) > button`);
+  await link.click();
+  await page.locator(`nav a[data-view="${view}"][aria-current="page"]`).waitFor({ state: 'attached' });
+}
+
 /** Pastes the token into the sign-in dialog and waits until the header names the signed-in user. */
 export async function signIn(page: Page, token: string): Promise<void> {
   await page.click('#sign-in');
