@@ -83,38 +83,39 @@ export function isAppSettingKey(key: string): key is AppSettingKey {
 
 /**
  * Reads a setting, storing its defaults on first read. The defaults live here in code rather than
- * in a seeding migration so the planner's constants stay their only source. Both branches run in
- * one statement: the outer SELECT's snapshot does not see the CTE's insert, hence the UNION.
- * Stored keys win and missing ones fall back to the defaults, so a setting stored before a
- * criterion existed still has every field.
+ * in a seeding migration so the planner's constants stay their only source. Stored keys win and
+ * missing ones fall back to the defaults, so a setting stored before a criterion existed still has
+ * every field. Once stored, a read is one plain SELECT. A public instance's sessions are read-only
+ * (a logical replica): there a setting the hall has not stored reads as the defaults, and the
+ * insert those sessions would refuse, with an error in the replica's log, is never sent.
  */
 export async function readAppSetting<K extends AppSettingKey>(db: Queryable, key: K): Promise<AppSettings[K]> {
+  type Row = { value: Partial<AppSettings[K]> | null };
   const defaults = APP_SETTING_DEFAULTS[key];
-  const rows = await db
-    .query<{ value: Partial<AppSettings[K]> }>(
+  const select = `SELECT value FROM ${db.tables.svc_settings} WHERE key = $1`;
+  const {
+    rows: [stored],
+  } = await db.query<Row & { read_only: boolean }>(
+    `SELECT (${select}) AS value, current_setting('transaction_read_only') = 'on' AS read_only`,
+    [key],
+  );
+  let value = stored?.value ?? null;
+  if (value === null && stored?.read_only === false) {
+    // The outer SELECT's snapshot does not see the CTE's insert, hence the UNION.
+    const seeded = await db.query<Row>(
       `WITH seeded AS (
          INSERT INTO ${db.tables.svc_settings} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value
        )
        SELECT value FROM seeded
         UNION ALL
-       SELECT value FROM ${db.tables.svc_settings} WHERE key = $1`,
+       ${select}`,
       [key, JSON.stringify(defaults)],
-    )
-    .then(
-      (result) => result.rows,
-      // A public instance's sessions are read-only (a logical replica): it reads what the hall stored.
-      async (error: { code?: string }) => {
-        if (error.code !== READ_ONLY_TRANSACTION) throw error;
-        return (await db.query<{ value: Partial<AppSettings[K]> }>(`SELECT value FROM ${db.tables.svc_settings} WHERE key = $1`, [key]))
-          .rows;
-      },
     );
-  // No row only when a concurrent first read inserted after this statement's snapshot was taken.
-  return { ...defaults, ...rows[0]?.value };
+    // No row only when a concurrent first read inserted after this statement's snapshot was taken.
+    value = seeded.rows[0]?.value ?? null;
+  }
+  return { ...defaults, ...value };
 }
-
-/** SQLSTATE of a write in a read-only transaction. */
-const READ_ONLY_TRANSACTION = '25006';
 
 /** The age rule in force; a stored value that is not a known rule counts as the default. */
 export async function readAgeRule(db: Queryable): Promise<AgeRule> {

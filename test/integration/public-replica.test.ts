@@ -17,6 +17,7 @@ import {
   type Discipline,
 } from '../support/fixtures.js';
 import { getJson, postJson } from '../support/http.js';
+import { captureStatements } from '../support/statements.js';
 import { joinCompetition, waitUntilDelivered } from '../support/realtime.js';
 import { DEFAULT_SUBSCRIPTION_NAME, unsubscribeFromHall } from '../../src/db/replication.js';
 import { startReplicationRig, type ReplicationRig } from '../support/replication.js';
@@ -187,6 +188,20 @@ describe('a public instance on the replica', () => {
     const competitions = await getJson(`${publicA.url}/api/events/${competition.eventId}/competitions`);
     expect(competitions).toMatchObject({ status: 200, body: [{ id: competition.competitionId }] });
     expect((await fetch(`${publicA.url}/api/events/${competition.eventId}/squads`)).status).toBe(403);
+  });
+
+  it('reads settings the hall has not stored as their defaults, never sending the insert its sessions refuse', async () => {
+    await rig.hall.pool.query(`DELETE FROM ${t.svc_settings}`);
+    await waitFor(async () => (await replica.query(`SELECT 1 FROM ${t.svc_settings}`)).rowCount === 0, { timeoutMs: 15_000 });
+    // A new event makes the next snapshot a new build.
+    const updates = await spectator(publicA);
+    expect((await save(scoreIds[0]!, 13.5)).status).toBe(200);
+    await waitFor(() => updates.find((update) => update.v === 13.5), { timeoutMs: 15_000 });
+    const { statements, result } = await captureStatements(publicA.pool, () => snapshot(publicA));
+    expect(result.competitions).toMatchObject([{ id: competition.competitionId }]);
+    const settings = statements.filter((text) => text.includes(t.svc_settings));
+    expect(settings.length).toBeGreaterThan(0);
+    expect(settings.filter((text) => /INSERT/i.test(text))).toEqual([]);
   });
 
   it('after the subscription was stopped for 500 saves, every event reaches spectators of two instances once, in order', async () => {
