@@ -10,7 +10,7 @@ import { t } from '../shared/i18n.js';
 import { m } from './messages.js';
 import type { Rotation } from './office-api.js';
 import { qrCode } from './qr.js';
-import { clock, printedRotationsView, slotsInOrder, squadRows, type PrintedRotations } from './rotation-print.js';
+import { clock, printedNameCell, printedRotationsView, slotsInOrder, squadRows, type PrintedRotations } from './rotation-print.js';
 import type { OfficeView, ViewContext } from './view.js';
 
 export function judgeSheetsView(context: ViewContext): OfficeView {
@@ -80,7 +80,7 @@ export function judgeSheetsView(context: ViewContext): OfficeView {
               'tr',
               { 'data-participant-id': row.participantId },
               h('td', {}, row.startNumber),
-              h('td', { class: 'name' }, `${row.firstName} ${row.lastName}`.trim()),
+              printedNameCell(row),
               h('td', {}, row.clubName),
               ...columns.map(() => h('td', { class: 'box' })),
             ),

@@ -20,6 +20,19 @@ export async function squadRows(eventId: number, squadName: string, disciplineId
   return participantRows(entriesForDevice(entries, disciplineId), disciplineId);
 }
 
+/** A gymnast's name on a printed list; one the office marked as not starting says so, so nobody waits for them. */
+export function printedNameCell(row: ParticipantRow): HTMLElement {
+  const name = `${row.firstName} ${row.lastName}`.trim();
+  if (!row.didNotStart) return h('td', { class: 'name' }, name);
+  return h(
+    'td',
+    { class: 'name did-not-start' },
+    name,
+    ' ',
+    h('abbr', { class: 'dns-mark', title: m('participants.didNotStart') }, m('sheets.didNotStart')),
+  );
+}
+
 export interface PrintedRotations {
   event: EventSummary;
   /** The rotations the picker chose (all, or one). */

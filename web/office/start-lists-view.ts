@@ -7,7 +7,7 @@ import { h } from '../shared/dom.js';
 import { t } from '../shared/i18n.js';
 import { m } from './messages.js';
 import type { CompetitionSummary, Rotation } from './office-api.js';
-import { clock, printedRotationsView, slotsInOrder, squadRows, type PrintedRotations } from './rotation-print.js';
+import { clock, printedNameCell, printedRotationsView, slotsInOrder, squadRows, type PrintedRotations } from './rotation-print.js';
 import type { OfficeView, ViewContext } from './view.js';
 
 export function startListsView(context: ViewContext): OfficeView {
@@ -54,7 +54,7 @@ export function startListsView(context: ViewContext): OfficeView {
                   { 'data-participant-id': row.participantId },
                   h('td', {}, `${index + 1}.`),
                   h('td', {}, row.startNumber),
-                  h('td', { class: 'name' }, `${row.firstName} ${row.lastName}`.trim()),
+                  printedNameCell(row),
                   h('td', {}, row.clubName),
                   h('td', {}, competitionName(row.competitionId)),
                 ),
