@@ -117,6 +117,8 @@ describe('a gymnast who did not start in the jury portal', () => {
     }
     expect(await participantButton(phone.page, ben.participantId).locator('.status-text').textContent()).toBe('Did not start');
     expect(await phone.page.textContent('#dns-note')).toContain('nothing to enter');
+    // The heading's mark says it; the line under it names only the club.
+    expect(await phone.page.textContent('.panel-status')).toBe('TV Musterstadt');
     expect(await participantButton(laptop.page, ben.participantId).locator('.status-text').textContent()).toBe('Nicht angetreten');
     expect(await laptop.page.textContent('#dns-mark')).toBe('Nicht angetreten');
     // Greyed: the row's background is not the white of a gymnast who starts.

@@ -196,7 +196,10 @@ export class JuryView {
     const row = this.state.selectedRow();
     if (!row) return;
     const { status, icon, text } = this.listed(row);
-    this.scoring.status(status, `${icon} ${text}${row.clubName ? ` · ${row.clubName}` : ''}`);
+    // The heading's mark says "did not start" already: the line keeps only the club then.
+    const parts = row.didNotStart && status === 'pending' ? [] : [`${icon} ${text}`];
+    if (row.clubName) parts.push(row.clubName);
+    this.scoring.status(status, parts.join(' · '));
   }
 
   /** The selected participant's panel as a read just gave it. */
